@@ -1,0 +1,391 @@
+//! Modules, functions, expressions and structured statements.
+//!
+//! Expressions live in a per-function arena (`Function::exprs`) and are referred
+//! to by [`ExprId`]; every expression has its type and span. Statements form a
+//! tree of [`Block`]s (structured control flow plus `goto`/labels, which C
+//! needs). The IR distinguishes *places* (lvalues: `Local`, `Global`, `Deref`,
+//! `Member`, `DescElem`) from values: a place is read with `Load`, its address
+//! taken with `AddrOf`, written with `Assign`/`CompoundAssign`/`IncDec`.
+//! Array-typed places never appear as values: the front end decays them with
+//! `AddrOf` (whose type is then a pointer to the element type).
+
+use crate::acc::{AccLoop, AtomicOp, ComputeConstruct, DataConstruct, ExecDirective, HostDataConstruct, LoopDirective};
+use crate::span::Span;
+use crate::types::{FuncSig, StructDef, Type};
+
+macro_rules! id_type {
+    ($($(#[$m:meta])* $name:ident),*) => {$(
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name { pub fn index(self) -> usize { self.0 as usize } }
+    )*};
+}
+id_type!(
+    /// An expression in `Function::exprs`.
+    ExprId,
+    /// A local variable (parameter or automatic) in `Function::locals`.
+    LocalId,
+    /// A global variable in `Module::globals` (string literals and `static` locals too).
+    GlobalId,
+    /// A function defined in this module (`Module::functions`).
+    FuncId,
+    /// A function declared but defined elsewhere (`Module::externs`): libc, libm, the runtime.
+    ExternId,
+    /// A label in `Function::labels`, target of `goto`.
+    LabelId,
+    /// An outlined kernel in `Module::kernels` (after lowering).
+    KernelId
+);
+
+/// A whole translation unit (or a whole program).
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub structs: Vec<StructDef>,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    pub externs: Vec<ExternFunc>,
+    /// Filled by `lower`: outlined compute regions.
+    pub kernels: Vec<Kernel>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linkage {
+    /// Visible to other modules and to the caller (Python, `accjit run`).
+    Export,
+    /// `static`: this module only.
+    Internal,
+    /// Declared `extern` and not defined here: resolved by the JIT linker (libc data such as `stdout`).
+    Import,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub ty: Type,
+    pub linkage: Linkage,
+    /// Constant initial bytes (zero when `None`); pointers inside are relocations.
+    pub init: Option<GlobalInit>,
+    pub is_const: bool,
+    /// `declare` clauses attached to this global (device residency etc.).
+    pub declare: Option<crate::acc::DeclareKind>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct GlobalInit {
+    /// `size_of(ty)` bytes, little-endian.
+    pub bytes: Vec<u8>,
+    /// 8-byte pointers to patch in at link time.
+    pub relocs: Vec<Reloc>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Reloc {
+    pub offset: u64,
+    pub target: RelocTarget,
+    pub addend: i64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum RelocTarget {
+    Global(GlobalId),
+    Func(FuncId),
+    Extern(ExternId),
+}
+
+#[derive(Clone, Debug)]
+pub struct ExternFunc {
+    pub name: String,
+    pub sig: FuncSig,
+    pub span: Span,
+}
+
+/// How an OpenACC `routine` directive marked a function.
+#[derive(Clone, Debug, Default)]
+pub struct RoutineInfo {
+    pub level: crate::acc::Level,
+    /// `bind(name)` / `bind("name")`.
+    pub bind: Option<String>,
+    pub nohost: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub sig: FuncSig,
+    pub linkage: Linkage,
+    /// The first `sig.params.len()` locals are the parameters, in order.
+    pub locals: Vec<Local>,
+    pub exprs: Vec<Expr>,
+    pub labels: Vec<String>,
+    pub body: Block,
+    /// `Some` when `#pragma acc routine` applies: callable from compute regions.
+    pub routine: Option<RoutineInfo>,
+    pub span: Span,
+}
+
+impl Function {
+    pub fn new(name: impl Into<String>, sig: FuncSig, linkage: Linkage, span: Span) -> Function {
+        Function { name: name.into(), sig, linkage, locals: vec![], exprs: vec![], labels: vec![], body: Block::default(), routine: None, span }
+    }
+    pub fn add_local(&mut self, name: impl Into<String>, ty: Type, span: Span) -> LocalId {
+        self.locals.push(Local { name: name.into(), ty, span });
+        LocalId(self.locals.len() as u32 - 1)
+    }
+    pub fn add_expr(&mut self, kind: ExprKind, ty: Type, span: Span) -> ExprId {
+        self.exprs.push(Expr { kind, ty, span });
+        ExprId(self.exprs.len() as u32 - 1)
+    }
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.index()]
+    }
+    pub fn params(&self) -> impl Iterator<Item = LocalId> {
+        (0..self.sig.params.len() as u32).map(LocalId)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    /// Arithmetic for signed operands, logical for unsigned.
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// Short-circuit `&&` / `||` (operands and result are int-typed truth values).
+    LogAnd,
+    LogOr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    /// `~`
+    BitNot,
+    /// `!` (result `int` 0/1)
+    LogNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    Func(FuncId),
+    Extern(ExternId),
+}
+
+/// Values a kernel body can ask its launch for (see `Kernel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// This gang's index, `0..NumGangs` (i64).
+    GangIndex,
+    /// Number of gangs executing the kernel (i64).
+    NumGangs,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    // ---- values ----
+    /// Integer constant; the expression's type gives width and signedness (also
+    /// used for null pointers, with a pointer type and value 0).
+    Int(i64),
+    Float(f64),
+    /// Read the value stored at a place.
+    Load(ExprId),
+    /// The address of a place (also array-to-pointer decay and `&func` via `FuncAddr`).
+    AddrOf(ExprId),
+    FuncAddr(Callee),
+    /// Arithmetic, comparison and logical operators. Pointer ± integer is scaled
+    /// by the pointee size; pointer − pointer gives an element count (i64).
+    /// Comparison results are `int`. Complex operands work for + - * / == !=.
+    Binary(BinOp, ExprId, ExprId),
+    Unary(UnOp, ExprId),
+    /// Conversion to the expression's type (int↔float, widening, narrowing,
+    /// pointer↔integer, pointer↔pointer, real↔complex, to bool: != 0).
+    Cast(ExprId),
+    /// `c ? a : b`; evaluates only the chosen side.
+    Cond(ExprId, ExprId, ExprId),
+    /// `a, b`: evaluate `a` for effect, yield `b`.
+    Comma(ExprId, ExprId),
+    Call(Callee, Vec<ExprId>),
+    CallIndirect(ExprId, Vec<ExprId>),
+    /// `place = value`, yields the stored value. Struct/complex/desc types copy bytes.
+    Assign(ExprId, ExprId),
+    /// `place op= value`, the operation done in the expression's computation type
+    /// `op_ty` and converted back; yields the new value.
+    CompoundAssign { op: BinOp, place: ExprId, value: ExprId, op_ty: Type },
+    /// `++x`, `x--`, … on an integer, float or pointer place.
+    IncDec { place: ExprId, inc: bool, prefix: bool },
+    /// Real (false) or imaginary (true) part of a complex value.
+    ComplexPart(ExprId, bool),
+    /// A complex value from its real and imaginary parts.
+    MakeComplex(ExprId, ExprId),
+    /// Stack memory of `size` bytes (VLAs), live until the function returns.
+    Alloca(ExprId),
+    /// A kernel launch value (only inside `Kernel` bodies).
+    Builtin(Builtin),
+    // ---- descriptor values ----
+    /// The base pointer of a descriptor value.
+    DescBase(ExprId),
+    /// Extent of dimension `k` (i64).
+    DescShape(ExprId, u8),
+    /// Stride of dimension `k` in elements (i64).
+    DescStride(ExprId, u8),
+    // ---- places (lvalues) ----
+    Local(LocalId),
+    Global(GlobalId),
+    /// `*ptr`
+    Deref(ExprId),
+    /// Field `index` of a struct/union place.
+    Member(ExprId, u32),
+    /// Element of a descriptor place: `base[sum(idx_k * stride_k)]` (0-based indices).
+    DescElem(ExprId, Vec<ExprId>),
+}
+
+impl ExprKind {
+    pub fn is_place(&self) -> bool {
+        matches!(self, ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::DescElem(..))
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+}
+
+impl Block {
+    pub fn new(stmts: Vec<Stmt>) -> Block {
+        Block { stmts }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct SwitchCase {
+    /// `None` is `default:`.
+    pub value: Option<i64>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// Evaluate for effect.
+    Expr(ExprId),
+    /// A local's declaration point; `init` is stored into it (aggregate
+    /// initialisers are expanded by the front end into stores after a `Decl`
+    /// with `None`, preceded by a zero fill).
+    Decl(LocalId, Option<ExprId>),
+    /// Set all bytes of a place to zero.
+    ZeroFill(ExprId),
+    If(ExprId, Block, Block),
+    While(ExprId, Block),
+    DoWhile(Block, ExprId),
+    /// C `for`. `acc` holds the `#pragma acc loop` (or the loop part of a
+    /// combined construct) that applies to this loop, before lowering.
+    For { init: Block, cond: Option<ExprId>, step: Option<ExprId>, body: Block, acc: Option<Box<LoopDirective>> },
+    /// `switch`: cases in source order, falling through to the next case unless they `break`.
+    Switch(ExprId, Vec<SwitchCase>),
+    Break,
+    Continue,
+    Return(Option<ExprId>),
+    Goto(LabelId),
+    Label(LabelId),
+    Block(Block),
+
+    // ---- OpenACC, as written (front end output) ----
+    Compute(Box<ComputeConstruct>),
+    Data(Box<DataConstruct>),
+    HostData(Box<HostDataConstruct>),
+    /// enter/exit data, update, wait, init, shutdown, set, cache, declare at block scope.
+    Exec(Box<ExecDirective>),
+    Atomic(Box<AtomicOp>),
+
+    // ---- after lowering ----
+    /// A canonical OpenACC loop inside a kernel body (see `AccLoop`).
+    AccLoop(Box<AccLoop>),
+    /// Launch kernel `kernel` with the given argument values (one per
+    /// `Kernel::params`), `num_gangs` (None: the device's default), on `queue`
+    /// (None: synchronous), after waiting for `wait` queues.
+    Launch(Box<Launch>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub kernel: KernelId,
+    pub args: Vec<ExprId>,
+    pub num_gangs: Option<ExprId>,
+    pub num_workers: Option<ExprId>,
+    pub vector_length: Option<ExprId>,
+    /// `Some(expr)`: async on that queue (`acc_async_noval` = -1 when no argument).
+    pub async_queue: Option<ExprId>,
+    /// Queues to wait for first; `Some(vec![])` means "all queues".
+    pub wait: Option<Vec<ExprId>>,
+}
+
+/// How a kernel receives one captured host value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    /// The host value itself (firstprivate scalars, loop bounds, pointers used
+    /// with `deviceptr`).
+    Value,
+    /// The argument is a host address (of an array, of a scalar in a data
+    /// clause, or a pointer's value); the launcher translates it to the device
+    /// address through the present table (identity on shared-memory devices).
+    DeviceAddr,
+}
+
+#[derive(Clone, Debug)]
+pub struct KernelParam {
+    pub name: String,
+    pub ty: Type,
+    pub kind: ParamKind,
+}
+
+/// An outlined compute region. `func` is an ordinary IR function whose
+/// parameters are the captures (in `params` order); its body runs once per
+/// gang (gang-redundant mode) and may use `Builtin::GangIndex`/`NumGangs`;
+/// `AccLoop`s in it say how iterations are partitioned. Back ends decide how a
+/// gang maps to hardware (a thread of the pool, a thread block, a work-group).
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub construct: crate::acc::ComputeKind,
+    pub params: Vec<KernelParam>,
+    pub func: Function,
+    /// Upper bound on useful gangs if known at lowering (1 for serial).
+    pub max_gangs: Option<u64>,
+    pub span: Span,
+}

@@ -1,0 +1,1 @@
+//! Text form of the IR for snapshot tests (to be written).
