@@ -21,3 +21,5 @@ pub fn compile(sm: &mut SourceMap, name: &str, text: &str, opts: &CompileOptions
     let _ = (sm, name, text, opts);
     Err(accjit_ir::Diagnostic::error(accjit_ir::Span::DUMMY, "C front end not built yet").into())
 }
+
+pub mod token;
