@@ -1,0 +1,4 @@
+void f(int n, float *x) {
+    #pragma acc parallel loop copy(x[0:n]
+    for (int i = 0; i < n; i++) x[i] = 1;
+}

@@ -1,0 +1,4 @@
+int f(int n) {
+    int s = 0
+    return s + n;
+}

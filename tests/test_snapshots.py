@@ -1,0 +1,56 @@
+"""Snapshot tests: generated IR and CLIF for tests/in/*.c, rendered
+diagnostics for tests/in/diag/*.c, compared with committed files in
+tests/out/{ir,clif,diag}/. Re-bless with ACCJIT_BLESS=1 after reviewing a change:
+
+    ACCJIT_BLESS=1 python -m pytest tests/test_snapshots.py
+"""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+IN = HERE / "in"
+OUT = HERE / "out"
+BLESS = os.environ.get("ACCJIT_BLESS") == "1"
+
+# Addresses baked into host code (kernel slots, string data) differ per run.
+ADDR = re.compile(r"0x[0-9a-f]{9,}")
+
+
+def accjit(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "accjit", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def check(kind, name, text):
+    path = OUT / kind / (name + ".txt")
+    if BLESS or not path.exists():
+        if not BLESS and os.environ.get("CI"):
+            pytest.fail(f"missing snapshot {path}; run with ACCJIT_BLESS=1 and commit it")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return
+    expected = path.read_text()
+    assert text == expected, f"{kind} snapshot of {name} changed; re-bless with ACCJIT_BLESS=1 if intended"
+
+
+@pytest.mark.parametrize("src", sorted(p.name for p in IN.glob("*.c")))
+@pytest.mark.parametrize("kind", ["ir", "clif"])
+def test_codegen_snapshot(kind, src):
+    r = accjit(kind, src, cwd=IN)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    check(kind, Path(src).stem, ADDR.sub("<addr>", r.stdout))
+
+
+@pytest.mark.parametrize("src", sorted(p.name for p in (IN / "diag").glob("*.c")))
+def test_diagnostic_snapshot(src):
+    r = accjit("ir", src, cwd=IN / "diag")
+    assert r.returncode != 0
+    # The first line is the one-line cause, pointing into the file.
+    assert re.match(rf"{re.escape(src)}:\d+:\d+: error: ", r.stderr), r.stderr
+    check("diag", Path(src).stem, r.stderr)
