@@ -1,1 +1,224 @@
-//! placeholder
+//! The pipeline as one call: C source → front end → lower → Cranelift → a
+//! loaded [`Program`], cached in-process.
+//!
+//! ```text
+//! compile_c(name, text, opts)
+//!   ├─ cache::key(...)            128-bit hash of text, options, device, version
+//!   ├─ cache::lookup              hit: validated against the headers it read
+//!   └─ miss → accjit_front_c::compile    (timed as `parse`)
+//!            accjit_lower::lower          (`lower`)
+//!            rt::Slot per kernel          (runtime kernel slots, before codegen)
+//!            accjit_back_clif::compile    (`codegen`), then slot.set_host_fn
+//! ```
+//!
+//! Every failure is a [`CompileError`] (the first error's headline and all
+//! errors rendered with source lines); a panic inside a stage is caught and
+//! reported as an internal compiler error, never propagated.
+
+mod cache;
+mod ctype;
+mod hash;
+mod program;
+mod rt;
+
+pub use cache::{clear as clear_cache, stats as cache_stats, CacheStats, CAPACITY as CACHE_CAPACITY, ENGINE_VERSION};
+pub use ctype::{type_name, ParamInfo};
+pub use hash::{hash128, Hasher128};
+pub use program::{run_main, FunctionInfo, Program, RunError, Timings};
+pub use accjit_back_clif::Trampoline;
+
+use accjit_ir::{Diagnostic, Diagnostics, Module, Severity, SourceMap, Span};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The device types this build can compile for.
+pub const DEVICE_TYPES: &[&str] = &["multicore", "host"];
+
+/// Options of one compilation.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// "multicore" (default) or "host"; `acc_device_` prefixes and case are ignored.
+    pub device_type: String,
+    /// `-D name[=value]`, in order.
+    pub defines: Vec<(String, Option<String>)>,
+    /// `-U name`
+    pub undefines: Vec<String>,
+    /// `-I dir`
+    pub include_dirs: Vec<PathBuf>,
+    /// Keep CLIF text for [`Program::clif`].
+    pub keep_clif: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { device_type: "multicore".into(), defines: vec![], undefines: vec![], include_dirs: vec![], keep_clif: false }
+    }
+}
+
+/// A failed compilation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompileError {
+    /// `file:line:col: error: message` of the first error.
+    pub headline: String,
+    /// Every error with its source line and caret.
+    pub rendered: String,
+    /// Location of the first error (`file` empty, `line`/`col` 0 when unknown).
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.headline)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+impl CompileError {
+    fn from_diagnostics(diags: &Diagnostics, sm: &SourceMap) -> CompileError {
+        let first = diags.0.iter().find(|d| d.severity == Severity::Error).or(diags.0.first());
+        let Some(first) = first else {
+            return CompileError::plain("error: compilation failed without a diagnostic");
+        };
+        let (file, line, col) = match sm.file(first.span.file) {
+            Some(f) => {
+                let (l, c) = f.line_col(first.span.lo);
+                (f.name.clone(), l, c)
+            }
+            None => (String::new(), 0, 0),
+        };
+        let headline = if first.span.is_dummy() || sm.file(first.span.file).is_none() {
+            format!("error: {}", first.message)
+        } else {
+            first.headline(sm)
+        };
+        let rendered = diags
+            .0
+            .iter()
+            .map(|d| if d.span.is_dummy() || sm.file(d.span.file).is_none() { render_unplaced(d) } else { d.render(sm) })
+            .collect::<String>();
+        CompileError { headline, rendered, file, line, col }
+    }
+
+    fn plain(msg: impl Into<String>) -> CompileError {
+        let headline = msg.into();
+        CompileError { rendered: format!("{headline}\n"), headline, file: String::new(), line: 0, col: 0 }
+    }
+}
+
+fn render_unplaced(d: &Diagnostic) -> String {
+    let sev = if d.severity == Severity::Error { "error" } else { "warning" };
+    let mut s = format!("{sev}: {}\n", d.message);
+    if let Some(h) = &d.hint {
+        s.push_str(&format!("  = hint: {h}\n"));
+    }
+    s
+}
+
+/// Canonical device type name, or an error naming the supported ones.
+pub fn normalize_device_type(dev: &str) -> Result<String, CompileError> {
+    let d = dev.trim().to_ascii_lowercase();
+    let d = d.trim_start_matches("acc_device_");
+    let d = match d {
+        "" | "default" | "multicore" | "cpu" => "multicore",
+        "host" => "host",
+        other => {
+            return Err(CompileError::plain(format!(
+                "error: device type '{other}' is not available in this build (available: {})",
+                DEVICE_TYPES.join(", ")
+            )))
+        }
+    };
+    Ok(d.to_string())
+}
+
+/// Compile `text` (shown as `name` in diagnostics) or fetch it from the cache.
+pub fn compile_c(name: &str, text: &str, opts: &Options) -> Result<Arc<Program>, CompileError> {
+    compile_c_cached(name, text, opts).map(|(p, _)| p)
+}
+
+/// As [`compile_c`], also saying whether the program came from the cache.
+pub fn compile_c_cached(name: &str, text: &str, opts: &Options) -> Result<(Arc<Program>, bool), CompileError> {
+    let device = normalize_device_type(&opts.device_type)?;
+    let key = cache::key(name, text, opts, &device);
+    if let Some(p) = cache::lookup(key) {
+        return Ok((p, true));
+    }
+    let _guard = cache::compile_lock();
+    if let Some(p) = cache::peek(key) {
+        return Ok((p, true));
+    }
+    cache::COMPILATIONS.fetch_add(1, Ordering::Relaxed);
+    let program = Arc::new(build(name, text, opts, &device)?);
+    cache::insert(key, program.clone());
+    Ok((program, false))
+}
+
+/// Run one stage, turning a panic into an internal-compiler-error diagnostic.
+fn guarded<T>(stage: &str, f: impl FnOnce() -> Result<T, Diagnostics>) -> Result<T, Diagnostics> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Diagnostic::error(Span::DUMMY, format!("internal compiler error in {stage}: {msg}"))
+                .with_hint("this is a bug in accjit; please report it with the source that triggered it")
+                .into())
+        }
+    }
+}
+
+fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program, CompileError> {
+    let t0 = Instant::now();
+    let mut sm = SourceMap::new();
+    let fe_opts = accjit_front_c::CompileOptions {
+        defines: opts.defines.clone(),
+        undefines: opts.undefines.clone(),
+        include_dirs: opts.include_dirs.clone(),
+    };
+    let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
+    let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let t1 = Instant::now();
+
+    let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
+    guarded("lower", || accjit_lower::lower(&mut module, &lower_opts)).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let t2 = Instant::now();
+
+    let slots: Vec<rt::Slot> = module.kernels.iter().map(rt::Slot::for_kernel).collect();
+    let clif_opts = accjit_back_clif::ClifOptions {
+        symbols: rt::symbols(),
+        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
+        keep_clif: opts.keep_clif,
+    };
+    let compiled = guarded("the Cranelift back end", || accjit_back_clif::compile(&module, &clif_opts))
+        .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    if compiled.kernels.len() != slots.len() {
+        return Err(CompileError::plain(format!(
+            "error: internal compiler error: back end produced {} kernels for {} outlined regions",
+            compiled.kernels.len(),
+            slots.len()
+        )));
+    }
+    for (slot, &addr) in slots.iter().zip(&compiled.kernels) {
+        slot.set_host_fn(addr);
+    }
+    let t3 = Instant::now();
+    let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };
+    Ok(Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings))
+}
+
+/// The text form of a lowered module (`accjit ir`).
+pub fn ir_text(module: &Module) -> String {
+    format!("{module:#?}\n")
+}
+
+#[cfg(test)]
+mod tests;

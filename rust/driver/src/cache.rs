@@ -1,0 +1,162 @@
+//! The in-process cache of compiled programs.
+//!
+//! An LRU (capacity [`CAPACITY`]) behind a mutex, keyed by a 128-bit content
+//! hash of everything that determines the result and is known *before*
+//! compiling: the engine version, the display name (it appears in diagnostics
+//! and anchors `#include "..."` lookups), the source text, the device type and
+//! the options (defines and undefines in order, include directories, whether
+//! CLIF is kept).
+//!
+//! Headers are covered after the fact, as ccache's "direct mode" does: each
+//! entry records every file the preprocessor read from disk (the source map's
+//! files, other than the main text, that exist on disk with the same content)
+//! with a hash of its content. A lookup re-reads those files and treats any
+//! change, or a missing file, as a miss. Headers that accjit bundles
+//! (`<stdio.h>`, `<openacc.h>`) are part of the engine and covered by the
+//! version. Known gap: a *new* file that would now shadow a recorded one
+//! earlier on the include path is not noticed.
+//!
+//! Evicting an entry drops the cache's reference only; the program (and its
+//! native code) is freed when its last user lets go of it.
+
+use crate::hash::{hash128, Hasher128};
+use crate::program::Program;
+use crate::Options;
+use lru::LruCache;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+pub const CAPACITY: usize = 64;
+
+/// The version folded into every key.
+pub const ENGINE_VERSION: &str = concat!("accjit ", env!("CARGO_PKG_VERSION"), " cache-format 1");
+
+struct Dep {
+    path: PathBuf,
+    hash: u128,
+}
+
+struct Entry {
+    program: Arc<Program>,
+    deps: Vec<Dep>,
+}
+
+/// Counters since process start (or the last [`clear`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    pub hits: u64,
+    /// Lookups that found nothing (each is followed by a compilation).
+    pub misses: u64,
+    /// Entries found but out of date because a header changed.
+    pub stale: u64,
+    /// Compilations started (successful or not).
+    pub compilations: u64,
+    pub entries: u64,
+}
+
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+static STALE: AtomicU64 = AtomicU64::new(0);
+pub(crate) static COMPILATIONS: AtomicU64 = AtomicU64::new(0);
+
+fn lru() -> MutexGuard<'static, LruCache<u128, Entry>> {
+    static CACHE: OnceLock<Mutex<LruCache<u128, Entry>>> = OnceLock::new();
+    let m = CACHE.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(CAPACITY).expect("nonzero"))));
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One compilation at a time (like Numba's compile lock): a second thread
+/// asking for the same source waits and then finds it in the cache.
+pub(crate) fn compile_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The cache key of one compile request.
+pub fn key(name: &str, text: &str, opts: &Options, device_type: &str) -> u128 {
+    let mut h = Hasher128::new();
+    h.str(ENGINE_VERSION).str(name).str(text).str(device_type);
+    h.u64(opts.defines.len() as u64);
+    for (n, v) in &opts.defines {
+        h.str(n);
+        match v {
+            Some(v) => h.u64(1).str(v),
+            None => h.u64(0),
+        };
+    }
+    h.u64(opts.undefines.len() as u64);
+    for u in &opts.undefines {
+        h.str(u);
+    }
+    h.u64(opts.include_dirs.len() as u64);
+    for d in &opts.include_dirs {
+        h.str(&d.to_string_lossy());
+    }
+    h.u64(opts.keep_clif as u64);
+    h.finish()
+}
+
+pub(crate) fn lookup(key: u128) -> Option<Arc<Program>> {
+    let mut c = lru();
+    let fresh = match c.get(&key) {
+        None => {
+            MISSES.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(e) => e.deps.iter().all(|d| std::fs::read(&d.path).map(|b| hash128(&b) == d.hash).unwrap_or(false)),
+    };
+    if fresh {
+        HITS.fetch_add(1, Ordering::Relaxed);
+        c.get(&key).map(|e| e.program.clone())
+    } else {
+        STALE.fetch_add(1, Ordering::Relaxed);
+        MISSES.fetch_add(1, Ordering::Relaxed);
+        c.pop(&key);
+        None
+    }
+}
+
+/// Lookup without touching the counters (re-check under the compile lock).
+pub(crate) fn peek(key: u128) -> Option<Arc<Program>> {
+    let mut c = lru();
+    let e = c.get(&key)?;
+    if e.deps.iter().all(|d| std::fs::read(&d.path).map(|b| hash128(&b) == d.hash).unwrap_or(false)) {
+        Some(e.program.clone())
+    } else {
+        None
+    }
+}
+
+pub(crate) fn insert(key: u128, program: Arc<Program>) {
+    let deps = program
+        .source_map()
+        .files
+        .iter()
+        .filter_map(|f| {
+            let path = PathBuf::from(&f.name);
+            let bytes = std::fs::read(&path).ok()?;
+            (bytes == f.text.as_bytes()).then(|| Dep { path, hash: hash128(&bytes) })
+        })
+        .collect();
+    lru().put(key, Entry { program, deps });
+}
+
+pub fn stats() -> CacheStats {
+    CacheStats {
+        hits: HITS.load(Ordering::Relaxed),
+        misses: MISSES.load(Ordering::Relaxed),
+        stale: STALE.load(Ordering::Relaxed),
+        compilations: COMPILATIONS.load(Ordering::Relaxed),
+        entries: lru().len() as u64,
+    }
+}
+
+/// Empties the cache and resets the counters.
+pub fn clear() {
+    lru().clear();
+    for c in [&HITS, &MISSES, &STALE, &COMPILATIONS] {
+        c.store(0, Ordering::Relaxed);
+    }
+}

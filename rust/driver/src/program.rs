@@ -1,0 +1,186 @@
+//! A compiled program: the source map, the lowered IR, the runtime's kernel
+//! slots and the native code, kept alive together; plus `run_main`.
+//!
+//! Field order is drop order: the compiled code goes first, then the kernel
+//! slots its launch sites point at, then the IR.
+
+use crate::ctype::{self, ParamInfo};
+use crate::rt;
+use accjit_back_clif::{CompiledModule, Trampoline};
+use accjit_ir::{FuncSig, Module, SourceMap};
+use std::ffi::CString;
+use std::time::Duration;
+
+/// Wall time of each pipeline stage of one compilation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    /// Preprocess + parse + type check (the C front end).
+    pub parse: Duration,
+    pub lower: Duration,
+    /// Cranelift code generation and linking.
+    pub codegen: Duration,
+    pub total: Duration,
+}
+
+/// An exported function, as callers see it.
+#[derive(Clone, Debug)]
+pub struct FunctionInfo {
+    pub name: String,
+    pub sig: FuncSig,
+    pub params: Vec<ParamInfo>,
+    /// C spelling of the return type.
+    pub ret_ctype: String,
+    pub trampoline: Trampoline,
+}
+
+impl FunctionInfo {
+    /// `void saxpy(int n, float a, const float *x, float *y)`
+    pub fn signature(&self) -> String {
+        let ps: Vec<String> = self.params.iter().map(|p| p.declaration()).collect();
+        let ps = if ps.is_empty() { "void".to_string() } else { ps.join(", ") };
+        let ps = if self.sig.variadic { format!("{ps}, ...") } else { ps };
+        let sep = if self.ret_ctype.ends_with('*') { "" } else { " " };
+        format!("{}{sep}{}({ps})", self.ret_ctype, self.name)
+    }
+}
+
+pub struct Program {
+    compiled: CompiledModule,
+    slots: Vec<rt::Slot>,
+    functions: Vec<FunctionInfo>,
+    module: Module,
+    sm: SourceMap,
+    name: String,
+    device_type: String,
+    timings: Timings,
+}
+
+// SAFETY: after finalisation the native code and the IR are immutable; the
+// Cranelift JIT module inside `CompiledModule` is only touched again when the
+// program is dropped (by whichever thread drops the last `Arc`). Kernel slots
+// are the runtime's and are designed to be shared by launching threads.
+unsafe impl Send for Program {}
+unsafe impl Sync for Program {}
+
+impl Program {
+    pub(crate) fn new(
+        name: String,
+        device_type: String,
+        sm: SourceMap,
+        module: Module,
+        slots: Vec<rt::Slot>,
+        compiled: CompiledModule,
+        timings: Timings,
+    ) -> Program {
+        let mut functions = Vec::new();
+        for cf in &compiled.functions {
+            let (params, ret) = match module.functions.iter().find(|f| f.name == cf.name) {
+                Some(f) => (ctype::params_of(f, &sm, &module.structs), ctype::type_name(&f.sig.ret, &module.structs)),
+                None => {
+                    let ps = cf
+                        .sig
+                        .params
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| ParamInfo {
+                            name: format!("arg{i}"),
+                            ty: t.clone(),
+                            ctype: ctype::type_name(t, &module.structs),
+                            const_pointee: None,
+                        })
+                        .collect();
+                    (ps, ctype::type_name(&cf.sig.ret, &module.structs))
+                }
+            };
+            functions.push(FunctionInfo { name: cf.name.clone(), sig: cf.sig.clone(), params, ret_ctype: ret, trampoline: cf.trampoline });
+        }
+        Program { compiled, slots, functions, module, sm, name, device_type, timings }
+    }
+
+    /// The display name the source was compiled under.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn device_type(&self) -> &str {
+        &self.device_type
+    }
+    /// Signature and entry trampoline of exported function `name`.
+    pub fn function(&self, name: &str) -> Option<(FuncSig, Trampoline)> {
+        self.function_info(name).map(|f| (f.sig.clone(), f.trampoline))
+    }
+    pub fn function_info(&self, name: &str) -> Option<&FunctionInfo> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+    /// Every exported function, in definition order.
+    pub fn functions(&self) -> &[FunctionInfo] {
+        &self.functions
+    }
+    /// CLIF text of every function and kernel (empty unless compiled with `keep_clif`).
+    pub fn clif(&self) -> &str {
+        &self.compiled.clif
+    }
+    /// The lowered IR as text.
+    pub fn ir_text(&self) -> String {
+        crate::ir_text(&self.module)
+    }
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+    pub fn source_map(&self) -> &SourceMap {
+        &self.sm
+    }
+    pub fn timings(&self) -> Timings {
+        self.timings
+    }
+    pub fn kernel_count(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+/// Why `run_main` could not start the program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunError(pub String);
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+extern "C" {
+    fn fflush(stream: *mut std::ffi::c_void) -> i32;
+}
+
+/// Calls the program's `main` with `argv` (`argv[0]` is the program name) and
+/// returns its result. Accepted forms: `int main(void)`, `int main(int, char **)`,
+/// `int main(int, char **, char **)` (the environment) and `void main(...)`
+/// (returns 0). C stdio is flushed when `main` returns. A call to `exit()` in
+/// the program ends the whole process, as it would for a C program.
+pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
+    let f = program.function_info("main").ok_or_else(|| RunError(format!("{}: no function 'main' to run", program.name())))?;
+    let nparams = f.sig.params.len();
+    if ![0, 2, 3].contains(&nparams) {
+        return Err(RunError(format!("{}: main must take (void), (int, char **) or (int, char **, char **); it is {}", program.name(), f.signature())));
+    }
+    let to_c = |s: &String| CString::new(s.replace('\0', "")).unwrap_or_default();
+    let args: Vec<CString> = argv.iter().map(to_c).collect();
+    let mut argv_ptrs: Vec<*const i8> = args.iter().map(|c| c.as_ptr()).collect();
+    argv_ptrs.push(std::ptr::null());
+    let env: Vec<CString> = std::env::vars_os()
+        .filter_map(|(k, v)| CString::new(format!("{}={}", k.to_string_lossy(), v.to_string_lossy())).ok())
+        .collect();
+    let mut env_ptrs: Vec<*const i8> = env.iter().map(|c| c.as_ptr()).collect();
+    env_ptrs.push(std::ptr::null());
+    let call_args: [u64; 3] = [args.len() as u64, argv_ptrs.as_ptr() as u64, env_ptrs.as_ptr() as u64];
+    let mut ret = [0u64; 2];
+    // SAFETY: the trampoline reads `nparams` slots of `call_args` and writes
+    // `ret[0]`; argv/envp and their strings outlive the call.
+    unsafe {
+        (f.trampoline)(call_args.as_ptr(), ret.as_mut_ptr());
+        fflush(std::ptr::null_mut());
+    }
+    Ok(match f.sig.ret {
+        accjit_ir::Type::Void => 0,
+        _ => ret[0] as u32 as i32,
+    })
+}

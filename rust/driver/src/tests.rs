@@ -1,0 +1,204 @@
+//! Driver units: cache keys, error rendering, device names, and the whole
+//! pipeline on small programs (these need the front end, lower, the back end
+//! and the runtime).
+
+use super::*;
+use std::sync::Mutex;
+
+/// Tests that read the global cache counters run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[test]
+fn keys_depend_on_everything_that_matters() {
+    let o = Options::default();
+    let k = cache::key("a.c", "int f(void){return 1;}", &o, "multicore");
+    assert_eq!(k, cache::key("a.c", "int f(void){return 1;}", &o, "multicore"));
+    assert_ne!(k, cache::key("b.c", "int f(void){return 1;}", &o, "multicore"));
+    assert_ne!(k, cache::key("a.c", "int f(void){return 2;}", &o, "multicore"));
+    assert_ne!(k, cache::key("a.c", "int f(void){return 1;}", &o, "host"));
+    let mut d = o.clone();
+    d.defines.push(("N".into(), Some("4".into())));
+    assert_ne!(k, cache::key("a.c", "int f(void){return 1;}", &d, "multicore"));
+    let mut d2 = o.clone();
+    d2.defines.push(("N".into(), None));
+    assert_ne!(cache::key("a.c", "x", &d, "multicore"), cache::key("a.c", "x", &d2, "multicore"));
+    let mut u = o.clone();
+    u.undefines.push("N".into());
+    assert_ne!(k, cache::key("a.c", "int f(void){return 1;}", &u, "multicore"));
+    let mut i = o.clone();
+    i.include_dirs.push("/tmp".into());
+    assert_ne!(k, cache::key("a.c", "int f(void){return 1;}", &i, "multicore"));
+    let mut c = o.clone();
+    c.keep_clif = true;
+    assert_ne!(k, cache::key("a.c", "int f(void){return 1;}", &c, "multicore"));
+}
+
+#[test]
+fn device_types() {
+    assert_eq!(normalize_device_type("multicore").unwrap(), "multicore");
+    assert_eq!(normalize_device_type("acc_device_host").unwrap(), "host");
+    assert_eq!(normalize_device_type("DEFAULT").unwrap(), "multicore");
+    let e = normalize_device_type("quantum").unwrap_err();
+    assert!(e.headline.contains("'quantum'") && e.headline.contains("multicore"), "{}", e.headline);
+}
+
+#[test]
+fn compile_error_points_at_first_error() {
+    let mut sm = SourceMap::new();
+    let f = sm.add("k.c", "int main(void) {\n  return y;\n}\n");
+    let diags = Diagnostics(vec![
+        Diagnostic::warning(Span::new(f, 0, 3), "a warning first"),
+        Diagnostic::error(Span::new(f, 26, 27), "use of undeclared identifier 'y'"),
+        Diagnostic::error(Span::DUMMY, "second"),
+    ]);
+    let e = CompileError::from_diagnostics(&diags, &sm);
+    assert_eq!(e.headline, "k.c:2:10: error: use of undeclared identifier 'y'");
+    assert_eq!((e.file.as_str(), e.line, e.col), ("k.c", 2, 10));
+    assert!(e.rendered.contains("2 |   return y;"), "{}", e.rendered);
+    assert!(e.rendered.contains("^"), "{}", e.rendered);
+    assert!(e.rendered.contains("error: second"), "{}", e.rendered);
+    assert_eq!(e.to_string(), e.headline);
+}
+
+#[test]
+fn unknown_device_is_an_error_not_a_panic() {
+    let o = Options { device_type: "fpga".into(), ..Options::default() };
+    let e = compile_c("x.c", "int main(void){return 0;}", &o).err().expect("must fail");
+    assert!(e.headline.contains("fpga"));
+}
+
+// ---------------------------------------------------------------------------
+// Whole pipeline
+// ---------------------------------------------------------------------------
+
+fn call_i64(p: &Program, name: &str, args: &[u64]) -> u64 {
+    let (sig, tramp) = p.function(name).unwrap_or_else(|| panic!("no function {name}"));
+    assert_eq!(sig.params.len(), args.len());
+    let mut ret = [0u64; 2];
+    unsafe { tramp(args.as_ptr(), ret.as_mut_ptr()) };
+    ret[0]
+}
+
+const SAXPY: &str = r#"
+void saxpy(int n, float a, const float *x, float *y) {
+    #pragma acc parallel loop copyin(x[0:n]) copy(y[0:n])
+    for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+}
+int twice(int v) { return 2 * v; }
+"#;
+
+#[test]
+fn saxpy_runs_and_is_cached() {
+    let _s = serial();
+    let opts = Options::default();
+    let src = format!("{SAXPY}\n/* saxpy_runs_and_is_cached */\n");
+    let before = cache_stats();
+    let (p, hit) = compile_c_cached("saxpy.c", &src, &opts).unwrap_or_else(|e| panic!("{}", e.rendered));
+    assert!(!hit);
+    assert!(p.kernel_count() >= 1, "the parallel loop must be outlined");
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let mut y = vec![1.0f32; n];
+    let args = [n as u64, 2.0f32.to_bits() as u64, x.as_ptr() as u64, y.as_mut_ptr() as u64];
+    call_i64(&p, "saxpy", &args);
+    for i in 0..n {
+        assert_eq!(y[i], 2.0 * i as f32 + 1.0, "y[{i}]");
+    }
+    assert_eq!(call_i64(&p, "twice", &[21]) as u32 as i32, 42);
+
+    let info = p.function_info("saxpy").unwrap();
+    assert_eq!(info.signature(), "void saxpy(int n, float a, const float *x, float *y)");
+    assert_eq!(info.params[2].const_pointee, Some(true));
+    assert_eq!(info.params[3].const_pointee, Some(false));
+
+    let t = std::time::Instant::now();
+    let (p2, hit2) = compile_c_cached("saxpy.c", &src, &opts).unwrap();
+    let dt = t.elapsed();
+    assert!(hit2, "second compile must hit the cache");
+    assert!(Arc::ptr_eq(&p, &p2));
+    assert!(dt.as_micros() < 1000, "cached compile took {dt:?}");
+    let after = cache_stats();
+    assert_eq!(after.compilations - before.compilations, 1);
+    assert!(p.timings().total >= p.timings().codegen);
+}
+
+#[test]
+fn header_changes_invalidate() {
+    let _s = serial();
+    let dir = std::env::temp_dir().join(format!("accjit-driver-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hdr = dir.join("val.h");
+    std::fs::write(&hdr, "#define VAL 7\n").unwrap();
+    let main = dir.join("m.c");
+    let src = "#include \"val.h\"\nint val(void) { return VAL; }\n";
+    std::fs::write(&main, src).unwrap();
+    let opts = Options::default();
+    let name = main.to_string_lossy().to_string();
+    let p = compile_c(&name, src, &opts).unwrap_or_else(|e| panic!("{}", e.rendered));
+    assert_eq!(call_i64(&p, "val", &[]) as u32, 7);
+    let (_, hit) = compile_c_cached(&name, src, &opts).unwrap();
+    assert!(hit);
+    std::fs::write(&hdr, "#define VAL 8\n").unwrap();
+    let (p2, hit2) = compile_c_cached(&name, src, &opts).unwrap();
+    assert!(!hit2, "a changed header must miss");
+    assert_eq!(call_i64(&p2, "val", &[]) as u32, 8);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn defines_make_different_programs() {
+    let _s = serial();
+    let src = "int k(void) { return K; }\n";
+    let mut o = Options::default();
+    o.defines.push(("K".into(), Some("3".into())));
+    let a = compile_c("k.c", src, &o).unwrap_or_else(|e| panic!("{}", e.rendered));
+    o.defines[0].1 = Some("5".into());
+    let b = compile_c("k.c", src, &o).unwrap();
+    assert!(!Arc::ptr_eq(&a, &b));
+    assert_eq!(call_i64(&a, "k", &[]) as u32, 3);
+    assert_eq!(call_i64(&b, "k", &[]) as u32, 5);
+}
+
+#[test]
+fn errors_have_locations() {
+    let e = compile_c("bad.c", "int f(void) {\n  return nope;\n}\n", &Options::default()).err().expect("must fail");
+    assert!(e.headline.starts_with("bad.c:2:"), "{}", e.headline);
+    assert!(e.headline.contains("nope"), "{}", e.headline);
+    assert!(e.rendered.contains("return nope;"), "{}", e.rendered);
+    let e = compile_c("p.c", "void f(int n, float *a) {\n#pragma acc parallel loop bogus(a)\n for (int i=0;i<n;i++) a[i]=0;\n}\n", &Options::default())
+        .err()
+        .expect("must fail");
+    assert!(e.headline.starts_with("p.c:2:"), "{}", e.headline);
+}
+
+#[test]
+fn run_main_passes_argv_and_returns_status() {
+    let src = r#"
+#include <string.h>
+int main(int argc, char **argv) {
+    if (argc != 3) return 10 + argc;
+    if (strcmp(argv[1], "hello") != 0) return 2;
+    return (int)strlen(argv[2]);
+}
+"#;
+    let p = compile_c("m.c", src, &Options::default()).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let argv = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(run_main(&p, &argv(&["m", "hello", "abcde"])).unwrap(), 5);
+    assert_eq!(run_main(&p, &argv(&["m"])).unwrap(), 11);
+    assert_eq!(run_main(&p, &argv(&["m", "bye", "x"])).unwrap(), 2);
+    let q = compile_c("v.c", "int main(void) { return 3; }", &Options::default()).unwrap();
+    assert_eq!(run_main(&q, &[]).unwrap(), 3);
+    let r = compile_c("n.c", "int notmain(void) { return 3; }", &Options::default()).unwrap();
+    assert!(run_main(&r, &[]).unwrap_err().0.contains("no function 'main'"));
+}
+
+#[test]
+fn clif_is_kept_on_request() {
+    let o = Options { keep_clif: true, ..Options::default() };
+    let p = compile_c("c.c", "int add(int a, int b) { return a + b; }", &o).unwrap_or_else(|e| panic!("{}", e.rendered));
+    assert!(p.clif().contains("function"), "{}", p.clif());
+    assert!(p.ir_text().contains("add"));
+}
