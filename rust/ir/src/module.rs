@@ -353,6 +353,11 @@ pub struct Launch {
     pub async_queue: Option<ExprId>,
     /// Queues to wait for first; `Some(vec![])` means "all queues".
     pub wait: Option<Vec<ExprId>>,
+    /// `Some(c)`: when `c` (an `int`) is nonzero at run time, the kernel runs on
+    /// the local thread instead of the device (`if(false)` or `self(true)` on the
+    /// compute construct): bit 0 of `__accjit_launch`'s `flags`. `None`: never.
+    /// (Added by lower; additive.)
+    pub local_cond: Option<ExprId>,
 }
 
 /// How a kernel receives one captured host value.
@@ -387,5 +392,10 @@ pub struct Kernel {
     pub func: Function,
     /// Upper bound on useful gangs if known at lowering (1 for serial).
     pub max_gangs: Option<u64>,
+    /// Compute-construct reductions (`parallel reduction(+:x)`, and the one a
+    /// combined `parallel loop reduction` implies): each gang's final value of
+    /// the gang-private local is combined into the place its `target_param`
+    /// points to after all gangs finish. (Added by lower; additive.)
+    pub reductions: Vec<crate::acc::KernelReduction>,
     pub span: Span,
 }
