@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Validate conformance programs with gcc 12's OpenACC (libgomp host fallback).
+
+    python3 tests/conformance/gcc_check.py [FILE_OR_DIR ...]   (default: core data errors)
+
+For each program, per its first-line expectation (see README.md):
+  pass            compile with `gcc -fopenacc -O1 -Wall` without warnings, run:
+                  exit 0, empty stderr, under 0.2 s (slow runs are reported)
+  fail / discrete compile without warnings (the run is informational only:
+                  gcc's shared-memory host fallback need not fail)
+  compile-error   gcc must reject it too, unless the file says `// gcc: accepts`;
+                  gcc's first error line is compared with the expected line.
+
+gcc 12 lacks some OpenACC 3.x spellings, so a temporary copy is rewritten
+(same line count) before compiling: `readonly:`/`zero:` modifiers and `bind(...)`
+are dropped, `self(c)` on compute constructs becomes `if(!(c))`, `device_type`/
+`dtype` and everything after it on the directive is dropped, `gang(dim:n)`
+becomes `gang`. gcc_compat.h (force-included) supplies the runtime routines
+libgomp 12 lacks, and ACCJIT_GCC_VALIDATION is defined for the few checks whose
+outcome differs on gcc's single-gang host fallback.
+"""
+import concurrent.futures as cf
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECT_RE = re.compile(r'^//\s*expect:\s*(fail|discrete|compile-error)\b(?:\s+"([^"]*)")?(?:\s+(\d+):(\d+))?')
+COMPUTE_RE = re.compile(r'^\s*#\s*pragma\s+acc\s+(parallel|kernels|serial)\b')
+
+
+def expectation(text):
+    first = text.split("\n", 1)[0]
+    m = EXPECT_RE.match(first)
+    if not m:
+        return ("pass", None, None)
+    kind, sub, line, col = m.groups()
+    return (kind, sub, (int(line), int(col)) if line else None)
+
+
+def rewrite_line(line):
+    if not re.match(r'^\s*#\s*pragma\s+acc\b', line) and '_Pragma("acc' not in line:
+        return line
+    line = re.sub(r'\b(readonly|zero)\s*:', '', line)
+    line = re.sub(r'\bbind\s*\([^)]*\)', '', line)
+    line = re.sub(r'\bgang\s*\(\s*dim\s*:\s*\d+\s*\)', 'gang', line)
+    line = re.sub(r'\b(device_type|dtype)\s*\(.*$', '', line)
+    if COMPUTE_RE.match(line):
+        line = re.sub(r'\bself\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)', r'if(!(\1))', line)
+        line = re.sub(r'\bself\b(?!\s*\()', 'if(0)', line)
+    return line
+
+
+def rewrite(text):
+    return "\n".join(rewrite_line(l) for l in text.split("\n"))
+
+
+def check(path, tmp):
+    text = open(path).read()
+    kind, sub, pos = expectation(text)
+    base = os.path.basename(path)
+    sub_dir = os.path.join(tmp, os.path.basename(os.path.dirname(path)))
+    os.makedirs(sub_dir, exist_ok=True)
+    src = os.path.join(sub_dir, base)
+    with open(src, "w") as f:
+        f.write(rewrite(text))
+    exe = src[:-2]
+    cmd = ["gcc", "-fopenacc", "-O1", "-Wall", "-include", os.path.join(HERE, "gcc_compat.h"),
+           "-DACCJIT_GCC_VALIDATION", src, "-o", exe, "-lm"]
+    cp = subprocess.run(cmd, capture_output=True, text=True, cwd=sub_dir)
+    notes = []
+    nlines = text.count("\n")
+    if kind == "compile-error":
+        if cp.returncode == 0:
+            if "// gcc: accepts" in text:
+                return (True, path, "gcc accepts (noted in file)")
+            return (False, path, "gcc ACCEPTS a compile-error program")
+        m = re.search(re.escape(base) + r":(\d+):(\d+): (?:fatal )?error: (.*)", cp.stderr)
+        if m and pos and int(m.group(1)) != pos[0]:
+            notes.append(f"gcc error at {m.group(1)}:{m.group(2)} (expected {pos[0]}:{pos[1]}): {m.group(3)}")
+        return (True, path, "; ".join(notes))
+    if cp.returncode != 0:
+        return (False, path, "compile failed:\n" + cp.stderr)
+    if cp.stderr.strip():
+        return (False, path, "warnings:\n" + cp.stderr)
+    if kind in ("fail", "discrete"):
+        try:
+            r = subprocess.run([exe], capture_output=True, text=True, timeout=10)
+            notes.append(f"(gcc run: exit {r.returncode})")
+        except subprocess.TimeoutExpired:
+            notes.append("(gcc run: timeout)")
+        return (True, path, " ".join(notes))
+    if not 20 <= nlines <= 120:
+        notes.append(f"{nlines} lines (want 20-120)")
+    t0 = time.time()
+    try:
+        r = subprocess.run([exe], capture_output=True, text=True, timeout=10)
+    except subprocess.TimeoutExpired:
+        return (False, path, "timeout")
+    dt = time.time() - t0
+    if r.returncode != 0:
+        return (False, path, f"exit {r.returncode}\nstdout:\n{r.stdout[-2000:]}\nstderr:\n{r.stderr[-2000:]}")
+    if r.stderr:
+        return (False, path, "stderr not empty:\n" + r.stderr[-2000:])
+    if dt > 0.2:
+        notes.append(f"slow: {dt:.2f}s")
+    return (True, path, "; ".join(notes))
+
+
+def main(argv):
+    targets = argv or [os.path.join(HERE, d) for d in ("core", "data", "errors")]
+    files = []
+    for t in targets:
+        if os.path.isdir(t):
+            files += sorted(os.path.join(t, f) for f in os.listdir(t) if f.endswith(".c"))
+        else:
+            files.append(t)
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp, cf.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
+        for ok, path, msg in ex.map(lambda p: check(p, tmp), files):
+            rel = os.path.relpath(path, HERE)
+            if not ok:
+                bad += 1
+                print(f"FAIL {rel}: {msg}")
+            elif msg:
+                print(f"ok   {rel}: {msg}")
+    print(f"{len(files) - bad}/{len(files)} ok")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
