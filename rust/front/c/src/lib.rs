@@ -23,3 +23,6 @@ pub fn compile(sm: &mut SourceMap, name: &str, text: &str, opts: &CompileOptions
 }
 
 pub mod token;
+pub mod headers;
+pub mod lex;
+pub mod preprocess;
