@@ -1,0 +1,38 @@
+"""accjit — a JIT OpenACC engine for Python.
+
+OpenACC C source is compiled in-process (C front end → lowering → Cranelift)
+for the multicore CPU device and called with NumPy arrays::
+
+    import numpy as np
+    import accjit as acc
+
+    lib = acc.c(r'''
+    void saxpy(int n, float a, const float *x, float *y) {
+        #pragma acc parallel loop copyin(x[0:n]) copy(y[0:n])
+        for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+    }
+    ''')
+    x = np.arange(8, dtype=np.float32); y = np.ones_like(x)
+    lib.saxpy(x.size, 2.0, x, y)
+
+See docs/python-api.md for the full reference.
+"""
+
+from ._core import AccError, CompileError  # noqa: F401
+from . import _core
+from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache  # noqa: F401
+from ._runtime import *  # noqa: F401,F403
+from ._runtime import __all__ as _runtime_all
+
+__version__ = _core.__version__
+
+__all__ = [
+    "c",
+    "CModule",
+    "CFunction",
+    "CompileError",
+    "AccError",
+    "cache_stats",
+    "clear_cache",
+    *_runtime_all,
+]

@@ -1,0 +1,159 @@
+//! `accjit._core.Module`: one compiled C program, its exported functions and
+//! the ways to call them.
+
+use crate::caller::run_interruptible;
+use crate::marshal::{marshal, required_dtype, unmarshal};
+use accjit_driver::{FunctionInfo, Program};
+use accjit_ir::Type;
+use pyo3::exceptions::{PyAttributeError, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use std::sync::Arc;
+
+#[pyclass(module = "accjit._core", name = "Module", frozen)]
+pub struct PyProgram {
+    pub program: Arc<Program>,
+    pub from_cache: bool,
+}
+
+fn find<'a>(p: &'a Program, name: &str) -> PyResult<&'a FunctionInfo> {
+    p.function_info(name).ok_or_else(|| {
+        let names: Vec<&str> = p.functions().iter().map(|f| f.name.as_str()).collect();
+        PyAttributeError::new_err(format!("{}: no exported function '{name}' (functions: {})", p.name(), names.join(", ")))
+    })
+}
+
+fn kind_of(ty: &Type) -> &'static str {
+    match ty {
+        Type::Scalar(s) if s.is_float() => "float",
+        Type::Scalar(accjit_ir::Scalar::Bool) => "bool",
+        Type::Scalar(_) => "int",
+        Type::Ptr(_) | Type::Array(..) => "pointer",
+        Type::Complex(_) => "complex",
+        _ => "other",
+    }
+}
+
+#[pymethods]
+impl PyProgram {
+    /// The name the source was compiled under.
+    #[getter]
+    fn name(&self) -> &str {
+        self.program.name()
+    }
+
+    #[getter]
+    fn device_type(&self) -> &str {
+        self.program.device_type()
+    }
+
+    /// True when this module came from the in-process cache.
+    #[getter]
+    fn from_cache(&self) -> bool {
+        self.from_cache
+    }
+
+    /// Exported functions: a list of dicts `{name, signature, ret, params: [{name, ctype, kind, dtype, const}]}`.
+    fn functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::guard(|| {
+            let out = PyList::empty(py);
+            for f in self.program.functions() {
+                let d = PyDict::new(py);
+                d.set_item("name", &f.name)?;
+                d.set_item("signature", f.signature())?;
+                d.set_item("ret", &f.ret_ctype)?;
+                d.set_item("variadic", f.sig.variadic)?;
+                let ps = PyList::empty(py);
+                for p in &f.params {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", &p.name)?;
+                    pd.set_item("ctype", &p.ctype)?;
+                    pd.set_item("kind", kind_of(&p.ty))?;
+                    let dt = match &p.ty {
+                        Type::Ptr(t) | Type::Array(t, _) => required_dtype(t),
+                        _ => None,
+                    };
+                    pd.set_item("dtype", dt)?;
+                    pd.set_item("const", p.const_pointee)?;
+                    ps.append(pd)?;
+                }
+                d.set_item("params", ps)?;
+                out.append(d)?;
+            }
+            Ok(out)
+        })
+    }
+
+    /// The C signature of function `name`.
+    fn signature(&self, name: &str) -> PyResult<String> {
+        crate::guard(|| Ok(find(&self.program, name)?.signature()))
+    }
+
+    /// Call exported function `name` with the tuple `args` (see the package docs
+    /// for the conversions). The GIL is released while native code runs; Ctrl-C
+    /// abandons the call (it finishes on its own thread) and raises KeyboardInterrupt.
+    fn call(&self, py: Python<'_>, name: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        crate::guard(|| {
+            let f = find(&self.program, name)?;
+            let m = marshal(f, args)?;
+            let tramp = f.trampoline;
+            let program = self.program.clone();
+            let slots = m.slots;
+            let keep = m.keep;
+            let ret = run_interruptible(py, move || {
+                let mut ret = [0u64; 2];
+                // SAFETY: `slots` matches the signature (checked by `marshal`);
+                // the arrays behind pointer slots are kept alive by `keep`
+                // and the code by `program` until the call returns.
+                unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
+                drop(keep);
+                drop(program);
+                ret
+            })?
+            .map_err(|e| PyRuntimeError::new_err(format!("{name}(): {e}")))?;
+            unmarshal(py, &f.sig.ret, ret)
+        })
+    }
+
+    /// Run `main(argc, argv)` and return its status. `exit()` in the program ends the process.
+    fn run_main(&self, py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
+        crate::guard(|| {
+            let program = self.program.clone();
+            let r = run_interruptible(py, move || accjit_driver::run_main(&program, &argv))?
+                .map_err(|e| PyRuntimeError::new_err(format!("main(): {e}")))?;
+            r.map_err(|e| PyRuntimeError::new_err(e.0))
+        })
+    }
+
+    /// CLIF text (only when compiled with `keep_clif=True`).
+    fn clif(&self) -> String {
+        self.program.clif().to_string()
+    }
+
+    /// The lowered IR as text.
+    fn ir(&self) -> PyResult<String> {
+        crate::guard(|| Ok(self.program.ir_text()))
+    }
+
+    /// Seconds spent in each stage: `{parse, lower, codegen, total}`.
+    fn timings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = self.program.timings();
+        let d = PyDict::new(py);
+        d.set_item("parse", t.parse.as_secs_f64())?;
+        d.set_item("lower", t.lower.as_secs_f64())?;
+        d.set_item("codegen", t.codegen.as_secs_f64())?;
+        d.set_item("total", t.total.as_secs_f64())?;
+        Ok(d)
+    }
+
+    /// Number of outlined compute regions (kernels).
+    #[getter]
+    fn kernel_count(&self) -> usize {
+        self.program.kernel_count()
+    }
+
+    fn __repr__(&self) -> String {
+        let names: Vec<&str> = self.program.functions().iter().map(|f| f.name.as_str()).collect();
+        format!("<accjit module {} [{}] functions: {}>", self.program.name(), self.program.device_type(), names.join(", "))
+    }
+}
