@@ -1,5 +1,10 @@
 //! The C front end: preprocessor, lexer, parser and type checker, producing
 //! accjit IR with OpenACC directives validated and attached.
+//!
+//! - `token`: the preprocessing tokens shared by preprocessor and parser.
+//! - `lex`, `preprocess`, `headers`: the preprocessor and bundled headers.
+//! - `parse`: the recursive-descent parser and type checker (IR built
+//!   directly; `#pragma acc` directives validated into `accjit_ir::acc`).
 
 use accjit_ir::{Diagnostics, Module, SourceMap};
 use std::path::PathBuf;
@@ -18,10 +23,17 @@ pub struct CompileOptions {
 /// Preprocess, parse and type-check `text` (named `name` in diagnostics).
 /// Every file read is added to `sm`; diagnostics point into it.
 pub fn compile(sm: &mut SourceMap, name: &str, text: &str, opts: &CompileOptions) -> Result<Module, Diagnostics> {
-    let _ = (sm, name, text, opts);
-    Err(accjit_ir::Diagnostic::error(accjit_ir::Span::DUMMY, "C front end not built yet").into())
+    let pp = preprocess::PpOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
+    let tokens = preprocess::preprocess(sm, name, text, &pp)?;
+    parse::parse_tokens(tokens, Some(sm))
 }
 
+/// Parse and type-check preprocessed tokens (ending with `Eof`) into a module.
+pub fn parse_tokens(tokens: Vec<token::Token>, sm: Option<&SourceMap>) -> Result<Module, Diagnostics> {
+    parse::parse_tokens(tokens, sm)
+}
+
+pub mod parse;
 pub mod token;
 pub mod headers;
 pub mod lex;

@@ -1,0 +1,354 @@
+//! Statements and blocks: one function per construct, each appending IR
+//! statements to `out`. Blocks recover from errors statement by statement.
+
+use super::ctype::CType;
+use super::expr::CExpr;
+use super::{LabelInfo, PResult, Parser};
+use crate::token::TokenKind;
+use accjit_ir::{Block, ExprId, LabelId, Span, Stmt, StmtKind, SwitchCase};
+
+impl<'a> Parser<'a> {
+    /// `{ … }` with its own scope.
+    pub fn compound_block(&mut self) -> PResult<Block> {
+        self.expect_p("{")?;
+        self.scopes.push();
+        let mut out = vec![];
+        while !self.is_p("}") && !self.at_eof() {
+            let start = self.pos;
+            if self.block_item(&mut out).is_err() {
+                self.recover(start);
+            }
+        }
+        self.scopes.pop();
+        self.expect_p("}")?;
+        Ok(Block::new(out))
+    }
+
+    fn is_declaration_start(&self) -> bool {
+        if !self.is_type_start_at(0) {
+            return self.is_kw("_Static_assert");
+        }
+        // `T :` would be a label named like a typedef; not supported either way.
+        !self.peek_at(1).is_punct(":")
+    }
+
+    pub fn block_item(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        if self.is_declaration_start() {
+            return self.local_declaration(out);
+        }
+        self.stmt(out)
+    }
+
+    /// A statement that forms its own block (bodies of if/loops).
+    pub fn sub_block(&mut self) -> PResult<Block> {
+        self.scopes.push();
+        let mut out = vec![];
+        let r = self.stmt(&mut out);
+        self.scopes.pop();
+        r?;
+        // Unwrap `{ … }` bodies: a Block statement alone is the block itself.
+        if out.len() == 1 {
+            if let StmtKind::Block(_) = &out[0].kind {
+                if let Some(Stmt { kind: StmtKind::Block(b), .. }) = out.pop() {
+                    return Ok(b);
+                }
+            }
+        }
+        Ok(Block::new(out))
+    }
+
+    /// The id of a controlling expression (int-typed truth for non-integers).
+    pub fn cond_id(&mut self, e: &CExpr) -> ExprId {
+        if e.ty.is_int() {
+            e.id
+        } else {
+            self.truth(e.id)
+        }
+    }
+
+    pub fn stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let t = self.peek().clone();
+        let sp = t.span;
+        match t.kind {
+            TokenKind::Pragma => {
+                self.bump();
+                return self.stmt_pragma(&t, out);
+            }
+            TokenKind::Punct if t.text == "{" => {
+                let b = self.compound_block()?;
+                out.push(Stmt { kind: StmtKind::Block(b), span: sp.to(self.prev_span()) });
+                return Ok(());
+            }
+            TokenKind::Punct if t.text == ";" => {
+                self.bump();
+                return Ok(());
+            }
+            TokenKind::Ident => {}
+            _ => return self.expr_stmt(out),
+        }
+        match t.text.as_str() {
+            "if" => self.if_stmt(out),
+            "while" => self.while_stmt(out),
+            "do" => self.do_stmt(out),
+            "for" => self.for_stmt(out, None),
+            "switch" => self.switch_stmt(out),
+            "break" | "continue" => {
+                self.bump();
+                self.expect_p(";")?;
+                let fb = self.fb.as_ref().ok_or(())?;
+                if t.text == "break" {
+                    if fb.breakable == 0 {
+                        return self.err(sp, "'break' statement not in a loop or switch");
+                    }
+                    out.push(Stmt { kind: StmtKind::Break, span: sp });
+                } else {
+                    if fb.continuable == 0 {
+                        return self.err(sp, "'continue' statement not in a loop");
+                    }
+                    out.push(Stmt { kind: StmtKind::Continue, span: sp });
+                }
+                Ok(())
+            }
+            "return" => self.return_stmt(out),
+            "goto" => {
+                self.bump();
+                let (name, nsp) = self.expect_ident("a label name")?;
+                self.expect_p(";")?;
+                let id = self.label_id(&name, nsp, false)?;
+                out.push(Stmt { kind: StmtKind::Goto(id), span: sp.to(nsp) });
+                Ok(())
+            }
+            "case" | "default" => self.err(sp, format!("'{}' label not at the top level of a switch body (or not in a switch)", t.text)),
+            "else" => self.err(sp, "'else' without a matching 'if'"),
+            _ if self.peek_at(1).is_punct(":") && !super::is_keyword(&t.text) => {
+                self.bump();
+                self.bump();
+                let id = self.label_id(&t.text, sp, true)?;
+                out.push(Stmt { kind: StmtKind::Label(id), span: sp });
+                if self.is_p("}") {
+                    return Ok(());
+                }
+                self.stmt(out)
+            }
+            _ => self.expr_stmt(out),
+        }
+    }
+
+    fn label_id(&mut self, name: &str, sp: Span, define: bool) -> PResult<LabelId> {
+        let fb = self.fb.as_mut().ok_or(())?;
+        if let Some(li) = fb.labels.get_mut(name) {
+            if define {
+                if li.defined {
+                    return self.err(sp, format!("redefinition of label '{}'", name));
+                }
+                li.defined = true;
+            }
+            return Ok(li.id);
+        }
+        fb.f.labels.push(name.to_string());
+        let id = LabelId(fb.f.labels.len() as u32 - 1);
+        fb.labels.insert(name.to_string(), LabelInfo { id, defined: define, first_use: sp });
+        Ok(id)
+    }
+
+    fn expr_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let e = self.expr()?;
+        self.expect_p(";")?;
+        let e = self.rv(e);
+        out.push(Stmt { kind: StmtKind::Expr(e.id), span: e.span });
+        Ok(())
+    }
+
+    fn paren_cond(&mut self) -> PResult<ExprId> {
+        self.expect_p("(")?;
+        let c = self.cond_expr_value()?;
+        self.expect_p(")")?;
+        Ok(self.cond_id(&c))
+    }
+
+    fn if_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let sp = self.bump().span;
+        let c = self.paren_cond()?;
+        let then = self.sub_block()?;
+        let els = if self.eat_kw("else") { self.sub_block()? } else { Block::default() };
+        out.push(Stmt { kind: StmtKind::If(c, then, els), span: sp });
+        Ok(())
+    }
+
+    fn loop_body(&mut self) -> PResult<Block> {
+        if let Some(fb) = self.fb.as_mut() {
+            fb.breakable += 1;
+            fb.continuable += 1;
+        }
+        let b = self.sub_block();
+        if let Some(fb) = self.fb.as_mut() {
+            fb.breakable -= 1;
+            fb.continuable -= 1;
+        }
+        b
+    }
+
+    fn while_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let sp = self.bump().span;
+        let c = self.paren_cond()?;
+        let body = self.loop_body()?;
+        out.push(Stmt { kind: StmtKind::While(c, body), span: sp });
+        Ok(())
+    }
+
+    fn do_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let sp = self.bump().span;
+        let body = self.loop_body()?;
+        if !self.eat_kw("while") {
+            let t = self.peek().clone();
+            return self.err(t.span, format!("expected 'while' in do/while loop {}", super::describe_found(&t)));
+        }
+        let c = self.paren_cond()?;
+        self.expect_p(";")?;
+        out.push(Stmt { kind: StmtKind::DoWhile(body, c), span: sp });
+        Ok(())
+    }
+
+    /// `for (…) body`; `acc` is the loop directive applying to it.
+    pub fn for_stmt(&mut self, out: &mut Vec<Stmt>, acc: Option<Box<accjit_ir::LoopDirective>>) -> PResult<()> {
+        let sp = self.bump().span;
+        self.expect_p("(")?;
+        self.scopes.push();
+        let r = self.for_rest(sp, acc);
+        self.scopes.pop();
+        out.push(r?);
+        Ok(())
+    }
+
+    fn for_rest(&mut self, sp: Span, acc: Option<Box<accjit_ir::LoopDirective>>) -> PResult<Stmt> {
+        let mut init = vec![];
+        if self.is_declaration_start() {
+            self.local_declaration(&mut init)?;
+        } else if !self.eat_p(";") {
+            let e = self.expr_value()?;
+            self.expect_p(";")?;
+            init.push(Stmt { kind: StmtKind::Expr(e.id), span: e.span });
+        }
+        let cond = if self.is_p(";") {
+            None
+        } else {
+            let c = self.cond_expr_value()?;
+            Some(self.cond_id(&c))
+        };
+        self.expect_p(";")?;
+        let step = if self.is_p(")") { None } else { Some(self.expr_value()?.id) };
+        self.expect_p(")")?;
+        let body = self.loop_body()?;
+        Ok(Stmt { kind: StmtKind::For { init: Block::new(init), cond, step, body, acc }, span: sp })
+    }
+
+    fn switch_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let sp = self.bump().span;
+        self.expect_p("(")?;
+        let e = self.expr_value()?;
+        self.expect_p(")")?;
+        if !e.ty.is_int() {
+            let n = self.tyname(&e.ty);
+            return self.err(e.span, format!("statement requires an expression of integer type ('{}' invalid)", n));
+        }
+        let pty = CType::Scalar(super::ctype::promote(e.ty.scalar().unwrap_or(accjit_ir::Scalar::I32)));
+        let e = self.conv(e, &pty);
+        if !self.is_p("{") {
+            return self.err(self.span(), "a switch body must be a compound statement");
+        }
+        self.bump();
+        self.scopes.push();
+        if let Some(fb) = self.fb.as_mut() {
+            fb.breakable += 1;
+        }
+        let r = self.switch_body(&pty);
+        if let Some(fb) = self.fb.as_mut() {
+            fb.breakable -= 1;
+        }
+        self.scopes.pop();
+        let cases = r?;
+        self.expect_p("}")?;
+        out.push(Stmt { kind: StmtKind::Switch(e.id, cases), span: sp });
+        Ok(())
+    }
+
+    fn switch_body(&mut self, ty: &CType) -> PResult<Vec<SwitchCase>> {
+        let mut cases: Vec<SwitchCase> = vec![];
+        let mut seen: Vec<(Option<i64>, Span)> = vec![];
+        let mut pre: Vec<Stmt> = vec![];
+        while !self.is_p("}") && !self.at_eof() {
+            let t = self.peek().clone();
+            if t.is_ident("case") || t.is_ident("default") {
+                self.bump();
+                let value = if t.text == "case" {
+                    let (v, vsp) = self.const_int_expr()?;
+                    let v = super::consteval::wrap(v, ty.scalar().unwrap_or(accjit_ir::Scalar::I32));
+                    if self.is_p("...") {
+                        return self.err(self.span(), "case ranges are not supported");
+                    }
+                    if let Some((_, prev)) = seen.iter().find(|(x, _)| *x == Some(v)) {
+                        let prev = *prev;
+                        self.push_diag(accjit_ir::Diagnostic::error(vsp, format!("duplicate case value '{}'", v)).with_note(prev, "previous case is here"));
+                        return Err(());
+                    }
+                    seen.push((Some(v), vsp));
+                    Some(v)
+                } else {
+                    if let Some((_, prev)) = seen.iter().find(|(x, _)| x.is_none()) {
+                        let prev = *prev;
+                        self.push_diag(accjit_ir::Diagnostic::error(t.span, "multiple default labels in one switch").with_note(prev, "previous default is here"));
+                        return Err(());
+                    }
+                    seen.push((None, t.span));
+                    None
+                };
+                self.expect_p(":")?;
+                cases.push(SwitchCase { value, body: Block::new(std::mem::take(&mut pre)) });
+                continue;
+            }
+            let start = self.pos;
+            let mut stmts = vec![];
+            if self.block_item(&mut stmts).is_err() {
+                self.recover(start);
+                continue;
+            }
+            match cases.last_mut() {
+                Some(c) => c.body.stmts.extend(stmts),
+                None => {
+                    if !stmts.iter().all(|s| matches!(s.kind, StmtKind::Decl(_, None))) {
+                        return self.err(t.span, "statement before the first 'case' label of a switch is never executed (not supported)");
+                    }
+                    pre.extend(stmts);
+                }
+            }
+        }
+        Ok(cases)
+    }
+
+    fn return_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let sp = self.bump().span;
+        let ret = self.fb.as_ref().map(|f| f.ret.clone()).unwrap_or(CType::Void);
+        if self.eat_p(";") {
+            if !ret.is_void() {
+                let fname = self.fb.as_ref().map(|f| f.f.name.clone()).unwrap_or_default();
+                return self.err(sp, format!("non-void function '{}' should return a value", fname));
+            }
+            out.push(Stmt { kind: StmtKind::Return(None), span: sp });
+            return Ok(());
+        }
+        let e = self.expr_value()?;
+        self.expect_p(";")?;
+        if ret.is_void() {
+            if e.ty.is_void() {
+                out.push(Stmt { kind: StmtKind::Expr(e.id), span: sp });
+                out.push(Stmt { kind: StmtKind::Return(None), span: sp });
+                return Ok(());
+            }
+            let fname = self.fb.as_ref().map(|f| f.f.name.clone()).unwrap_or_default();
+            return self.err(e.span, format!("void function '{}' should not return a value", fname));
+        }
+        let v = self.conv_assign(e, &ret, "return")?;
+        out.push(Stmt { kind: StmtKind::Return(Some(v.id)), span: sp });
+        Ok(())
+    }
+}
