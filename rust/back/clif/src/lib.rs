@@ -1,6 +1,48 @@
 //! The Cranelift back end: compiles a lowered IR module (host functions and
 //! multicore kernels) to native code in memory, linked against the runtime's
 //! symbols and the process's libc/libm.
+//!
+//! Phases (one file each):
+//! - [`module`]: the `JITModule` (one per compiled IR module), symbol
+//!   resolution (`ClifOptions::symbols`, then `dlsym`), globals as data objects
+//!   with relocations, declaration of every function, finalisation.
+//! - [`abi`]: how IR types travel through native calls (the C ABI of x86-64
+//!   SysV / AArch64 AAPCS as far as scalars and complex numbers go; aggregates
+//!   by reference).
+//! - [`function`]: the per-function context `fx` (the `FunctionBuilder`,
+//!   locals as SSA variables or stack slots, loop/label targets) and the
+//!   prologue/epilogue of host functions.
+//! - [`value`]: values, places, loads/stores, conversions and memory copies.
+//! - [`expr`] and [`arith`]: one `lower_<kind>` per expression kind; [`complex`]
+//!   for `_Complex` arithmetic.
+//! - [`stmt`]: statements, control flow and `Launch`.
+//! - [`kernel`]: native kernels `void k(const u64 *args, i64 gang, i64 num_gangs)`
+//!   and `AccLoop` partitioning; [`reduce`] for reduction identities/combiners.
+//! - [`atomic`]: `#pragma acc atomic` forms; [`variadic`]: calls to variadic
+//!   C functions through the runtime's `__accjit_va_*` shims.
+//! - [`trampoline`]: the uniform `(args, ret)` entry points for exported functions.
+//!
+//! ABI choices beyond docs/runtime-abi.md (documented here, used by
+//! trampolines, kernels and launches alike): an argument slot `args[i]` of an
+//! aggregate type (struct, union, descriptor, complex) holds the *address* of
+//! the value (the callee copies it); a trampoline of a function returning a
+//! struct writes the whole struct to the buffer `ret` points to (which must be
+//! `size_of` the struct); a complex return is `ret[0]` = real, `ret[1]` =
+//! imaginary part (a `float` part in the low 32 bits of its slot).
+
+mod abi;
+mod arith;
+mod atomic;
+mod complex;
+mod expr;
+mod function;
+mod kernel;
+mod module;
+mod reduce;
+mod stmt;
+mod trampoline;
+mod value;
+mod variadic;
 
 use accjit_ir::{Diagnostics, FuncSig, KernelId, Module};
 
@@ -22,6 +64,9 @@ pub struct ClifOptions {
 /// is written to `ret[0]` (and `ret[1]` for complex).
 pub type Trampoline = unsafe extern "C" fn(args: *const u64, ret: *mut u64);
 
+/// Signature of a native kernel: `void k(const u64 *args, i64 gang, i64 num_gangs)`.
+pub type KernelFn = unsafe extern "C" fn(args: *const u64, gang: i64, num_gangs: i64);
+
 pub struct CompiledFunction {
     pub name: String,
     pub sig: FuncSig,
@@ -37,6 +82,10 @@ pub struct CompiledModule {
     pub kernels: Vec<usize>,
     /// CLIF text per function when `keep_clif` was set.
     pub clif: String,
+    /// Address of each `Module::globals` entry (0 for imports never used).
+    pub globals: Vec<usize>,
+    /// Owns the code and data; frees them on drop.
+    _code: module::CodeMemory,
 }
 
 impl CompiledModule {
@@ -46,9 +95,17 @@ impl CompiledModule {
     pub fn kernel(&self, k: KernelId) -> usize {
         self.kernels[k.index()]
     }
+    /// The kernel as a callable function pointer.
+    pub fn kernel_fn(&self, k: KernelId) -> Option<KernelFn> {
+        let addr = *self.kernels.get(k.index())?;
+        // SAFETY: `addr` is the finalised entry of a kernel compiled with the
+        // `KernelFn` signature; it stays valid while `self` lives.
+        Some(unsafe { std::mem::transmute::<usize, KernelFn>(addr) })
+    }
 }
 
+/// Compile a lowered module. Every problem (unsupported construct, undefined
+/// symbol, verifier failure) comes back as a spanned diagnostic.
 pub fn compile(module: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
-    let _ = (module, opts);
-    Err(accjit_ir::Diagnostic::error(accjit_ir::Span::DUMMY, "Cranelift back end not built yet").into())
+    module::compile_module(module, opts)
 }

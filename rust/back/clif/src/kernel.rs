@@ -1,0 +1,274 @@
+//! Native multicore kernels and `AccLoop` partitioning.
+//!
+//! A kernel becomes `void k(const u64 *args, i64 gang, i64 num_gangs)`: its
+//! parameters are decoded from `args` (docs/runtime-abi.md), compute-construct
+//! reduction partials start at the identity, the body runs once (this gang's
+//! share), and every return combines the partials into their targets.
+//!
+//! An `AccLoop` computes `lb`, `step`, `trip` of every dimension once (i64),
+//! the iteration count `total = Π trip`, and — when the loop is gang-
+//! partitioned inside a kernel — this gang's contiguous chunk of the linear
+//! iteration space: `q = total / G`, `r = total % G`, gang `g` runs
+//! `[g q + min(g, r), … + q + (g < r))` (no overflow for any i64 total).
+//! Worker/vector levels run all their iterations in the gang's thread.
+//! The innermost dimension always runs as a plain counted loop (no div/rem per
+//! iteration); collapsed outer dimensions are recovered by div/rem once per
+//! run of the innermost one. Loop reductions accumulate into the private
+//! local (initialised to the identity) and are combined into the target after
+//! the loop — under `__accjit_lock` when gangs share the target.
+
+use accjit_ir::{AccLoop, Diagnostic, ExprKind, LocalId, Span, Type};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+use crate::abi::{class_of, Class};
+use crate::function::{FnCx, KernelVals};
+use crate::module::ModuleCx;
+use crate::value::{own_flags, Val};
+
+/// Compile kernel `i` of the IR module.
+pub fn compile_kernel(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mut FunctionBuilderContext) -> Result<(), Diagnostic> {
+    let k = &cx.ir.kernels[i];
+    let f = &k.func;
+    let id = cx.kernels[i];
+    if f.sig.ret != Type::Void {
+        return Err(Diagnostic::error(k.span, format!("internal error: kernel '{}' returns a value", k.name)));
+    }
+    if f.locals.len() < k.params.len() {
+        return Err(Diagnostic::error(k.span, format!("internal error: kernel '{}' has fewer locals than parameters", k.name)));
+    }
+    ctx.func.signature = crate::abi::kernel_signature(cx.cc);
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let mut fx = FnCx::new(cx, f, b);
+    fx.kernel = Some(KernelVals { gang: params[1], num_gangs: params[2] });
+    for (j, p) in k.params.iter().enumerate() {
+        let v = fx.decode_slot(params[0], j, &p.ty, k.span)?;
+        let lty = f.locals[j].ty.clone();
+        let v = fx.cast(v, &p.ty, &lty, k.span)?;
+        fx.write_local(LocalId(j as u32), v, k.span)?;
+    }
+    fx.prologue(k.span)?;
+    for r in &k.reductions {
+        if r.target_param >= k.params.len() {
+            return Err(Diagnostic::error(k.span, format!("internal error: reduction target parameter #{} of kernel '{}'", r.target_param, k.name)));
+        }
+        fx.gang_start(r, k.span)?;
+    }
+    fx.epilogue = k.reductions.clone();
+    fx.lower_block(&f.body)?;
+    fx.finish()?;
+    let what = format!("kernel {}", k.name);
+    cx.define(id, ctx, &what, k.span)
+}
+
+impl<'m> FnCx<'_, 'm, '_> {
+    /// Decode argument slot `i` of the u64 array at `args` as type `ty`.
+    pub fn decode_slot(&mut self, args: Value, i: usize, ty: &Type, span: Span) -> Result<Val, Diagnostic> {
+        let off = 8 * i as i32;
+        Ok(match class_of(ty) {
+            Class::Int(t, _) | Class::Float(t) => Val::Scalar(self.b.ins().load(t, own_flags(), args, off)),
+            Class::Complex(_) => {
+                let p = self.b.ins().load(types::I64, own_flags(), args, off);
+                self.load_val(ty, p)
+            }
+            Class::ByRef => Val::Mem(self.b.ins().load(types::I64, own_flags(), args, off)),
+            Class::Void => return Err(Diagnostic::error(span, "a void parameter")),
+        })
+    }
+
+    fn loop_i64(&mut self, e: accjit_ir::ExprId, span: Span) -> Result<Value, Diagnostic> {
+        let v = self.lower_expr(e)?;
+        let ty = self.expr(e).ty.clone();
+        self.to_i64(v, &ty, span)
+    }
+
+    /// Set a loop variable from its i64 value.
+    fn set_loop_var(&mut self, var: LocalId, v: Value, span: Span) -> Result<(), Diagnostic> {
+        let ty = self.f.locals.get(var.index()).map(|l| l.ty.clone()).ok_or_else(|| Diagnostic::error(span, "internal error: loop variable"))?;
+        let v = self.cast(Val::Scalar(v), &Type::I64, &ty, span)?;
+        self.write_local(var, v, span)
+    }
+
+    pub fn lower_acc_loop(&mut self, l: &'m AccLoop) -> Result<(), Diagnostic> {
+        let span = l.span;
+        let n = l.dims.len();
+        if n == 0 {
+            return Err(Diagnostic::error(span, "internal error: an acc loop without dimensions"));
+        }
+        let (mut lbs, mut steps, mut trips) = (Vec::new(), Vec::new(), Vec::new());
+        for d in &l.dims {
+            lbs.push(self.loop_i64(d.lb, span)?);
+            steps.push(self.loop_i64(d.step, span)?);
+            let t = self.loop_i64(d.trip, span)?;
+            let z = self.iconst(types::I64, 0);
+            trips.push(self.b.ins().smax(t, z));
+        }
+        let mut total = trips[0];
+        for &t in &trips[1..] {
+            total = self.b.ins().imul(total, t);
+        }
+        let (start, end) = match (l.gang, self.kernel) {
+            (true, Some(k)) => self.gang_chunk(total, k),
+            _ => (self.iconst(types::I64, 0), total),
+        };
+        for r in &l.reductions {
+            let id = self.identity(r.op, &r.ty, span)?;
+            let pty = self.f.locals.get(r.private.index()).map(|x| x.ty.clone()).unwrap_or(r.ty.clone());
+            let id = self.cast(id, &r.ty, &pty, span)?;
+            self.write_local(r.private, id, span)?;
+        }
+        let exit = self.b.create_block();
+        if n == 1 {
+            self.counted_loop(l, 0, start, end, lbs[0], steps[0], exit)?;
+        } else {
+            self.collapsed_loop(l, &lbs, &steps, &trips, start, end, exit)?;
+        }
+        self.b.switch_to_block(exit);
+        self.combine_loop_reductions(l, span)
+    }
+
+    /// This gang's `[start, end)` of `total` iterations.
+    fn gang_chunk(&mut self, total: Value, k: KernelVals) -> (Value, Value) {
+        let (g, ng) = (k.gang, k.num_gangs);
+        let one = self.iconst(types::I64, 1);
+        let ng = self.b.ins().smax(ng, one);
+        let q = self.b.ins().sdiv(total, ng);
+        let r = self.b.ins().srem(total, ng);
+        let gq = self.b.ins().imul(g, q);
+        let mn = self.b.ins().smin(g, r);
+        let start = self.b.ins().iadd(gq, mn);
+        let lt = self.b.ins().icmp(IntCC::SignedLessThan, g, r);
+        let extra = self.b.ins().uextend(types::I64, lt);
+        let len = self.b.ins().iadd(q, extra);
+        let end = self.b.ins().iadd(start, len);
+        (start, end)
+    }
+
+    /// Run the body for linear indices `[from, to)` of the innermost
+    /// dimension `d` (a plain counter; `var = lb + k*step` kept incrementally).
+    /// SIMD hook: a unit-step vector loop with a vectorisable body is where
+    /// lane-wide code would be emitted.
+    #[allow(clippy::too_many_arguments)]
+    fn counted_loop(&mut self, l: &'m AccLoop, d: usize, from: Value, to: Value, lb: Value, step: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+        let off = self.b.ins().imul(from, step);
+        let v0 = self.b.ins().iadd(lb, off);
+        self.counted_loop_to(l, d, from, to, v0, step, exit, exit)
+    }
+
+    /// A collapsed nest: walk `[start, end)` in runs of the innermost
+    /// dimension; outer indices come from div/rem once per run.
+    #[allow(clippy::too_many_arguments)]
+    fn collapsed_loop(&mut self, l: &'m AccLoop, lbs: &[Value], steps: &[Value], trips: &[Value], start: Value, end: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+        let span = l.span;
+        let n = lbs.len();
+        let idx = self.b.declare_var(types::I64);
+        self.b.def_var(idx, start);
+        let (header, run_b, next) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        let i = self.b.use_var(idx);
+        let c = self.b.ins().icmp(IntCC::SignedLessThan, i, end);
+        self.b.ins().brif(c, run_b, &[], exit, &[]);
+        self.b.switch_to_block(run_b);
+        // Decompose the linear index: k[n-1] fastest.
+        let mut ks = vec![i; n];
+        let mut t = i;
+        for d in (1..n).rev() {
+            ks[d] = self.b.ins().srem(t, trips[d]);
+            t = self.b.ins().sdiv(t, trips[d]);
+        }
+        ks[0] = t;
+        for d in 0..n - 1 {
+            let off = self.b.ins().imul(ks[d], steps[d]);
+            let v = self.b.ins().iadd(lbs[d], off);
+            self.set_loop_var(l.dims[d].var, v, span)?;
+        }
+        let last = n - 1;
+        let left_in_row = self.b.ins().isub(trips[last], ks[last]);
+        let left_total = self.b.ins().isub(end, i);
+        let run = self.b.ins().smin(left_in_row, left_total);
+        let zero = self.iconst(types::I64, 0);
+        let off = self.b.ins().imul(ks[last], steps[last]);
+        let lb_run = self.b.ins().iadd(lbs[last], off);
+        // The inner run reuses the counted loop; `break` leaves the whole nest.
+        let inner_exit = self.b.create_block();
+        self.counted_loop_to(l, last, zero, run, lb_run, steps[last], inner_exit, exit)?;
+        self.b.switch_to_block(inner_exit);
+        let i = self.b.use_var(idx);
+        let i2 = self.b.ins().iadd(i, run);
+        self.b.def_var(idx, i2);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        self.b.ins().jump(header, &[]);
+        Ok(())
+    }
+
+    /// Iterations `[from, to)` with the variable starting at `v0`; the normal
+    /// end goes to `done`, `break` to `brk`.
+    #[allow(clippy::too_many_arguments)]
+    fn counted_loop_to(&mut self, l: &'m AccLoop, d: usize, from: Value, to: Value, v0: Value, step: Value, done: cranelift_codegen::ir::Block, brk: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+        let span = l.span;
+        let iv = self.b.declare_var(types::I64);
+        let vv = self.b.declare_var(types::I64);
+        self.b.def_var(iv, from);
+        self.b.def_var(vv, v0);
+        let (header, body, cont) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        let i = self.b.use_var(iv);
+        let c = self.b.ins().icmp(IntCC::SignedLessThan, i, to);
+        self.b.ins().brif(c, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let v = self.b.use_var(vv);
+        self.set_loop_var(l.dims[d].var, v, span)?;
+        self.loops.push((brk, Some(cont)));
+        let r = self.lower_block(&l.body);
+        self.loops.pop();
+        r?;
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+        let i = self.b.use_var(iv);
+        let i1 = self.b.ins().iadd_imm_s(i, 1);
+        self.b.def_var(iv, i1);
+        let v = self.b.use_var(vv);
+        let v1 = self.b.ins().iadd(v, step);
+        self.b.def_var(vv, v1);
+        self.b.ins().jump(header, &[]);
+        Ok(())
+    }
+
+    fn combine_loop_reductions(&mut self, l: &'m AccLoop, span: Span) -> Result<(), Diagnostic> {
+        if l.reductions.is_empty() {
+            return Ok(());
+        }
+        let shared = l.gang && self.kernel.is_some() && l.reductions.iter().any(|r| !matches!(self.expr(r.target).kind, ExprKind::Local(_)));
+        let body = |fx: &mut Self| -> Result<(), Diagnostic> {
+            for r in &l.reductions {
+                let place = fx.lower_place(r.target)?;
+                let tty = fx.expr(r.target).ty.clone();
+                let old = fx.read_place(place, &tty);
+                let old = fx.cast(old, &tty, &r.ty, span)?;
+                let pp = fx.local_place(r.private, span)?;
+                let pty = fx.f.locals.get(r.private.index()).map(|x| x.ty.clone()).unwrap_or(r.ty.clone());
+                let part = fx.read_place(pp, &pty);
+                let part = fx.cast(part, &pty, &r.ty, span)?;
+                let new = fx.combine(r.op, old, part, &r.ty, span)?;
+                let new = fx.cast(new, &r.ty, &tty, span)?;
+                fx.write_place(place, &tty, new, span)?;
+            }
+            Ok(())
+        };
+        if shared {
+            self.locked(span, body)
+        } else {
+            body(self)
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! The JIT module of one compiled IR module: target set-up, symbol
+//! resolution, declarations, global data with relocations, the driver that
+//! compiles every function/kernel/trampoline, and finalisation.
+//!
+//! Symbols: names in `ClifOptions::symbols` win, then `dlsym(RTLD_DEFAULT)` in
+//! the process (libm is `dlopen`ed once, `RTLD_GLOBAL`, so that math functions
+//! resolve even when the host binary does not link it). Every import is
+//! resolved *before* it is declared, so an unknown name becomes a diagnostic
+//! ("undefined reference to 'foo'") instead of a panic at finalisation.
+//! Externs and imported data are declared lazily, on first use: headers
+//! declare far more than a program calls.
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::sync::OnceLock;
+
+use accjit_ir::{size_of, align_of, Diagnostic, Diagnostics, ExternId, GlobalId, Linkage, Module, RelocTarget, Span};
+use cranelift_codegen::ir::Signature;
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::{CodegenError, Context};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, DataDescription, DataId, FuncId, Module as _, ModuleError};
+
+use crate::{abi, function, kernel, trampoline, ClifOptions, CompiledFunction, CompiledModule};
+
+/// Owns the JIT memory of a compiled module; frees it on drop.
+pub struct CodeMemory(Option<JITModule>);
+
+// SAFETY: the `JITModule` is never used again after finalisation except to
+// free its memory in `drop`, which needs exclusive ownership (`&mut self`).
+// Its interior `RefCell`s and raw pointers are thus never touched from two
+// threads at once, so sending or sharing the owner between threads is sound.
+unsafe impl Send for CodeMemory {}
+unsafe impl Sync for CodeMemory {}
+
+impl Drop for CodeMemory {
+    fn drop(&mut self) {
+        if let Some(m) = self.0.take() {
+            // SAFETY: the owning `CompiledModule` is being dropped, so no
+            // trampoline/kernel pointer obtained from it may be called any more.
+            unsafe { m.free_memory() }
+        }
+    }
+}
+
+fn isa() -> Result<OwnedTargetIsa, String> {
+    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut fb = settings::builder();
+        let verify = cfg!(debug_assertions) || std::env::var_os("ACCJIT_CLIF_VERIFY").is_some();
+        let flags = [
+            ("opt_level", "speed"),
+            ("enable_verifier", if verify { "true" } else { "false" }),
+            ("use_colocated_libcalls", "false"),
+            ("is_pic", "false"),
+            ("enable_probestack", "true"),
+            ("probestack_strategy", "inline"),
+        ];
+        for (k, v) in flags {
+            fb.set(k, v).map_err(|e| format!("Cranelift setting {k}={v}: {e}"))?;
+        }
+        let ib = cranelift_native::builder().map_err(|e| format!("this host is not supported by Cranelift: {e}"))?;
+        ib.finish(settings::Flags::new(fb)).map_err(|e| format!("Cranelift target set-up failed: {e}"))
+    })
+    .clone()
+}
+
+fn load_libm() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        for name in [c"libm.so.6", c"libm.so", c"libm.dylib"] {
+            // SAFETY: dlopen with a valid C string; the handle is kept forever.
+            let h = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+            if !h.is_null() {
+                break;
+            }
+        }
+    });
+}
+
+/// The address of `name`: `symbols` first, then the process (`dlsym`).
+pub fn resolve(symbols: &HashMap<String, usize>, name: &str) -> Option<usize> {
+    if let Some(&a) = symbols.get(name) {
+        return Some(a);
+    }
+    let c = CString::new(name).ok()?;
+    // SAFETY: dlsym with a valid C string.
+    let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) };
+    (!p.is_null()).then_some(p as usize)
+}
+
+pub fn undefined(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(span, format!("undefined reference to '{name}'"))
+}
+
+/// Module-wide state shared by every function being compiled.
+pub struct ModuleCx<'m> {
+    pub jit: JITModule,
+    pub ir: &'m Module,
+    pub opts: &'m ClifOptions,
+    pub cc: CallConv,
+    pub symbols: HashMap<String, usize>,
+    /// Per IR function (None when its signature could not be lowered).
+    pub funcs: Vec<Option<FuncId>>,
+    pub kernels: Vec<FuncId>,
+    /// Per IR global; imports are declared on first use.
+    pub globals: Vec<Option<DataId>>,
+    pub externs: Vec<Option<FuncId>>,
+    /// Imported functions by symbol name (externs, runtime helpers, shims).
+    pub imports: HashMap<String, FuncId>,
+    strings: HashMap<String, DataId>,
+    pub clif: String,
+}
+
+impl<'m> ModuleCx<'m> {
+    /// Import a function by name with the given native signature.
+    pub fn import(&mut self, name: &str, sig: &Signature, span: Span) -> Result<FuncId, Diagnostic> {
+        if let Some(&id) = self.imports.get(name) {
+            return Ok(id);
+        }
+        if resolve(&self.symbols, name).is_none() {
+            return Err(undefined(name, span));
+        }
+        let id = self
+            .jit
+            .declare_function(name, cranelift_module::Linkage::Import, sig)
+            .map_err(|e| Diagnostic::error(span, format!("cannot declare '{name}': {e}")))?;
+        self.imports.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// The declaration of extern function `id` (its own C signature).
+    pub fn extern_func(&mut self, id: ExternId) -> Result<FuncId, Diagnostic> {
+        if let Some(f) = self.externs[id.index()] {
+            return Ok(f);
+        }
+        let e = &self.ir.externs[id.index()];
+        let sig = abi::signature(&e.sig, self.cc, true)
+            .map_err(|what| Diagnostic::error(e.span, format!("{what} ('{}') is not supported by the Cranelift back end", e.name)))?;
+        let f = self.import(&e.name, &sig, e.span)?;
+        self.externs[id.index()] = Some(f);
+        Ok(f)
+    }
+
+    /// The data object of global `id` (imports resolved on first use).
+    pub fn global_data(&mut self, id: GlobalId, span: Span) -> Result<DataId, Diagnostic> {
+        if let Some(d) = self.globals[id.index()] {
+            return Ok(d);
+        }
+        let g = &self.ir.globals[id.index()];
+        if resolve(&self.symbols, &g.name).is_none() {
+            return Err(undefined(&g.name, if g.span.is_dummy() { span } else { g.span }));
+        }
+        let d = self
+            .jit
+            .declare_data(&g.name, cranelift_module::Linkage::Import, true, false)
+            .map_err(|e| Diagnostic::error(g.span, format!("cannot declare '{}': {e}", g.name)))?;
+        self.globals[id.index()] = Some(d);
+        Ok(d)
+    }
+
+    /// A constant NUL-terminated string (for runtime `loc`/`name` arguments).
+    pub fn cstring(&mut self, s: &str, span: Span) -> Result<DataId, Diagnostic> {
+        if let Some(&d) = self.strings.get(s) {
+            return Ok(d);
+        }
+        let name = format!("str.{}", self.strings.len());
+        let err = |e: ModuleError| Diagnostic::error(span, format!("cannot define string constant: {e}"));
+        let d = self.jit.declare_data(&name, cranelift_module::Linkage::Local, false, false).map_err(err)?;
+        let mut desc = DataDescription::new();
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.push(0);
+        desc.define(bytes.into_boxed_slice());
+        self.jit.define_data(d, &desc).map_err(err)?;
+        self.strings.insert(s.to_string(), d);
+        Ok(d)
+    }
+
+    /// Hand a built function to Cranelift (keeping its text when asked).
+    pub fn define(&mut self, id: FuncId, ctx: &mut Context, what: &str, span: Span) -> Result<(), Diagnostic> {
+        if self.opts.keep_clif {
+            self.clif.push_str(&format!("; {what}\n{}\n", ctx.func.display()));
+        }
+        self.jit.define_function(id, ctx).map_err(|e| {
+            let msg = match &e {
+                ModuleError::Compilation(CodegenError::Verifier(errs)) => {
+                    format!("internal error: Cranelift verifier rejected {what}:\n{errs}")
+                }
+                ModuleError::Compilation(CodegenError::Unsupported(s)) => {
+                    format!("{s} is not supported by the Cranelift back end (in {what})")
+                }
+                _ => format!("Cranelift failed to compile {what}: {e}"),
+            };
+            Diagnostic::error(span, msg)
+        })
+    }
+
+    fn declare_functions(&mut self, diags: &mut Vec<Diagnostic>) {
+        for (i, f) in self.ir.functions.iter().enumerate() {
+            let sig = match abi::signature(&f.sig, self.cc, false) {
+                Ok(s) => s,
+                Err(what) => {
+                    diags.push(Diagnostic::error(f.span, format!("{what} is not supported by the Cranelift back end")));
+                    self.funcs.push(None);
+                    continue;
+                }
+            };
+            if f.sig.variadic {
+                diags.push(Diagnostic::error(f.span, format!("defining the variadic function '{}' is not supported by the Cranelift back end", f.name)));
+            }
+            match self.jit.declare_function(&format!("f{i}.{}", f.name), cranelift_module::Linkage::Local, &sig) {
+                Ok(id) => self.funcs.push(Some(id)),
+                Err(e) => {
+                    diags.push(Diagnostic::error(f.span, format!("cannot declare '{}': {e}", f.name)));
+                    self.funcs.push(None);
+                }
+            }
+        }
+        let ksig = abi::kernel_signature(self.cc);
+        for (i, k) in self.ir.kernels.iter().enumerate() {
+            match self.jit.declare_function(&format!("k{i}.{}", k.name), cranelift_module::Linkage::Local, &ksig) {
+                Ok(id) => self.kernels.push(id),
+                Err(e) => diags.push(Diagnostic::error(k.span, format!("cannot declare kernel '{}': {e}", k.name))),
+            }
+        }
+    }
+
+    fn declare_globals(&mut self, diags: &mut Vec<Diagnostic>) {
+        for (i, g) in self.ir.globals.iter().enumerate() {
+            if g.linkage == Linkage::Import {
+                self.globals.push(None);
+                continue;
+            }
+            match self.jit.declare_data(&format!("g{i}.{}", g.name), cranelift_module::Linkage::Local, !g.is_const, false) {
+                Ok(d) => self.globals.push(Some(d)),
+                Err(e) => {
+                    diags.push(Diagnostic::error(g.span, format!("cannot declare global '{}': {e}", g.name)));
+                    self.globals.push(None);
+                }
+            }
+        }
+    }
+
+    fn define_global(&mut self, i: usize) -> Result<(), Diagnostic> {
+        let g = &self.ir.globals[i];
+        let Some(d) = self.globals[i] else { return Ok(()) };
+        let size = size_of(&g.ty, &self.ir.structs).max(1) as usize;
+        let mut desc = DataDescription::new();
+        desc.set_align(align_of(&g.ty, &self.ir.structs).max(1));
+        match &g.init {
+            None => desc.define_zeroinit(size),
+            Some(init) => {
+                let mut bytes = init.bytes.clone();
+                bytes.resize(size.max(bytes.len()), 0);
+                desc.define(bytes.into_boxed_slice());
+                for r in &init.relocs {
+                    let off = u32::try_from(r.offset).map_err(|_| Diagnostic::error(g.span, "relocation offset out of range"))?;
+                    match r.target {
+                        RelocTarget::Global(t) => {
+                            let td = self.global_data(t, g.span)?;
+                            let gv = self.jit.declare_data_in_data(td, &mut desc);
+                            desc.write_data_addr(off, gv, r.addend);
+                        }
+                        RelocTarget::Func(_) | RelocTarget::Extern(_) if r.addend != 0 => {
+                            return Err(Diagnostic::error(g.span, "an offset from a function address in an initialiser is not supported by the Cranelift back end"));
+                        }
+                        RelocTarget::Func(f) => {
+                            let Some(fid) = self.funcs[f.index()] else { continue };
+                            let fr = self.jit.declare_func_in_data(fid, &mut desc);
+                            desc.write_function_addr(off, fr);
+                        }
+                        RelocTarget::Extern(e) => {
+                            let fid = self.extern_func(e)?;
+                            let fr = self.jit.declare_func_in_data(fid, &mut desc);
+                            desc.write_function_addr(off, fr);
+                        }
+                    }
+                }
+            }
+        }
+        self.jit.define_data(d, &desc).map_err(|e| Diagnostic::error(g.span, format!("cannot define global '{}': {e}", g.name)))
+    }
+}
+
+/// Compile, link and finalise a whole module.
+pub fn compile_module(m: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_module_inner(m, opts))) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Diagnostic::error(Span::DUMMY, format!("internal error in the Cranelift back end: {msg}")).into())
+        }
+    }
+}
+
+fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
+    let isa = isa().map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
+    load_libm();
+    let cc = isa.default_call_conv();
+    let symbols: HashMap<String, usize> = opts.symbols.iter().cloned().collect();
+    let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
+    let table = symbols.clone();
+    builder.symbol_lookup_fn(Box::new(move |name| table.get(name).map(|&a| a as *const u8)));
+    let jit = JITModule::new(builder);
+    let mut cx = ModuleCx {
+        jit,
+        ir: m,
+        opts,
+        cc,
+        symbols,
+        funcs: Vec::new(),
+        kernels: Vec::new(),
+        globals: Vec::new(),
+        externs: vec![None; m.externs.len()],
+        imports: HashMap::new(),
+        strings: HashMap::new(),
+        clif: String::new(),
+    };
+    let mut diags = Vec::new();
+    cx.declare_functions(&mut diags);
+    cx.declare_globals(&mut diags);
+    for i in 0..m.globals.len() {
+        if let Err(d) = cx.define_global(i) {
+            diags.push(d);
+        }
+    }
+    let mut ctx = cx.jit.make_context();
+    let mut fbc = FunctionBuilderContext::new();
+    for i in 0..m.functions.len() {
+        if cx.funcs[i].is_none() {
+            continue;
+        }
+        if let Err(d) = function::compile_function(&mut cx, i, &mut ctx, &mut fbc) {
+            diags.push(d);
+        }
+        cx.jit.clear_context(&mut ctx);
+    }
+    if cx.kernels.len() == m.kernels.len() {
+        for i in 0..m.kernels.len() {
+            if let Err(d) = kernel::compile_kernel(&mut cx, i, &mut ctx, &mut fbc) {
+                diags.push(d);
+            }
+            cx.jit.clear_context(&mut ctx);
+        }
+    }
+    let mut tramps = Vec::new();
+    for (i, f) in m.functions.iter().enumerate() {
+        if f.linkage != Linkage::Export || cx.funcs[i].is_none() {
+            continue;
+        }
+        match trampoline::compile_trampoline(&mut cx, i, &mut ctx, &mut fbc) {
+            Ok(t) => tramps.push((i, t)),
+            Err(d) => diags.push(d),
+        }
+        cx.jit.clear_context(&mut ctx);
+    }
+    if !diags.is_empty() {
+        // SAFETY: nothing compiled here was ever run.
+        unsafe { cx.jit.free_memory() };
+        return Err(Diagnostics(diags));
+    }
+    if let Err(e) = cx.jit.finalize_definitions() {
+        // SAFETY: as above.
+        unsafe { cx.jit.free_memory() };
+        return Err(Diagnostic::error(Span::DUMMY, format!("JIT finalisation failed: {e}")).into());
+    }
+    let mut functions = Vec::new();
+    for (i, t) in tramps {
+        let f = &m.functions[i];
+        let addr = cx.jit.get_finalized_function(cx.funcs[i].expect("declared")) as usize;
+        let taddr = cx.jit.get_finalized_function(t);
+        // SAFETY: `t` was compiled with the trampoline signature.
+        let trampoline = unsafe { std::mem::transmute::<*const u8, crate::Trampoline>(taddr) };
+        functions.push(CompiledFunction { name: f.name.clone(), sig: f.sig.clone(), trampoline, address: addr });
+    }
+    let kernels = cx.kernels.iter().map(|&k| cx.jit.get_finalized_function(k) as usize).collect();
+    let mut globals = Vec::new();
+    for (i, g) in m.globals.iter().enumerate() {
+        let a = match cx.globals[i] {
+            Some(d) if g.linkage != Linkage::Import => cx.jit.get_finalized_data(d).0 as usize,
+            _ => resolve(&cx.symbols, &g.name).unwrap_or(0),
+        };
+        globals.push(a);
+    }
+    let clif = std::mem::take(&mut cx.clif);
+    Ok(CompiledModule { functions, kernels, clif, globals, _code: CodeMemory(Some(cx.jit)) })
+}

@@ -1,0 +1,65 @@
+//! Calls to variadic C functions. Cranelift cannot make C variadic calls, so
+//! `NAME(fixed..., ...)` becomes `__accjit_va_NAME(fixed..., const u64 *slots,
+//! const u8 *kinds, i64 n)` (docs/runtime-abi.md): each variadic argument
+//! (already default-promoted by the front end) goes into a u64 slot with its
+//! kind — 0 integer (sign/zero-extended to 64 bits), 1 double, 2 pointer.
+
+use accjit_ir::{Diagnostic, ExprId, ExternId, FuncSig, Scalar, Span, Type};
+use cranelift_codegen::ir::{types, InstBuilder};
+
+use crate::function::FnCx;
+use crate::value::own_flags;
+
+impl FnCx<'_, '_, '_> {
+    pub fn lower_variadic_call(&mut self, e: ExternId, args: &[ExprId], span: Span) -> Result<crate::value::Val, Diagnostic> {
+        let ir = self.m.ir;
+        let ext = &ir.externs[e.index()];
+        let nfixed = ext.sig.params.len();
+        if args.len() < nfixed {
+            return Err(Diagnostic::error(span, format!("too few arguments in a call to '{}'", ext.name)));
+        }
+        let shim = format!("__accjit_va_{}", ext.name);
+        let mut params = ext.sig.params.clone();
+        params.push(Type::ptr(Type::U64));
+        params.push(Type::ptr(Type::Scalar(Scalar::U8)));
+        params.push(Type::I64);
+        let shim_sig = FuncSig { params, ret: ext.sig.ret.clone(), variadic: false };
+        let csig = crate::abi::signature(&shim_sig, self.m.cc, true)
+            .map_err(|w| Diagnostic::error(span, format!("{w} ('{}') is not supported by the Cranelift back end", ext.name)))?;
+        let id = self.m.import(&shim, &csig, span).map_err(|_| {
+            Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name))
+        })?;
+        let fixed_sig = FuncSig { params: ext.sig.params.clone(), ret: ext.sig.ret.clone(), variadic: false };
+        let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span)?;
+        let rest = &args[nfixed..];
+        let n = rest.len();
+        let slots = self.temp(8 * n.max(1) as u64, 8);
+        let kinds = self.temp(n.max(1) as u64, 8);
+        for (i, &a) in rest.iter().enumerate() {
+            let v = self.lower_expr(a)?;
+            let aty = self.expr(a).ty.clone();
+            let aspan = self.expr(a).span;
+            let (word, kind) = match &aty {
+                Type::Scalar(s) if s.is_float() => {
+                    let d = self.cast(v, &aty, &Type::F64, aspan)?.scalar(aspan)?;
+                    (self.b.ins().bitcast(types::I64, cranelift_codegen::ir::MemFlagsData::new(), d), 1)
+                }
+                Type::Scalar(_) => (self.to_i64(v, &aty, aspan)?, 0),
+                Type::Ptr(_) | Type::Array(..) | Type::Func(_) => (self.to_i64(v, &aty, aspan)?, 2),
+                _ => {
+                    return Err(Diagnostic::error(aspan, format!("passing a value of type {aty:?} to the variadic function '{}' is not supported by the Cranelift back end", ext.name)));
+                }
+            };
+            self.b.ins().store(own_flags(), word, slots, 8 * i as i32);
+            let k = self.iconst(types::I8, kind);
+            self.b.ins().store(own_flags(), k, kinds, i as i32);
+        }
+        argv.push(slots);
+        argv.push(kinds);
+        argv.push(self.iconst(types::I64, n as i64));
+        let fr = self.func_ref(id);
+        let call = self.b.ins().call(fr, &argv);
+        let results = self.b.inst_results(call).to_vec();
+        Ok(self.call_result(&ext.sig.ret, &results, sret))
+    }
+}
