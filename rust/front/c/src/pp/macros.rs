@@ -542,23 +542,38 @@ impl<'s> Pp<'s> {
             }
             return None;
         }
-        let s = self.next_raw();
-        if s.kind != TokenKind::Str || s.has(HEADER) || s.bad != lex::Bad::None {
-            self.error(s.span, "`_Pragma` takes a parenthesized string literal");
-            if s.kind != TokenKind::Eof {
-                self.unread(s);
+        // The operand is macro-expanded (as GCC does) and must be one string literal.
+        let mut operand = Vec::new();
+        let mut depth = 0usize;
+        let mut close = None;
+        loop {
+            let t = self.next_raw();
+            if t.kind == TokenKind::Eof {
+                break;
             }
-            return None;
+            if t.is_punct("(") {
+                depth += 1;
+            } else if t.is_punct(")") {
+                if depth == 0 {
+                    close = Some(t.span);
+                    break;
+                }
+                depth -= 1;
+            }
+            operand.push(t);
         }
-        let rp = self.next_raw();
-        let end = if rp.is_punct(")") {
-            rp.span
-        } else {
+        let Some(end) = close else {
             self.error(kw.span, "missing `)` after `_Pragma(\"…\"`");
-            if rp.kind != TokenKind::Eof {
-                self.unread(rp);
+            return None;
+        };
+        let operand = self.expand_isolated(operand);
+        let s = match operand.as_slice() {
+            [s] if s.kind == TokenKind::Str && !s.has(HEADER) && s.bad == lex::Bad::None => s.clone(),
+            _ => {
+                let span = operand.first().map(|t| t.span).unwrap_or(kw.span);
+                self.error(span, "`_Pragma` takes a parenthesized string literal");
+                return None;
             }
-            s.span
         };
         let text = destringize(&s.text);
         let lexed = lex::lex(&text, Span::DUMMY.file);
