@@ -1,0 +1,242 @@
+//! The `__accjit_*` entry points that generated host code calls for
+//! OpenACC constructs (docs/runtime-abi.md): launches, data clauses,
+//! `update`, `host_data`, attach/detach, `wait`, `init`, `shutdown`, `set`.
+//! Each decodes its C arguments, calls the safe layer, and ends the program
+//! through `error::fatal` on error.
+
+#![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+use crate::consts::*;
+use crate::data::{self, flags, Clause, Ctx};
+use crate::device::{self, DeviceType};
+use crate::error::{cstr, fatal, or_fatal, AccError, AccResult};
+use crate::launch::{self, KernelSlot, LaunchOpts};
+use crate::prof::{self, Event};
+use crate::queue;
+use std::ffi::{c_char, c_void};
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_launch(
+    slot: *const KernelSlot,
+    args: *mut u64,
+    nargs: i64,
+    num_gangs: i64,
+    num_workers: i64,
+    vector_length: i64,
+    async_: i64,
+    wait: *const i64,
+    nwait: i64,
+    flags: i64,
+    loc: *const c_char,
+) {
+    let loc = cstr(loc);
+    if slot.is_null() {
+        fatal(&AccError::new(acc_error_other, "launch of a kernel with no slot").with_loc(loc));
+    }
+    let args: &mut [u64] = if args.is_null() || nargs <= 0 { &mut [] } else { std::slice::from_raw_parts_mut(args, nargs as usize) };
+    let wait: Option<&[i64]> = match nwait {
+        n if n < 0 => None,
+        0 => Some(&[]),
+        n if wait.is_null() => {
+            let _ = n;
+            Some(&[])
+        }
+        n => Some(std::slice::from_raw_parts(wait, n as usize)),
+    };
+    let o = LaunchOpts { num_gangs, num_workers, vector_length, async_, wait, local: flags & 1 != 0, loc };
+    or_fatal(launch::launch(&*slot, args, &o))
+}
+
+fn clause(kind: i64, loc: Option<&str>) -> Clause {
+    match Clause::from_i64(kind) {
+        Some(c) => c,
+        None => fatal(&AccError::new(acc_error_other, format!("unknown data clause kind {kind}")).with_loc(loc)),
+    }
+}
+
+fn bytes_of(bytes: i64, name: Option<&str>, loc: Option<&str>) -> usize {
+    if bytes < 0 {
+        fatal(&AccError::new(acc_error_invalid_data_section, format!("array section of negative length ({bytes} bytes)")).with_var(name).with_loc(loc));
+    }
+    bytes as usize
+}
+
+fn data_ctx<'a>(fl: i64, enter: bool, name: Option<&'a str>, loc: Option<&'a str>) -> Ctx<'a> {
+    let construct = match (fl & flags::STRUCTURED != 0, enter) {
+        (true, _) => acc_construct_data,
+        (false, true) => acc_construct_enter_data,
+        (false, false) => acc_construct_exit_data,
+    };
+    Ctx::directive(name, loc, construct)
+}
+
+/// Runs `f` between `start`/`end` events of the current device.
+fn bracketed<T>(start: i32, end: i32, ctx: &Ctx, async_: i64, f: impl FnOnce() -> AccResult<T>) -> AccResult<T> {
+    if !prof::active() {
+        return f();
+    }
+    let ty = device::current_type();
+    let ev = |kind, tool_info| Event {
+        kind,
+        construct: ctx.construct,
+        implicit: ctx.implicit,
+        device_type: ty.to_acc(),
+        device_num: device::current_num(ty) as i32,
+        async_,
+        var: ctx.name,
+        loc: ctx.loc,
+        tool_info,
+        ..Event::default()
+    };
+    let t = prof::emit(&ev(start, 0));
+    let r = f();
+    prof::emit(&ev(end, t));
+    r
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_data_enter(kind: i64, addr: *mut c_void, bytes: i64, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let c = clause(kind, loc);
+    let b = bytes_of(bytes, name, loc);
+    let ctx = data_ctx(fl, true, name, loc);
+    or_fatal(bracketed(acc_ev_enter_data_start, acc_ev_enter_data_end, &ctx, async_, || {
+        data::enter(device::current_device()?, c, addr as usize, b, fl, async_, ctx).map(|_| ())
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_data_exit(kind: i64, addr: *mut c_void, bytes: i64, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let c = clause(kind, loc);
+    let b = bytes_of(bytes, name, loc);
+    let ctx = data_ctx(fl, false, name, loc);
+    or_fatal(bracketed(acc_ev_exit_data_start, acc_ev_exit_data_end, &ctx, async_, || {
+        data::exit(device::current_device()?, c, addr as usize, b, fl, async_, ctx)
+    }))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_update(to_device: i64, addr: *mut c_void, bytes: i64, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let b = bytes_of(bytes, name, loc);
+    let ctx = Ctx::directive(name, loc, acc_construct_update);
+    or_fatal(device::current_device().and_then(|d| data::update(d, to_device != 0, addr as usize, b, fl, async_, ctx)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_use_device(addr: *mut c_void, if_present: i64, name: *const c_char, loc: *const c_char) -> *mut c_void {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let ctx = Ctx::directive(name, loc, acc_construct_host_data);
+    or_fatal(device::current_device().and_then(|d| data::use_device(d, addr as usize, if_present != 0, ctx))) as *mut c_void
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_attach(ptr_addr: *mut *mut c_void, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let ctx = data_ctx(fl, true, name, loc);
+    or_fatal(device::current_device().and_then(|d| data::attach(d, ptr_addr as usize, fl, async_, ctx)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_detach(ptr_addr: *mut *mut c_void, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let ctx = data_ctx(fl, false, name, loc);
+    or_fatal(device::current_device().and_then(|d| data::detach(d, ptr_addr as usize, fl, async_, ctx)))
+}
+
+/// The device `devnum` of the current type (-1: the current device).
+fn device_for(devnum: i64) -> AccResult<&'static device::Device> {
+    if devnum < 0 {
+        return device::current_device();
+    }
+    let d = device::device_checked(device::current_type(), devnum as usize)?;
+    d.ensure_init();
+    Ok(d)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_wait(devnum: i64, queues: *const i64, n: i64, async_: i64, loc: *const c_char) {
+    let loc = cstr(loc);
+    let qs: Option<&[i64]> = if n <= 0 || queues.is_null() { None } else { Some(std::slice::from_raw_parts(queues, n as usize)) };
+    or_fatal(device_for(devnum).and_then(|d| queue::wait(d, qs, async_, loc, false)).map_err(|e| e.with_loc(loc)))
+}
+
+fn type_list(device_type: i64) -> AccResult<Vec<DeviceType>> {
+    Ok(match device_type as i32 {
+        acc_device_none | acc_device_default => vec![DeviceType::Host, DeviceType::Multicore],
+        t => vec![device::resolve_type(t).ok_or_else(|| AccError::new(acc_error_invalid_argument, format!("{t} is not a device type")))?],
+    })
+}
+
+/// The `init` directive: initialises the devices of the type (all types
+/// when 0/default), sets the current type and number when given.
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_init(device_type: i64, devnum: i64, loc: *const c_char) {
+    let loc = cstr(loc);
+    let r = (|| -> AccResult<()> {
+        device::ensure_env();
+        let tys = type_list(device_type)?;
+        let single = tys.len() == 1;
+        for ty in tys {
+            if devnum >= 0 {
+                device::device_checked(ty, devnum as usize)?.ensure_init();
+                if single {
+                    device::set_current_num(ty, devnum as i32)?;
+                }
+            } else {
+                if single {
+                    device::device_checked(ty, 0)?;
+                }
+                device::devices_of(ty).for_each(|d| d.ensure_init());
+            }
+            if single {
+                device::set_current_type(ty)?;
+            }
+        }
+        Ok(())
+    })();
+    or_fatal(r.map_err(|e| e.with_loc(loc)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_shutdown(device_type: i64, devnum: i64, loc: *const c_char) {
+    let loc = cstr(loc);
+    let r = (|| -> AccResult<()> {
+        for ty in type_list(device_type)? {
+            if devnum >= 0 {
+                device::device_checked(ty, devnum as usize)?.shutdown();
+            } else {
+                device::devices_of(ty).for_each(|d| d.shutdown());
+            }
+        }
+        Ok(())
+    })();
+    or_fatal(r.map_err(|e| e.with_loc(loc)))
+}
+
+/// The `set` directive. `default_async` -3 means "not given" (so
+/// `set default_async(acc_async_default)` cannot be expressed; use
+/// `acc_set_default_async`).
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_set(device_type: i64, devnum: i64, default_async: i64, loc: *const c_char) {
+    let loc = cstr(loc);
+    let r = (|| -> AccResult<()> {
+        let ty = if device_type >= 0 {
+            let t = device::resolve_type(device_type as i32)
+                .ok_or_else(|| AccError::new(acc_error_invalid_argument, format!("{device_type} is not a device type")))?;
+            device::set_current_type(t)?;
+            t
+        } else {
+            device::current_type()
+        };
+        if devnum >= 0 {
+            device::set_current_num(ty, devnum as i32)?;
+        }
+        if default_async != acc_async_default {
+            device::set_default_async(default_async)?;
+        }
+        Ok(())
+    })();
+    or_fatal(r.map_err(|e| e.with_loc(loc)))
+}

@@ -1,0 +1,476 @@
+//! The data actions of spec §2.6–2.7 on one device: what each data clause
+//! does at region entry and exit (structured or dynamic reference counter),
+//! `update`, attach/detach, `use_device`, with the spec's not-present and
+//! partly-present errors.
+//!
+//! Each action works in three steps: under the present-table lock it checks
+//! and updates the counts and plans what to do (`Step`s: transfers and
+//! profiling events); it releases the lock; it runs the plan in order, the
+//! transfers either at once or as one task on the async queue. Profiling
+//! callbacks therefore never run under the lock and may call `acc_*`.
+//!
+//! Conventions (documented for `lower` and the API):
+//! - A null address is no action (a null pointer in a clause); so is a
+//!   zero-length section, except that it still yields a device address.
+//! - At a structured exit a range that is no longer present, or whose
+//!   structured count is 0, is no action; so is a dynamic exit (`exit data`)
+//!   of absent data or data with dynamic count 0. The API routines
+//!   (`acc_copyout`, `acc_delete`, …) instead report `acc_error_not_present`.
+//! - A range overlapping present data without lying inside one entry is
+//!   `acc_error_partly_present` everywhere.
+//! - `copyout` at count zero copies back the exit range and frees the whole
+//!   device copy (memory made by `acc_map_data` is never freed).
+
+use crate::consts::*;
+use crate::device::Device;
+use crate::error::{AccError, AccResult};
+use crate::present::{Attachment, Entry, Lookup};
+use crate::prof::{self, Event};
+use crate::queue;
+
+/// Data clause kinds, numbered as `accjit_ir::DataClauseKind` (the ABI's `kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clause {
+    Copy = 0,
+    CopyIn = 1,
+    CopyOut = 2,
+    Create = 3,
+    NoCreate = 4,
+    Present = 5,
+    DevicePtr = 6,
+    Attach = 7,
+    Detach = 8,
+    Delete = 9,
+    Link = 10,
+    DeviceResident = 11,
+    UseDevice = 12,
+    UpdateSelf = 13,
+    UpdateDevice = 14,
+}
+
+impl Clause {
+    pub fn from_i64(k: i64) -> Option<Clause> {
+        use Clause::*;
+        const ALL: [Clause; 15] = [
+            Copy,
+            CopyIn,
+            CopyOut,
+            Create,
+            NoCreate,
+            Present,
+            DevicePtr,
+            Attach,
+            Detach,
+            Delete,
+            Link,
+            DeviceResident,
+            UseDevice,
+            UpdateSelf,
+            UpdateDevice,
+        ];
+        ALL.get(usize::try_from(k).ok()?).copied()
+    }
+
+    pub fn name(self) -> &'static str {
+        use Clause::*;
+        match self {
+            Copy => "copy",
+            CopyIn => "copyin",
+            CopyOut => "copyout",
+            Create => "create",
+            NoCreate => "no_create",
+            Present => "present",
+            DevicePtr => "deviceptr",
+            Attach => "attach",
+            Detach => "detach",
+            Delete => "delete",
+            Link => "link",
+            DeviceResident => "device_resident",
+            UseDevice => "use_device",
+            UpdateSelf => "update self",
+            UpdateDevice => "update device",
+        }
+    }
+}
+
+/// `flags` bits of the data ABI.
+pub mod flags {
+    /// Data/compute construct or declare (else enter/exit data or the API).
+    pub const STRUCTURED: i64 = 1;
+    pub const FINALIZE: i64 = 2;
+    pub const IF_PRESENT: i64 = 4;
+    pub const READONLY: i64 = 8;
+    pub const ZERO: i64 = 16;
+}
+use flags::*;
+
+/// Who asks: for messages and profiling.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a> {
+    /// Clause text (`"a[0:n]"`).
+    pub name: Option<&'a str>,
+    /// `"file.c:LINE"`.
+    pub loc: Option<&'a str>,
+    /// `acc_construct_*` for profiling.
+    pub construct: i32,
+    pub implicit: bool,
+    /// Called through the API routines (absent data at exit is an error).
+    pub api: bool,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn api() -> Ctx<'a> {
+        Ctx { name: None, loc: None, construct: acc_construct_runtime_api, implicit: false, api: true }
+    }
+    pub fn directive(name: Option<&'a str>, loc: Option<&'a str>, construct: i32) -> Ctx<'a> {
+        Ctx { name, loc, construct, implicit: false, api: false }
+    }
+    fn err(&self, e: AccError) -> AccError {
+        e.with_var(self.name).with_loc(self.loc)
+    }
+}
+
+/// One thing to do after the table lock is released.
+enum Step {
+    Ev(i32, usize, usize, usize),
+    ToDev { dev: usize, host: usize, bytes: usize },
+    FromDev { host: usize, dev: usize, bytes: usize },
+    Zero { dev: usize, bytes: usize },
+    Free { dev: usize, host: usize, bytes: usize },
+    WritePtr { dev: usize, value: usize },
+}
+
+struct Plan<'a> {
+    dev: &'static Device,
+    queue: Option<i64>,
+    async_: i64,
+    ctx: Ctx<'a>,
+    steps: Vec<Step>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(dev: &'static Device, async_: i64, ctx: Ctx<'a>) -> AccResult<Plan<'a>> {
+        let queue = queue::resolve(async_).map_err(|e| ctx.err(e))?;
+        Ok(Plan { dev, queue, async_, ctx, steps: Vec::new() })
+    }
+
+    fn ev(&mut self, kind: i32, host: usize, dev: usize, bytes: usize) {
+        if prof::active() {
+            self.steps.push(Step::Ev(kind, host, dev, bytes));
+        }
+    }
+
+    fn upload(&mut self, host: usize, dev: usize, bytes: usize) {
+        self.ev(acc_ev_enqueue_upload_start, host, dev, bytes);
+        self.steps.push(Step::ToDev { dev, host, bytes });
+        self.ev(acc_ev_enqueue_upload_end, host, dev, bytes);
+    }
+
+    fn download(&mut self, host: usize, dev: usize, bytes: usize) {
+        self.ev(acc_ev_enqueue_download_start, host, dev, bytes);
+        self.steps.push(Step::FromDev { host, dev, bytes });
+        self.ev(acc_ev_enqueue_download_end, host, dev, bytes);
+    }
+
+    fn event(&self, kind: i32, host: usize, dev: usize, bytes: usize, tool_info: usize) -> usize {
+        prof::emit(&Event {
+            kind,
+            construct: self.ctx.construct,
+            implicit: self.ctx.implicit,
+            device_type: self.dev.ty.to_acc(),
+            device_num: self.dev.num as i32,
+            async_: self.async_,
+            var: self.ctx.name,
+            bytes,
+            host_ptr: host,
+            device_ptr: dev,
+            loc: self.ctx.loc,
+            tool_info,
+            ..Event::default()
+        })
+    }
+
+    /// Runs the plan (call with the table lock released).
+    fn run(self) {
+        let mem_only = |s: &Step| !matches!(s, Step::Ev(..));
+        let mut pending: Vec<Step> = Vec::new();
+        let mut tools: Vec<usize> = Vec::new();
+        for s in self.steps.iter() {
+            match *s {
+                Step::Ev(kind, h, d, b) => {
+                    let name = event_name(kind);
+                    if name.ends_with("_start") {
+                        tools.push(self.event(kind, h, d, b, 0));
+                    } else if name.ends_with("_end") {
+                        let t = tools.pop().unwrap_or(0);
+                        self.event(kind, h, d, b, t);
+                    } else {
+                        self.event(kind, h, d, b, 0);
+                    }
+                }
+                _ if self.queue.is_some() => {}
+                ref s => unsafe { do_step(self.dev, s) },
+            }
+        }
+        if let Some(q) = self.queue {
+            pending.extend(self.steps.into_iter().filter(mem_only));
+            if !pending.is_empty() {
+                let dev = self.dev;
+                self.dev.queues.submit(q, Box::new(move || {
+                    for s in &pending {
+                        unsafe { do_step(dev, s) };
+                    }
+                }));
+            }
+        }
+    }
+}
+
+unsafe fn do_step(dev: &Device, s: &Step) {
+    match *s {
+        Step::Ev(..) => {}
+        Step::ToDev { dev: d, host, bytes } => dev.mem.copy_to(d, host as *const u8, bytes),
+        Step::FromDev { host, dev: d, bytes } => dev.mem.copy_from(host as *mut u8, d, bytes),
+        Step::Zero { dev: d, bytes } => dev.mem.zero(d, bytes),
+        Step::Free { dev: d, host, bytes } => dev.mem.free_copy(d, host, bytes),
+        Step::WritePtr { dev: d, value } => {
+            let v = value;
+            dev.mem.copy_to(d, &v as *const usize as *const u8, std::mem::size_of::<usize>());
+        }
+    }
+}
+
+fn lookup_err(dev: &Device, what: &str, addr: usize, bytes: usize, l: Lookup) -> AccError {
+    match l {
+        Lookup::Partly(s, b) => AccError::partly_present(what, addr, bytes, (s, b), dev.name()),
+        _ => AccError::not_present(what, addr, bytes, dev.name()),
+    }
+}
+
+/// Region entry (structured) or `enter data` / API (dynamic) for one
+/// variable. Returns the device address of `addr`.
+pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<usize> {
+    use Clause::*;
+    match clause {
+        DevicePtr | Link | UseDevice | Detach | Delete => return Ok(addr),
+        UpdateSelf | UpdateDevice => return update(dev, clause == UpdateDevice, addr, bytes, fl, async_, ctx).map(|_| addr),
+        Attach => return attach(dev, addr, fl, async_, ctx).map(|_| addr),
+        _ => {}
+    }
+    let mut plan = Plan::new(dev, async_, ctx)?;
+    if addr == 0 {
+        return Ok(0);
+    }
+    let structured = fl & STRUCTURED != 0;
+    let result = {
+        let mut t = dev.table();
+        let l = t.lookup(addr, bytes);
+        match l {
+            Lookup::Present(k) => {
+                let e = t.get_mut(k).ok_or_else(|| AccError::new(acc_error_other, "present table inconsistent"))?;
+                if bytes > 0 {
+                    if structured {
+                        e.structured += 1;
+                    } else {
+                        e.dynamic += 1;
+                    }
+                }
+                e.dev_of(addr)
+            }
+            _ if bytes == 0 => addr,
+            Lookup::Partly(..) => return Err(ctx.err(lookup_err(dev, clause.name(), addr, bytes, l))),
+            Lookup::NotPresent => match clause {
+                Present => return Err(ctx.err(lookup_err(dev, clause.name(), addr, bytes, l))),
+                NoCreate => addr,
+                _ => {
+                    let d = dev.mem.alloc_copy(addr, bytes).map_err(|e| ctx.err(e.with_range(addr, bytes)))?;
+                    t.insert(Entry {
+                        host: addr,
+                        bytes,
+                        dev: d,
+                        structured: structured as u64,
+                        dynamic: !structured as u64,
+                        mapped: false,
+                    });
+                    plan.ev(acc_ev_alloc, addr, d, bytes);
+                    plan.ev(acc_ev_create, addr, d, bytes);
+                    if matches!(clause, Copy | CopyIn) {
+                        plan.upload(addr, d, bytes);
+                    } else if fl & ZERO != 0 {
+                        plan.steps.push(Step::Zero { dev: d, bytes });
+                    }
+                    d
+                }
+            },
+        }
+    };
+    plan.run();
+    Ok(result)
+}
+
+/// Region exit (structured) or `exit data` / API (dynamic) for one variable.
+pub fn exit(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
+    use Clause::*;
+    match clause {
+        DevicePtr | Link | UseDevice | UpdateSelf | UpdateDevice => return Ok(()),
+        Attach => return detach(dev, addr, fl & !FINALIZE, async_, ctx),
+        Detach => return detach(dev, addr, fl, async_, ctx),
+        _ => {}
+    }
+    let mut plan = Plan::new(dev, async_, ctx)?;
+    if addr == 0 || bytes == 0 {
+        return Ok(());
+    }
+    let structured = fl & STRUCTURED != 0;
+    {
+        let mut t = dev.table();
+        let l = t.lookup(addr, bytes);
+        let k = match l {
+            Lookup::Present(k) => k,
+            Lookup::NotPresent if !ctx.api => return Ok(()),
+            _ => return Err(ctx.err(lookup_err(dev, clause.name(), addr, bytes, l))),
+        };
+        let e = t.get_mut(k).ok_or_else(|| AccError::new(acc_error_other, "present table inconsistent"))?;
+        if structured {
+            if e.structured == 0 {
+                return Ok(());
+            }
+            e.structured -= 1;
+        } else {
+            if e.dynamic == 0 {
+                return Ok(());
+            }
+            e.dynamic = if fl & FINALIZE != 0 { 0 } else { e.dynamic - 1 };
+        }
+        if e.total() == 0 {
+            let e = t.remove(k).ok_or_else(|| AccError::new(acc_error_other, "present table inconsistent"))?;
+            if matches!(clause, Copy | CopyOut) {
+                plan.download(addr, e.dev_of(addr), bytes);
+            }
+            plan.ev(acc_ev_delete, e.host, e.dev, e.bytes);
+            if !e.mapped {
+                plan.steps.push(Step::Free { dev: e.dev, host: e.host, bytes: e.bytes });
+                plan.ev(acc_ev_free, e.host, e.dev, e.bytes);
+            }
+        }
+    }
+    plan.run();
+    Ok(())
+}
+
+/// `update self` (`to_device` false) / `update device`, or the API routines.
+pub fn update(dev: &'static Device, to_device: bool, addr: usize, bytes: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
+    let mut plan = Plan::new(dev, async_, ctx)?;
+    if addr == 0 || bytes == 0 {
+        return Ok(());
+    }
+    let what = if to_device { "update device" } else { "update self" };
+    let d = {
+        let t = dev.table();
+        match t.lookup(addr, bytes) {
+            Lookup::Present(k) => t.get(k).map(|e| e.dev_of(addr)).unwrap_or(addr),
+            Lookup::NotPresent if fl & IF_PRESENT != 0 => return Ok(()),
+            l => return Err(ctx.err(lookup_err(dev, what, addr, bytes, l))),
+        }
+    };
+    let bracket = ctx.construct == acc_construct_update;
+    if bracket {
+        plan.ev(acc_ev_update_start, addr, d, bytes);
+    }
+    if to_device {
+        plan.upload(addr, d, bytes);
+    } else {
+        plan.download(addr, d, bytes);
+    }
+    if bracket {
+        plan.ev(acc_ev_update_end, addr, d, bytes);
+    }
+    plan.run();
+    Ok(())
+}
+
+const PTR: usize = std::mem::size_of::<usize>();
+
+/// The attach action for the pointer stored at host address `ptr_addr`.
+pub fn attach(dev: &'static Device, ptr_addr: usize, _fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
+    let mut plan = Plan::new(dev, async_, ctx)?;
+    if ptr_addr == 0 {
+        return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "attach: the pointer's address is null")));
+    }
+    {
+        let mut t = dev.table();
+        let pe = match t.lookup(ptr_addr, PTR) {
+            Lookup::Present(k) => t.get(k).cloned(),
+            Lookup::NotPresent => return Ok(()),
+            l => return Err(ctx.err(lookup_err(dev, "attach", ptr_addr, PTR, l))),
+        };
+        let Some(pe) = pe else { return Ok(()) };
+        let target = unsafe { std::ptr::read_unaligned(ptr_addr as *const usize) };
+        if target == 0 {
+            return Ok(());
+        }
+        let Some(tdev) = t.find(target, 1).map(|e| e.dev_of(target)) else { return Ok(()) };
+        match t.attachment(ptr_addr) {
+            Some(a) if a.count > 0 && a.target == target => {
+                t.set_attachment(ptr_addr, Some(Attachment { count: a.count + 1, target }));
+            }
+            _ => {
+                t.set_attachment(ptr_addr, Some(Attachment { count: 1, target }));
+                let pdev = pe.dev_of(ptr_addr);
+                // In shared memory the pointer's device copy is the host pointer itself.
+                if !(dev.mem.is_shared() && pdev == ptr_addr) {
+                    plan.steps.push(Step::WritePtr { dev: pdev, value: tdev });
+                }
+            }
+        }
+    }
+    plan.run();
+    Ok(())
+}
+
+/// The detach action (`FINALIZE` in `fl`: immediate detach).
+pub fn detach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
+    let mut plan = Plan::new(dev, async_, ctx)?;
+    if ptr_addr == 0 {
+        return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "detach: the pointer's address is null")));
+    }
+    {
+        let mut t = dev.table();
+        let pe = match t.lookup(ptr_addr, PTR) {
+            Lookup::Present(k) => t.get(k).cloned(),
+            Lookup::NotPresent => return Ok(()),
+            l => return Err(ctx.err(lookup_err(dev, "detach", ptr_addr, PTR, l))),
+        };
+        let Some(pe) = pe else { return Ok(()) };
+        let Some(a) = t.attachment(ptr_addr) else { return Ok(()) };
+        let count = if fl & FINALIZE != 0 { 0 } else { a.count - 1 };
+        t.set_attachment(ptr_addr, Some(Attachment { count, target: a.target }));
+        if count == 0 {
+            let pdev = pe.dev_of(ptr_addr);
+            if !(dev.mem.is_shared() && pdev == ptr_addr) {
+                let host_value = unsafe { std::ptr::read_unaligned(ptr_addr as *const usize) };
+                plan.steps.push(Step::WritePtr { dev: pdev, value: host_value });
+            }
+        }
+    }
+    plan.run();
+    Ok(())
+}
+
+/// `host_data use_device`: the device address of `addr`.
+pub fn use_device(dev: &'static Device, addr: usize, if_present: bool, ctx: Ctx) -> AccResult<usize> {
+    if addr == 0 {
+        return Ok(0);
+    }
+    let t = dev.table();
+    match t.lookup(addr, 1) {
+        Lookup::Present(k) => Ok(t.get(k).map_or(addr, |e| e.dev_of(addr))),
+        Lookup::NotPresent if if_present => Ok(addr),
+        l => Err(ctx.err(lookup_err(dev, "use_device", addr, 1, l))),
+    }
+}
+
+/// Structured and dynamic counts of the entry containing `[addr, addr+bytes)`.
+pub fn counts(dev: &Device, addr: usize, bytes: usize) -> Option<(u64, u64)> {
+    dev.table().find(addr, bytes).map(|e| (e.structured, e.dynamic))
+}

@@ -1,0 +1,200 @@
+//! Kernel launches: [`KernelSlot`] (one per outlined kernel, created before
+//! code generation so that generated code can embed its address) and
+//! [`launch`], which `__accjit_launch` calls.
+//!
+//! A launch resolves the device, the gang count (explicit `num_gangs(n)`:
+//! exactly n; default: the thread count on multicore, capped by the slot's
+//! `max_gangs`; 1 on host), translates `DeviceAddr` arguments through the
+//! present table (identity on shared memory unless data was mapped
+//! elsewhere), honours the `wait` clause, and runs the gangs on the pool
+//! (multicore), one after another on the calling thread (host, or flag bit 0
+//! for `if(false)`/`self`), or — with `async` — as a task on the queue.
+
+use crate::consts::*;
+use crate::device::{self, DeviceType};
+use crate::error::{AccError, AccResult};
+use crate::pool;
+use crate::prof::{self, Event};
+use crate::queue;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::*};
+
+/// Native kernel entry: `void k(const uint64_t *args, int64_t gang, int64_t num_gangs)`.
+pub type KernelFn = unsafe extern "C" fn(*const u64, i64, i64);
+
+/// Parameter kind codes of [`KernelSlot::new`].
+pub const PARAM_VALUE: u8 = 0;
+pub const PARAM_DEVICE_ADDR: u8 = 1;
+
+/// The runtime's record of one kernel. Boxed, so its address is stable for
+/// the life of the box: code generation embeds `&*slot as *const _ as usize`
+/// and passes it to `__accjit_launch`.
+#[repr(C)]
+pub struct KernelSlot {
+    host_fn: AtomicUsize,
+    construct: AtomicI32,
+    pub name: String,
+    /// One per parameter: [`PARAM_VALUE`] or [`PARAM_DEVICE_ADDR`].
+    pub param_kinds: Vec<u8>,
+    /// Upper bound on useful gangs, if known (1 for `serial`).
+    pub max_gangs: Option<u64>,
+}
+
+impl KernelSlot {
+    pub fn new(name: String, param_kinds: Vec<u8>, max_gangs: Option<u64>) -> Box<KernelSlot> {
+        Box::new(KernelSlot {
+            host_fn: AtomicUsize::new(0),
+            construct: AtomicI32::new(acc_construct_parallel),
+            name,
+            param_kinds,
+            max_gangs,
+        })
+    }
+
+    /// Sets the native `KernelFn` address (multicore/host code).
+    pub fn set_host_fn(&self, addr: usize) {
+        self.host_fn.store(addr, Release);
+    }
+
+    pub fn host_fn(&self) -> usize {
+        self.host_fn.load(Acquire)
+    }
+
+    /// The `acc_construct_*` reported to profilers (parallel by default).
+    pub fn set_construct(&self, construct: i32) {
+        self.construct.store(construct, Relaxed);
+    }
+
+    /// The address to embed in generated code.
+    pub fn addr(&self) -> usize {
+        self as *const KernelSlot as usize
+    }
+}
+
+/// Launch parameters besides the arguments (see docs/runtime-abi.md).
+#[derive(Clone, Debug)]
+pub struct LaunchOpts<'a> {
+    /// ≤ 0: device default.
+    pub num_gangs: i64,
+    pub num_workers: i64,
+    pub vector_length: i64,
+    pub async_: i64,
+    /// `None`: no wait clause; `Some(&[])`: wait for all queues.
+    pub wait: Option<&'a [i64]>,
+    /// Run on the local thread (`if(false)`, `self`).
+    pub local: bool,
+    pub loc: Option<&'a str>,
+}
+
+impl Default for LaunchOpts<'_> {
+    fn default() -> Self {
+        LaunchOpts { num_gangs: 0, num_workers: 0, vector_length: 0, async_: acc_async_sync, wait: None, local: false, loc: None }
+    }
+}
+
+struct SendArgs(Vec<u64>);
+
+/// Runs the kernel of `slot` with `args` (translated in place).
+pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<()> {
+    let addr = slot.host_fn();
+    let with_loc = |e: AccError| e.with_loc(o.loc);
+    if addr == 0 {
+        return Err(with_loc(AccError::new(acc_error_other, format!("kernel {} has no code for this device", slot.name))));
+    }
+    let f: KernelFn = unsafe { std::mem::transmute::<usize, KernelFn>(addr) };
+    let q = queue::resolve(o.async_).map_err(with_loc)?;
+    let dev = device::current_device().map_err(with_loc)?;
+    let wait_list = |w: &[i64]| if w.is_empty() { None } else { Some(w.to_vec()) };
+
+    if o.local {
+        if let Some(w) = o.wait {
+            queue::wait(dev, wait_list(w).as_deref(), acc_async_sync, o.loc, false).map_err(with_loc)?;
+        }
+        let n = if o.num_gangs > 0 { o.num_gangs } else { 1 };
+        run_gangs(DeviceType::Host, f, args.as_ptr(), n);
+        return Ok(());
+    }
+
+    let n = if o.num_gangs > 0 {
+        o.num_gangs
+    } else {
+        match dev.ty {
+            DeviceType::Multicore => {
+                let t = pool::num_threads() as u64;
+                slot.max_gangs.map_or(t, |m| m.clamp(1, t)) as i64
+            }
+            _ => 1,
+        }
+    };
+
+    if !dev.mem.is_shared() || dev.table().has_remapped() {
+        let t = dev.table();
+        for (i, k) in slot.param_kinds.iter().enumerate().take(args.len()) {
+            if *k == PARAM_DEVICE_ADDR && args[i] != 0 {
+                if let Some(e) = t.find(args[i] as usize, 1) {
+                    args[i] = e.dev_of(args[i] as usize) as u64;
+                }
+            }
+        }
+    }
+
+    if let Some(w) = o.wait {
+        // Synchronous launch: the host waits; async: the wait goes on the queue first.
+        queue::wait(dev, wait_list(w).as_deref(), o.async_, o.loc, false).map_err(with_loc)?;
+    }
+
+    let construct = slot.construct.load(Relaxed);
+    let ev = |kind, tool_info| Event {
+        kind,
+        construct,
+        device_type: dev.ty.to_acc(),
+        device_num: dev.num as i32,
+        async_: o.async_,
+        kernel: Some(slot.name.as_str()),
+        num_gangs: n as usize,
+        num_workers: o.num_workers.max(1) as usize,
+        vector_length: o.vector_length.max(1) as usize,
+        loc: o.loc,
+        tool_info,
+        ..Event::default()
+    };
+    let listening = prof::active();
+    let t_cc = if listening { prof::emit(&ev(acc_ev_compute_construct_start, 0)) } else { 0 };
+    let t_el = if listening { prof::emit(&ev(acc_ev_enqueue_launch_start, 0)) } else { 0 };
+
+    let dtype = dev.ty;
+    match q {
+        None => run_gangs(dtype, f, args.as_ptr(), n),
+        Some(qv) => {
+            let owned = SendArgs(args.to_vec());
+            dev.queues.submit(
+                qv,
+                Box::new(move || {
+                    let a = owned;
+                    run_gangs(dtype, f, a.0.as_ptr(), n);
+                }),
+            );
+        }
+    }
+
+    if listening {
+        prof::emit(&ev(acc_ev_enqueue_launch_end, t_el));
+        prof::emit(&ev(acc_ev_compute_construct_end, t_cc));
+    }
+    Ok(())
+}
+
+fn run_gangs(ty: DeviceType, f: KernelFn, args: *const u64, n: i64) {
+    struct P(*const u64);
+    unsafe impl Sync for P {}
+    impl P {
+        fn get(&self) -> *const u64 {
+            self.0
+        }
+    }
+    let p = P(args);
+    let run = |g: i64| unsafe { f(p.get(), g, n) };
+    match ty {
+        DeviceType::Multicore => pool::global().run(n, acc_device_multicore, &run),
+        _ => pool::run_sequential(n, ty.to_acc(), &run),
+    }
+}

@@ -1,0 +1,140 @@
+//! Device memory behind one trait, so that discrete back ends (CUDA, OpenCL)
+//! plug in later: [`Memory`] allocates, frees and copies; the present table
+//! and the data actions above it never touch device memory directly.
+//!
+//! [`SharedMemory`] is the implementation of the host and multicore devices:
+//! device memory *is* host memory. Making host data present allocates
+//! nothing (the device address is the host address) and copies between a
+//! host range and its own device copy do nothing; only copies between
+//! different addresses (`acc_memcpy_*`, `acc_map_data` onto `acc_malloc`
+//! memory) move bytes.
+
+use crate::consts::acc_error_out_of_memory;
+use crate::error::{AccError, AccResult};
+
+/// Device memory of one device. Addresses are `usize` device addresses.
+pub trait Memory: Send + Sync {
+    /// True when device addresses are host addresses (no copies needed for
+    /// data made present in place).
+    fn is_shared(&self) -> bool;
+    /// Device memory for a device copy of `bytes` at host address `host`
+    /// (shared memory: `host` itself).
+    fn alloc_copy(&self, host: usize, bytes: usize) -> AccResult<usize>;
+    /// Frees what `alloc_copy` returned.
+    fn free_copy(&self, dev: usize, host: usize, bytes: usize);
+    /// `acc_malloc`: fresh device memory (null for 0 bytes).
+    fn malloc(&self, bytes: usize) -> AccResult<usize>;
+    /// `acc_free`.
+    fn free(&self, dev: usize);
+    /// Host → device.
+    ///
+    /// # Safety
+    /// Both ranges must be valid for `bytes`.
+    unsafe fn copy_to(&self, dev: usize, host: *const u8, bytes: usize);
+    /// Device → host.
+    ///
+    /// # Safety
+    /// Both ranges must be valid for `bytes`.
+    unsafe fn copy_from(&self, host: *mut u8, dev: usize, bytes: usize);
+    /// Device → device on this device.
+    ///
+    /// # Safety
+    /// Both ranges must be valid for `bytes`.
+    unsafe fn copy_within(&self, dst: usize, src: usize, bytes: usize);
+    /// Fills device memory with zero bytes.
+    ///
+    /// # Safety
+    /// The range must be valid for `bytes`.
+    unsafe fn zero(&self, dev: usize, bytes: usize);
+    /// Total and free bytes (for `acc_get_property`).
+    fn memory_info(&self) -> (usize, usize);
+}
+
+/// Host memory used as device memory (host and multicore devices).
+#[derive(Debug, Default)]
+pub struct SharedMemory;
+
+impl Memory for SharedMemory {
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    fn alloc_copy(&self, host: usize, _bytes: usize) -> AccResult<usize> {
+        Ok(host)
+    }
+
+    fn free_copy(&self, _dev: usize, _host: usize, _bytes: usize) {}
+
+    fn malloc(&self, bytes: usize) -> AccResult<usize> {
+        if bytes == 0 {
+            return Ok(0);
+        }
+        let p = unsafe { libc::malloc(bytes) } as usize;
+        if p == 0 {
+            return Err(AccError::new(acc_error_out_of_memory, format!("acc_malloc: cannot allocate {bytes} bytes")));
+        }
+        Ok(p)
+    }
+
+    fn free(&self, dev: usize) {
+        if dev != 0 {
+            unsafe { libc::free(dev as *mut libc::c_void) }
+        }
+    }
+
+    unsafe fn copy_to(&self, dev: usize, host: *const u8, bytes: usize) {
+        if dev != host as usize && bytes > 0 {
+            std::ptr::copy(host, dev as *mut u8, bytes);
+        }
+    }
+
+    unsafe fn copy_from(&self, host: *mut u8, dev: usize, bytes: usize) {
+        if dev != host as usize && bytes > 0 {
+            std::ptr::copy(dev as *const u8, host, bytes);
+        }
+    }
+
+    unsafe fn copy_within(&self, dst: usize, src: usize, bytes: usize) {
+        if dst != src && bytes > 0 {
+            std::ptr::copy(src as *const u8, dst as *mut u8, bytes);
+        }
+    }
+
+    unsafe fn zero(&self, dev: usize, bytes: usize) {
+        std::ptr::write_bytes(dev as *mut u8, 0, bytes);
+    }
+
+    fn memory_info(&self) -> (usize, usize) {
+        unsafe {
+            let page = libc::sysconf(libc::_SC_PAGESIZE).max(0) as usize;
+            let total = libc::sysconf(libc::_SC_PHYS_PAGES).max(0) as usize;
+            let avail = libc::sysconf(libc::_SC_AVPHYS_PAGES).max(0) as usize;
+            (total * page, avail * page)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_memory_is_identity_and_copies_between_distinct_ranges() {
+        let m = SharedMemory;
+        let mut a = [1u8, 2, 3, 4];
+        let host = a.as_mut_ptr() as usize;
+        assert_eq!(m.alloc_copy(host, 4).unwrap(), host);
+        let d = m.malloc(4).unwrap();
+        assert_ne!(d, 0);
+        unsafe {
+            m.copy_to(d, a.as_ptr(), 4);
+            a = [0; 4];
+            m.copy_from(a.as_mut_ptr(), d, 4);
+        }
+        assert_eq!(a, [1, 2, 3, 4]);
+        m.free(d);
+        assert_eq!(m.malloc(0).unwrap(), 0);
+        let (total, free) = m.memory_info();
+        assert!(total > 0 && free <= total);
+    }
+}

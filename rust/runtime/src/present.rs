@@ -1,0 +1,225 @@
+//! The present table of one device (spec §2.6.7–2.6.8): which host ranges
+//! have a device copy, where it is, and its structured and dynamic reference
+//! counts; plus the attachment counts of attached pointers.
+//!
+//! This is the bare data structure (an interval map keyed by host start, and
+//! a reverse map by device start); the actions of §2.7 that use it are in
+//! `data.rs`. Entries never overlap; a range is *present* when one entry
+//! contains all of it, *partly present* when it overlaps entries without
+//! being inside one, *not present* otherwise.
+
+use std::collections::{BTreeMap, HashMap};
+
+/// One device copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub host: usize,
+    pub bytes: usize,
+    pub dev: usize,
+    /// Data constructs, compute constructs, `declare`.
+    pub structured: u64,
+    /// `enter data`/`exit data` and the data API.
+    pub dynamic: u64,
+    /// Made by `acc_map_data`: the device memory belongs to the user.
+    pub mapped: bool,
+}
+
+impl Entry {
+    pub fn contains(&self, addr: usize, bytes: usize) -> bool {
+        addr >= self.host && addr.wrapping_add(bytes) <= self.host + self.bytes
+    }
+    /// Device address of host address `addr` inside this entry.
+    pub fn dev_of(&self, addr: usize) -> usize {
+        self.dev + (addr - self.host)
+    }
+    pub fn total(&self) -> u64 {
+        self.structured + self.dynamic
+    }
+}
+
+/// Where a host range stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Inside the entry starting at this host address.
+    Present(usize),
+    /// Overlaps the entry (start, bytes) without being inside it.
+    Partly(usize, usize),
+    NotPresent,
+}
+
+/// An attached pointer: its count and the host target it was attached to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub count: u64,
+    pub target: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct PresentTable {
+    entries: BTreeMap<usize, Entry>,
+    by_dev: BTreeMap<usize, usize>,
+    attached: HashMap<usize, Attachment>,
+    /// Entries whose device address differs from the host address.
+    remapped: usize,
+}
+
+impl PresentTable {
+    pub fn new() -> PresentTable {
+        PresentTable::default()
+    }
+
+    /// Classifies `[addr, addr+bytes)`; `bytes` 0 is treated as 1.
+    pub fn lookup(&self, addr: usize, bytes: usize) -> Lookup {
+        let bytes = bytes.max(1);
+        let end = addr.saturating_add(bytes);
+        if let Some((_, e)) = self.entries.range(..=addr).next_back() {
+            if addr < e.host + e.bytes {
+                return if e.contains(addr, bytes) { Lookup::Present(e.host) } else { Lookup::Partly(e.host, e.bytes) };
+            }
+        }
+        match self.entries.range(addr..end).next() {
+            Some((_, e)) => Lookup::Partly(e.host, e.bytes),
+            None => Lookup::NotPresent,
+        }
+    }
+
+    pub fn get(&self, host_start: usize) -> Option<&Entry> {
+        self.entries.get(&host_start)
+    }
+
+    pub fn get_mut(&mut self, host_start: usize) -> Option<&mut Entry> {
+        self.entries.get_mut(&host_start)
+    }
+
+    /// The entry containing `[addr, addr+bytes)`, if any.
+    pub fn find(&self, addr: usize, bytes: usize) -> Option<&Entry> {
+        match self.lookup(addr, bytes) {
+            Lookup::Present(k) => self.entries.get(&k),
+            _ => None,
+        }
+    }
+
+    /// Adds an entry; the caller has checked that the range is not present.
+    pub fn insert(&mut self, e: Entry) {
+        if e.dev != e.host {
+            self.remapped += 1;
+        }
+        self.by_dev.insert(e.dev, e.host);
+        self.entries.insert(e.host, e);
+    }
+
+    /// Removes an entry and the attachment records of pointers inside it.
+    pub fn remove(&mut self, host_start: usize) -> Option<Entry> {
+        let e = self.entries.remove(&host_start)?;
+        if e.dev != e.host {
+            self.remapped -= 1;
+        }
+        if self.by_dev.get(&e.dev) == Some(&e.host) {
+            self.by_dev.remove(&e.dev);
+        }
+        if !self.attached.is_empty() {
+            self.attached.retain(|p, _| !(*p >= e.host && *p < e.host + e.bytes));
+        }
+        Some(e)
+    }
+
+    /// Removes every entry (shutdown), returning them.
+    pub fn drain(&mut self) -> Vec<Entry> {
+        self.by_dev.clear();
+        self.attached.clear();
+        self.remapped = 0;
+        std::mem::take(&mut self.entries).into_values().collect()
+    }
+
+    /// Host address of device address `dev`, if it lies in a device copy.
+    pub fn host_of(&self, dev: usize) -> Option<usize> {
+        let (_, host) = self.by_dev.range(..=dev).next_back()?;
+        let e = self.entries.get(host)?;
+        (dev < e.dev + e.bytes.max(1)).then(|| e.host + (dev - e.dev))
+    }
+
+    /// True when some device copy lives at another address than its host data.
+    pub fn has_remapped(&self) -> bool {
+        self.remapped > 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.values()
+    }
+
+    pub fn attachment(&self, ptr_addr: usize) -> Option<Attachment> {
+        self.attached.get(&ptr_addr).copied()
+    }
+
+    pub fn set_attachment(&mut self, ptr_addr: usize, a: Option<Attachment>) {
+        match a {
+            Some(a) if a.count > 0 => {
+                self.attached.insert(ptr_addr, a);
+            }
+            _ => {
+                self.attached.remove(&ptr_addr);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(host: usize, bytes: usize) -> Entry {
+        Entry { host, bytes, dev: host, structured: 0, dynamic: 1, mapped: false }
+    }
+
+    #[test]
+    fn lookup_classifies_sub_ranges() {
+        let mut t = PresentTable::new();
+        t.insert(entry(1000, 100));
+        t.insert(entry(1100, 50));
+        assert_eq!(t.lookup(1000, 100), Lookup::Present(1000));
+        assert_eq!(t.lookup(1010, 10), Lookup::Present(1000));
+        assert_eq!(t.lookup(1099, 1), Lookup::Present(1000));
+        assert_eq!(t.lookup(1099, 0), Lookup::Present(1000));
+        assert_eq!(t.lookup(1100, 50), Lookup::Present(1100));
+        // spans two entries: partly present
+        assert_eq!(t.lookup(1090, 20), Lookup::Partly(1000, 100));
+        // starts before the first entry
+        assert_eq!(t.lookup(990, 20), Lookup::Partly(1000, 100));
+        assert_eq!(t.lookup(900, 100), Lookup::NotPresent);
+        assert_eq!(t.lookup(1150, 10), Lookup::NotPresent);
+        assert_eq!(t.lookup(1140, 20), Lookup::Partly(1100, 50));
+    }
+
+    #[test]
+    fn remove_drops_attachments_inside() {
+        let mut t = PresentTable::new();
+        t.insert(entry(1000, 100));
+        t.set_attachment(1008, Some(Attachment { count: 1, target: 5000 }));
+        t.set_attachment(2000, Some(Attachment { count: 1, target: 5000 }));
+        t.remove(1000);
+        assert_eq!(t.attachment(1008), None);
+        assert!(t.attachment(2000).is_some());
+        assert!(t.is_empty());
+    }
+
+    #[test]
+    fn host_of_maps_device_addresses_back() {
+        let mut t = PresentTable::new();
+        t.insert(Entry { host: 1000, bytes: 100, dev: 9000, structured: 0, dynamic: 1, mapped: true });
+        assert!(t.has_remapped());
+        assert_eq!(t.host_of(9010), Some(1010));
+        assert_eq!(t.host_of(9100), None);
+        assert_eq!(t.host_of(8999), None);
+        assert_eq!(t.find(1050, 10).map(|e| e.dev_of(1050)), Some(9050));
+        t.remove(1000);
+        assert!(!t.has_remapped());
+    }
+}
