@@ -217,7 +217,7 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
 
 /// The text form of a lowered module (`accjit ir`).
 pub fn ir_text(module: &Module) -> String {
-    format!("{module:#?}\n")
+    accjit_ir::print::module_to_string(module)
 }
 
 #[cfg(test)]

@@ -1,0 +1,7 @@
+"""`python -m accjit ...` is the `accjit` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

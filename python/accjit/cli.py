@@ -1,0 +1,123 @@
+"""The `accjit` command.
+
+    accjit run [-D NAME[=VAL]] [-U NAME] [-I DIR] [--device TYPE] prog.c [args...]
+    accjit clif [options] prog.c      print the generated Cranelift IR
+    accjit ir   [options] prog.c      print the lowered accjit IR
+    accjit info                       device types, threads, versions
+
+`run` exits with main's return value. A compile error prints the rendered
+diagnostics on stderr and exits 1. `exit()` inside the program ends the
+process with that status, as for a compiled C program.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _add_compile_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define a macro")
+    p.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME", help="undefine a macro")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add an include directory")
+    p.add_argument("--device", dest="device", default=None, metavar="TYPE", help="device type (multicore, host); default: ACC_DEVICE_TYPE or multicore")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="accjit", description="JIT OpenACC engine: compile and run OpenACC C on the multicore CPU.")
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
+    run = sub.add_parser("run", help="compile and run a C program; exits with main's return value")
+    _add_compile_options(run)
+    run.add_argument("file", help="the C source file")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to main")
+    for name, what in (("clif", "print the Cranelift IR of every function and kernel"), ("ir", "print the lowered accjit IR")):
+        p = sub.add_parser(name, help=what)
+        _add_compile_options(p)
+        p.add_argument("file", help="the C source file")
+    sub.add_parser("info", help="list device types, thread count and versions")
+    return ap
+
+
+def _compile(args, keep_clif=False):
+    from . import _core
+    from ._cmodule import _normalize_defines
+
+    try:
+        with open(args.file, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+    except OSError as e:
+        print(f"accjit: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        sys.exit(2)
+    try:
+        return _core.compile_c(
+            text,
+            name=args.file,
+            device_type=args.device,
+            defines=_normalize_defines(args.defines),
+            undefines=args.undefines,
+            include_dirs=args.include_dirs,
+            keep_clif=keep_clif,
+        )
+    except _core.CompileError as e:
+        sys.stderr.write(e.rendered if e.rendered.endswith("\n") else e.rendered + "\n")
+        sys.exit(1)
+
+
+def _info() -> int:
+    import accjit as acc
+
+    print(f"accjit {acc.__version__} ({acc._core.ENGINE_VERSION})")
+    print("device types:")
+    current = acc.get_device_type()
+    for d in acc.device_types():
+        mark = "  (current)" if d == current else ""
+        print(f"  {d}{mark}")
+    try:
+        n = acc.get_num_threads()
+    except NotImplementedError:
+        n = os.cpu_count()
+    print(f"threads: {n}")
+    print("back ends: cranelift (host code and multicore kernels)")
+    for var in ("ACC_DEVICE_TYPE", "ACC_DEVICE_NUM", "ACCJIT_NUM_THREADS", "ACC_NUM_CORES"):
+        if os.environ.get(var):
+            print(f"{var}={os.environ[var]}")
+    return 0
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.cmd is None:
+        _parser().print_help()
+        return 2
+    if args.cmd == "info":
+        return _info()
+    if args.cmd == "clif":
+        m = _compile(args, keep_clif=True)
+        sys.stdout.write(m.clif())
+        return 0
+    if args.cmd == "ir":
+        m = _compile(args)
+        sys.stdout.write(m.ir())
+        return 0
+    if args.cmd == "run":
+        m = _compile(args)
+        prog_args = args.args
+        if prog_args and prog_args[0] == "--":
+            prog_args = prog_args[1:]
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            status = m.run_main([args.file, *prog_args])
+        except KeyboardInterrupt:
+            print("accjit: interrupted", file=sys.stderr)
+            return 130
+        except RuntimeError as e:
+            print(f"accjit: {e}", file=sys.stderr)
+            return 1
+        return status & 0xFF
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Implementation of ./run (see there). Environment:
+#   PYTHON     interpreter used to create .venv (default: python3)
+#   ACCJIT_VENV  venv location (default: .venv)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+VENV="${ACCJIT_VENV:-$ROOT/.venv}"
+PY="$VENV/bin/python"
+
+log() { printf '[accjit] %s\n' "$*"; }
+
+setup_venv() {
+    if [ ! -x "$PY" ]; then
+        log "creating $VENV"
+        "${PYTHON:-python3}" -m venv "$VENV"
+    fi
+    local need=()
+    "$PY" -c "import numpy" 2>/dev/null || need+=(numpy)
+    [ -x "$VENV/bin/maturin" ] || need+=("maturin>=1.16,<2")
+    for extra in "$@"; do
+        "$PY" -c "import $extra" 2>/dev/null || need+=("$extra")
+    done
+    if [ ${#need[@]} -gt 0 ]; then
+        log "pip install ${need[*]}"
+        "$PY" -m pip install --disable-pip-version-check -q "${need[@]}"
+    fi
+}
+
+build() {
+    log "building accjit (release) into $VENV"
+    # maturin develop needs an active venv
+    VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH" "$VENV/bin/maturin" develop --release --quiet
+    "$PY" -c "import accjit" || { log "build failed: accjit does not import"; exit 1; }
+}
+
+cmd="${1:-help}"
+shift || true
+case "$cmd" in
+    build)
+        setup_venv
+        build
+        ;;
+    demo)
+        setup_venv
+        build
+        "$PY" -m accjit.demo "$@"
+        ;;
+    test)
+        setup_venv pytest
+        build
+        log "cargo test --workspace"
+        cargo test --workspace "$@"
+        log "pytest tests"
+        "$PY" -m pytest -q tests
+        ;;
+    bench)
+        setup_venv
+        "$PY" -c "import numba" 2>/dev/null || "$PY" -m pip install --disable-pip-version-check -q numba \
+            || log "numba could not be installed; its columns will be skipped"
+        build
+        "$PY" benchmarks/bench_multicore.py "$@"
+        ;;
+    help|-h|--help)
+        sed -n '2,7p' "$ROOT/run" | sed 's/^# \{0,1\}//'
+        ;;
+    *)
+        log "unknown command '$cmd'"
+        sed -n '2,7p' "$ROOT/run" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+esac
