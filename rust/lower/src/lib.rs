@@ -1,7 +1,43 @@
 //! Target-independent lowering: outline compute regions into kernels,
 //! implicit data attributes, canonical acc loops, data clauses → runtime calls.
+//!
+//! After [`lower`], a module contains only ordinary statements, `Atomic`
+//! (kept where written), `AccLoop` (only in kernel bodies), `Launch` (only in
+//! host code) and calls of the runtime ABI (docs/runtime-abi.md), each
+//! `__accjit_*` entry point declared once as an `ExternFunc`, with `name`/`loc`
+//! strings as constant globals.
+//!
+//! The passes, one file each:
+//! - `host`: the walk over host functions and routines;
+//! - `outline`: compute constructs → kernels + launches (with `capture`,
+//!   `implicit`, `copy`, `kernels`);
+//! - `loops`: acc loops → `AccLoop` (with `depend`, the dependence test for
+//!   `kernels`);
+//! - `data`: data clauses, data/host_data constructs, executable directives
+//!   (with `exits`, structured exits on every path);
+//! - `fold`: `acc_on_device` and reduction identities.
+//! `build` and `walk` are shared helpers; `cx` holds the lowering context.
 
-use accjit_ir::{Diagnostics, Module};
+mod build;
+mod capture;
+mod copy;
+mod cx;
+mod data;
+mod depend;
+mod exits;
+mod fold;
+mod host;
+mod implicit;
+mod kernels;
+mod loops;
+mod outline;
+mod walk;
+
+pub use cx::device_type_code;
+pub use fold::on_device_value;
+pub use loops::TILE_STAR;
+
+use accjit_ir::{Diagnostics, Function, FuncSig, Linkage, Module, SourceMap, Span, Type};
 
 #[derive(Clone, Debug)]
 pub struct LowerOptions {
@@ -10,7 +46,24 @@ pub struct LowerOptions {
     pub device_type: String,
 }
 
+/// Lower `module` in place. Location strings passed to the runtime are
+/// `"<unknown>"`; use [`lower_with_sources`] to get `"file.c:LINE"`.
 pub fn lower(module: &mut Module, opts: &LowerOptions) -> Result<(), Diagnostics> {
-    let _ = (module, opts);
+    lower_with_sources(module, opts, None)
+}
+
+/// [`lower`], with the source map the front end filled, for `loc` strings.
+pub fn lower_with_sources(module: &mut Module, opts: &LowerOptions, sources: Option<&SourceMap>) -> Result<(), Diagnostics> {
+    let mut cx = cx::Cx::new(module, opts, sources);
+    for i in 0..cx.module.functions.len() {
+        let placeholder = Function::new("", FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Internal, Span::DUMMY);
+        let mut f = std::mem::replace(&mut cx.module.functions[i], placeholder);
+        host::lower_function(&mut cx, &mut f);
+        cx.module.functions[i] = f;
+    }
+    let diags = Diagnostics(std::mem::take(&mut cx.diags));
+    if diags.has_errors() {
+        return Err(diags);
+    }
     Ok(())
 }

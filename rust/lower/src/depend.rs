@@ -1,0 +1,270 @@
+//! The conservative dependence test that decides whether a `kernels` loop
+//! with no `independent` clause may run in parallel.
+//!
+//! A loop nest (loop variables `vars`, body `body`) is independent when:
+//! - every scalar it writes is private: declared inside the body, a loop
+//!   variable of a nested `for`, or in `privates` (its `private`/`reduction`
+//!   variables, and those of nested acc loops);
+//! - every array it writes is accessed (read or written) only through
+//!   subscripts that, for each loop variable `v`, have one position holding
+//!   the same expression `±v + c` in every access (`c` not using `v`), so two
+//!   iterations never touch the same element of a written array;
+//! - it calls no function defined in the module (externs such as libm are
+//!   assumed free of side effects on the program's arrays) and no function
+//!   pointer, and writes through no other kind of place (struct members,
+//!   plain `*p`).
+//!
+//! Distinct base variables are assumed not to alias (as `-Msafeptr` does);
+//! stores by `atomic` constructs never create a dependence.
+
+use crate::capture::{collect_decls, inner_loop_vars, VarKey};
+use accjit_ir::*;
+use std::collections::HashSet;
+
+/// A memory access: the base variable and the subscripts, outermost first.
+#[derive(Debug)]
+struct Access {
+    base: VarKey,
+    subs: Vec<ExprId>,
+}
+
+fn strip(f: &Function, mut e: ExprId) -> ExprId {
+    while let ExprKind::Cast(i) = &f.expr(e).kind {
+        e = *i;
+    }
+    e
+}
+
+/// The access a pointer value `p` starts (`a`, `&a`, `a + i`, `&a[i]`...).
+fn ptr_access(f: &Function, p: ExprId) -> Option<Access> {
+    let p = strip(f, p);
+    match &f.expr(p).kind {
+        ExprKind::Load(pl) => VarKey::of_place(f, *pl).map(|k| Access { base: k, subs: vec![] }),
+        ExprKind::AddrOf(pl) => match &f.expr(*pl).kind {
+            ExprKind::Local(_) | ExprKind::Global(_) => VarKey::of_place(f, *pl).map(|k| Access { base: k, subs: vec![] }),
+            ExprKind::Deref(q) => ptr_access(f, *q),
+            _ => None,
+        },
+        ExprKind::Binary(BinOp::Add, a, b) => {
+            let (ptr, idx) = if f.expr(*a).ty.is_ptr() { (*a, *b) } else { (*b, *a) };
+            let mut acc = ptr_access(f, ptr)?;
+            acc.subs.push(idx);
+            Some(acc)
+        }
+        _ => None,
+    }
+}
+
+enum Place {
+    Scalar(VarKey),
+    Array(Access),
+    Unknown,
+}
+
+fn place(f: &Function, p: ExprId) -> Place {
+    match &f.expr(p).kind {
+        ExprKind::Local(_) | ExprKind::Global(_) => VarKey::of_place(f, p).map(Place::Scalar).unwrap_or(Place::Unknown),
+        ExprKind::Deref(q) => ptr_access(f, *q).map(Place::Array).unwrap_or(Place::Unknown),
+        ExprKind::DescElem(d, idx) => match VarKey::of_place(f, *d) {
+            Some(k) => Place::Array(Access { base: k, subs: idx.clone() }),
+            None => Place::Unknown,
+        },
+        _ => Place::Unknown,
+    }
+}
+
+/// Structural equality of two expressions of `f`.
+pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
+    if a == b {
+        return true;
+    }
+    let (x, y) = (f.expr(a), f.expr(b));
+    let same_kind = match (&x.kind, &y.kind) {
+        (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
+        (ExprKind::Float(p), ExprKind::Float(q)) => p.to_bits() == q.to_bits(),
+        (ExprKind::Local(p), ExprKind::Local(q)) => p == q,
+        (ExprKind::Global(p), ExprKind::Global(q)) => p == q,
+        (ExprKind::Binary(o1, ..), ExprKind::Binary(o2, ..)) => o1 == o2,
+        (ExprKind::Unary(o1, _), ExprKind::Unary(o2, _)) => o1 == o2,
+        (ExprKind::Load(_), ExprKind::Load(_)) | (ExprKind::Cast(_), ExprKind::Cast(_)) | (ExprKind::Deref(_), ExprKind::Deref(_)) | (ExprKind::AddrOf(_), ExprKind::AddrOf(_)) => true,
+        (ExprKind::Member(_, i), ExprKind::Member(_, j)) => i == j,
+        _ => false,
+    };
+    if !same_kind || x.ty != y.ty {
+        return false;
+    }
+    let (ca, cb) = (crate::walk::children(&x.kind), crate::walk::children(&y.kind));
+    ca.len() == cb.len() && ca.iter().zip(&cb).all(|(p, q)| same_expr(f, *p, *q))
+}
+
+fn mentions(f: &Function, e: ExprId, v: LocalId) -> bool {
+    crate::loops::uses_any(f, e, &[v])
+}
+
+/// `±v + c` with `c` free of `v`?
+fn unit_affine(f: &Function, e: ExprId, v: LocalId) -> bool {
+    let e = strip(f, e);
+    match &f.expr(e).kind {
+        ExprKind::Load(p) => matches!(f.expr(*p).kind, ExprKind::Local(l) if l == v),
+        ExprKind::Unary(UnOp::Neg, a) => unit_affine(f, *a, v),
+        ExprKind::Binary(BinOp::Add, a, b) => (unit_affine(f, *a, v) && !mentions(f, *b, v)) || (unit_affine(f, *b, v) && !mentions(f, *a, v)),
+        ExprKind::Binary(BinOp::Sub, a, b) => (unit_affine(f, *a, v) && !mentions(f, *b, v)) || (unit_affine(f, *b, v) && !mentions(f, *a, v)),
+        _ => false,
+    }
+}
+
+struct Scan {
+    writes: Vec<(ExprId, bool)>, // (place, atomic)
+    reads: Vec<ExprId>,          // places read or whose address is taken
+    calls_unknown: bool,
+}
+
+fn scan_expr(f: &Function, e: ExprId, s: &mut Scan) {
+    crate::walk::for_each_expr(f, e, &mut |_, x| match &x.kind {
+        ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => s.writes.push((*p, false)),
+        ExprKind::Load(p) => s.reads.push(*p),
+        ExprKind::AddrOf(p) => {
+            if !matches!(f.expr(*p).kind, ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_)) {
+                s.reads.push(*p)
+            }
+        }
+        ExprKind::Call(Callee::Func(_), _) | ExprKind::CallIndirect(..) => s.calls_unknown = true,
+        _ => {}
+    });
+}
+
+fn scan_block(f: &Function, b: &Block, s: &mut Scan) {
+    let mut b2 = b.clone();
+    for st in &mut b2.stmts {
+        if let StmtKind::Atomic(a) = &st.kind {
+            let (x, others): (ExprId, Vec<ExprId>) = match &**a {
+                AtomicOp::Read { v, x } => {
+                    s.writes.push((*v, false));
+                    (*x, vec![])
+                }
+                AtomicOp::Write { x, value } | AtomicOp::Update { x, value, .. } => (*x, vec![*value]),
+                AtomicOp::Capture { v, x, value, .. } => {
+                    s.writes.push((*v, false));
+                    (*x, vec![*value])
+                }
+            };
+            s.writes.push((x, true));
+            for o in others {
+                scan_expr(f, o, s);
+            }
+            // The place itself (subscripts are reads).
+            for c in crate::walk::children(&f.expr(x).kind) {
+                scan_expr(f, c, s);
+            }
+            continue;
+        }
+        crate::walk::stmt_exprs_mut(&mut Stmt { kind: shallow(&st.kind), span: st.span }, &mut |e| scan_expr(f, *e, s));
+        for inner in nested_blocks(&st.kind) {
+            scan_block(f, inner, s);
+        }
+    }
+}
+
+/// The statement without its nested blocks (their expressions are scanned separately).
+fn shallow(k: &StmtKind) -> StmtKind {
+    match k {
+        StmtKind::If(c, _, _) => StmtKind::If(*c, Block::default(), Block::default()),
+        StmtKind::While(c, _) => StmtKind::While(*c, Block::default()),
+        StmtKind::DoWhile(_, c) => StmtKind::DoWhile(Block::default(), *c),
+        StmtKind::For { cond, step, acc, .. } => StmtKind::For { init: Block::default(), cond: *cond, step: *step, body: Block::default(), acc: acc.clone() },
+        StmtKind::Switch(e, _) => StmtKind::Switch(*e, vec![]),
+        StmtKind::Block(_) => StmtKind::Block(Block::default()),
+        other => other.clone(),
+    }
+}
+
+fn nested_blocks(k: &StmtKind) -> Vec<&Block> {
+    match k {
+        StmtKind::If(_, t, e) => vec![t, e],
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) => vec![b],
+        StmtKind::For { init, body, .. } => vec![init, body],
+        StmtKind::Switch(_, cases) => cases.iter().map(|c| &c.body).collect(),
+        _ => vec![],
+    }
+}
+
+/// Private/reduction variables of acc loops nested in `b`.
+fn nested_acc_privates(f: &Function, b: &Block, out: &mut HashSet<VarKey>) {
+    for s in &b.stmts {
+        if let StmtKind::For { acc: Some(d), .. } = &s.kind {
+            for v in d.private.iter().chain(d.reductions.iter().flat_map(|r| r.vars.iter())) {
+                if let Some(k) = VarKey::of_place(f, v.root) {
+                    out.insert(k);
+                }
+            }
+        }
+        for inner in nested_blocks(&s.kind) {
+            nested_acc_privates(f, inner, out);
+        }
+    }
+}
+
+/// May the iterations of the loop nest with variables `vars` and body `body` run in parallel?
+pub fn independent(f: &Function, body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> bool {
+    let mut private: HashSet<VarKey> = privates.clone();
+    let mut decls = HashSet::new();
+    collect_decls(body, &mut decls);
+    private.extend(decls.into_iter().map(VarKey::Local));
+    let mut inner = vec![];
+    inner_loop_vars(f, body, &mut inner);
+    private.extend(inner.into_iter().map(VarKey::Local));
+    private.extend(vars.iter().map(|v| VarKey::Local(*v)));
+    nested_acc_privates(f, body, &mut private);
+
+    let mut s = Scan { writes: vec![], reads: vec![], calls_unknown: false };
+    scan_block(f, body, &mut s);
+    if s.calls_unknown {
+        return false;
+    }
+    let mut written_bases: Vec<VarKey> = vec![];
+    for (p, atomic) in &s.writes {
+        match place(f, *p) {
+            Place::Scalar(k) => {
+                if !private.contains(&k) && !*atomic {
+                    return false;
+                }
+            }
+            Place::Array(a) => {
+                if !*atomic && !private.contains(&a.base) && !written_bases.contains(&a.base) {
+                    written_bases.push(a.base);
+                }
+            }
+            Place::Unknown => {
+                if !*atomic {
+                    return false;
+                }
+            }
+        }
+    }
+    for base in written_bases {
+        let accesses: Vec<Access> = s
+            .writes
+            .iter()
+            .filter(|(_, atomic)| !atomic)
+            .map(|(p, _)| *p)
+            .chain(s.reads.iter().copied())
+            .filter_map(|p| match place(f, p) {
+                Place::Array(a) if a.base == base => Some(a),
+                _ => None,
+            })
+            .collect();
+        // Reading the base pointer variable itself through an unanalysable
+        // place would have made it Unknown above; here every access is indexed.
+        for &v in vars {
+            let Some(first) = accesses.first() else { break };
+            let pinned = (0..first.subs.len()).any(|k| {
+                let e0 = first.subs[k];
+                unit_affine(f, e0, v) && accesses.iter().all(|a| a.subs.len() == first.subs.len() && same_expr(f, a.subs[k], e0))
+            });
+            if !pinned {
+                return false;
+            }
+        }
+    }
+    true
+}

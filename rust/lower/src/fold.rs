@@ -1,0 +1,77 @@
+//! Folding of `acc_on_device(dev)` inside compute regions.
+//!
+//! A region compiled for device type D runs on D, so `acc_on_device` with a
+//! constant argument folds to a constant. Choice for the CPU devices (the
+//! behaviour of nvc with `-acc=multicore`): on `multicore` (and `host`) the
+//! region runs on the host CPU, so `acc_device_host` is 1 and
+//! `acc_device_not_host` is 0; `acc_device_multicore` is 1 on `multicore`
+//! only. On `nvidia`/`opencl`, `acc_device_not_host` and the device's own
+//! type are 1, everything else 0. Calls with a non-constant argument, and calls
+//! in host code or in `routine` functions (which the host may also call), are
+//! left to the runtime routine.
+
+use crate::build::const_int;
+use crate::cx::{device_type_code, Cx};
+use accjit_ir::*;
+
+/// The folded value of `acc_on_device(args[0])` for the target, if `id` is
+/// `acc_on_device` and the argument is constant.
+pub fn acc_on_device(cx: &Cx, f: &Function, id: ExternId, args: &[ExprId]) -> Option<i64> {
+    if cx.module.externs.get(id.index())?.name != "acc_on_device" {
+        return None;
+    }
+    let arg = const_int(f, *args.first()?)?;
+    Some(on_device_value(&cx.opts.device_type, arg))
+}
+
+/// `acc_on_device(arg)` inside a region compiled for `device`.
+pub fn on_device_value(device: &str, arg: i64) -> i64 {
+    let me = device_type_code(device).unwrap_or(7);
+    let host_like = me == 2 || me == 7;
+    let v = match arg {
+        2 => host_like,
+        3 => !host_like,
+        _ => arg == me,
+    };
+    v as i64
+}
+
+/// The identity of a reduction operator for type `ty`, as an expression of `f`.
+pub fn identity(f: &mut Function, op: RedOp, ty: &Type, span: Span) -> ExprId {
+    let s = ty.scalar().unwrap_or(Scalar::I32);
+    if s.is_float() {
+        let v = match op {
+            RedOp::Add | RedOp::BitOr | RedOp::BitXor | RedOp::LogOr => 0.0,
+            RedOp::Mul | RedOp::LogAnd | RedOp::BitAnd => 1.0,
+            RedOp::Max => f64::NEG_INFINITY,
+            RedOp::Min => f64::INFINITY,
+        };
+        return f.add_expr(ExprKind::Float(v), ty.clone(), span);
+    }
+    let (min, max): (i64, i64) = match s {
+        Scalar::Bool => (0, 1),
+        Scalar::I8 => (i8::MIN as i64, i8::MAX as i64),
+        Scalar::U8 => (0, u8::MAX as i64),
+        Scalar::I16 => (i16::MIN as i64, i16::MAX as i64),
+        Scalar::U16 => (0, u16::MAX as i64),
+        Scalar::I32 => (i32::MIN as i64, i32::MAX as i64),
+        Scalar::U32 => (0, u32::MAX as i64),
+        Scalar::I64 => (i64::MIN, i64::MAX),
+        Scalar::U64 => (0, -1),
+        Scalar::F32 | Scalar::F64 => (0, 0),
+    };
+    let v = match op {
+        RedOp::Add | RedOp::BitOr | RedOp::BitXor | RedOp::LogOr => 0,
+        RedOp::Mul | RedOp::LogAnd => 1,
+        RedOp::BitAnd => {
+            if s == Scalar::Bool {
+                1
+            } else {
+                -1
+            }
+        }
+        RedOp::Max => min,
+        RedOp::Min => max,
+    };
+    f.add_expr(ExprKind::Int(v), ty.clone(), span)
+}

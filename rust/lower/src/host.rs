@@ -1,0 +1,112 @@
+//! The walk over host functions: every OpenACC construct met in a block is
+//! handed to the pass that lowers it (`outline`, `data`); `declare` makes the
+//! rest of its block a data region; orphaned loop directives in host code are
+//! dropped (the loop runs sequentially on the host). `routine` functions keep
+//! their code, with their loop directives dropped (each call runs the loops
+//! sequentially in the calling executor), and may not contain constructs.
+
+use crate::cx::Cx;
+use crate::{data, outline};
+use accjit_ir::*;
+
+/// Lower one function of the module (taken out of it while being lowered).
+pub fn lower_function(cx: &mut Cx, f: &mut Function) {
+    let body = std::mem::take(&mut f.body);
+    f.body = if f.routine.is_some() { strip_routine(cx, body) } else { lower_block(cx, f, body, None) };
+}
+
+fn lower_block(cx: &mut Cx, f: &mut Function, b: Block, dflt: Option<DefaultKind>) -> Block {
+    let mut out = vec![];
+    let mut iter = b.stmts.into_iter();
+    while let Some(s) = iter.next() {
+        if let StmtKind::Exec(x) = &s.kind {
+            if matches!(x.kind, ExecKind::Declare) {
+                let x = x.clone();
+                let rest = Block::new(iter.by_ref().collect());
+                let rest = lower_block(cx, f, rest, dflt);
+                let stmts = data::lower_declare(cx, f, &x, rest);
+                out.push(Stmt { kind: StmtKind::Block(Block::new(stmts)), span: s.span });
+                break;
+            }
+        }
+        out.extend(lower_stmt(cx, f, s, dflt));
+    }
+    Block::new(out)
+}
+
+fn block_stmt(stmts: Vec<Stmt>, span: Span) -> Vec<Stmt> {
+    vec![Stmt { kind: StmtKind::Block(Block::new(stmts)), span }]
+}
+
+fn lower_stmt(cx: &mut Cx, f: &mut Function, s: Stmt, dflt: Option<DefaultKind>) -> Vec<Stmt> {
+    let span = s.span;
+    let kind = match s.kind {
+        StmtKind::Compute(c) => return block_stmt(outline::lower_compute(cx, f, *c, dflt), span),
+        StmtKind::Data(mut d) => {
+            let body = std::mem::take(&mut d.body);
+            let body = lower_block(cx, f, body, d.default.or(dflt));
+            return block_stmt(data::lower_data(cx, f, &d, body), span);
+        }
+        StmtKind::HostData(mut h) => {
+            let body = std::mem::take(&mut h.body);
+            let body = lower_block(cx, f, body, dflt);
+            return block_stmt(data::lower_host_data(cx, f, &h, body), span);
+        }
+        StmtKind::Exec(x) => {
+            let stmts = data::lower_exec(cx, f, &x);
+            if stmts.is_empty() {
+                return vec![];
+            }
+            return block_stmt(stmts, span);
+        }
+        StmtKind::If(c, t, e) => StmtKind::If(c, lower_block(cx, f, t, dflt), lower_block(cx, f, e, dflt)),
+        StmtKind::While(c, b) => StmtKind::While(c, lower_block(cx, f, b, dflt)),
+        StmtKind::DoWhile(b, c) => StmtKind::DoWhile(lower_block(cx, f, b, dflt), c),
+        StmtKind::For { init, cond, step, body, acc: _ } => {
+            StmtKind::For { init: lower_block(cx, f, init, dflt), cond, step, body: lower_block(cx, f, body, dflt), acc: None }
+        }
+        StmtKind::Switch(e, cases) => {
+            StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: lower_block(cx, f, c.body, dflt) }).collect())
+        }
+        StmtKind::Block(b) => StmtKind::Block(lower_block(cx, f, b, dflt)),
+        k => k,
+    };
+    vec![Stmt { kind, span }]
+}
+
+/// A routine body: loop directives dropped, constructs rejected.
+fn strip_routine(cx: &mut Cx, b: Block) -> Block {
+    let mut out = vec![];
+    for s in b.stmts {
+        let span = s.span;
+        let kind = match s.kind {
+            StmtKind::Compute(c) => {
+                cx.error(Diagnostic::error(c.span, format!("a {} construct may not appear in a routine", c.kind.name())));
+                continue;
+            }
+            StmtKind::Data(d) => {
+                cx.error(Diagnostic::error(d.span, "a data construct may not appear in a routine"));
+                continue;
+            }
+            StmtKind::HostData(h) => {
+                cx.error(Diagnostic::error(h.span, "a host_data construct may not appear in a routine"));
+                continue;
+            }
+            StmtKind::Exec(x) => {
+                if !matches!(x.kind, ExecKind::Cache) {
+                    cx.error(Diagnostic::error(x.span, "this directive may not appear in a routine"));
+                }
+                continue;
+            }
+            StmtKind::If(c, t, e) => StmtKind::If(c, strip_routine(cx, t), strip_routine(cx, e)),
+            StmtKind::While(c, b) => StmtKind::While(c, strip_routine(cx, b)),
+            StmtKind::DoWhile(b, c) => StmtKind::DoWhile(strip_routine(cx, b), c),
+            StmtKind::For { init, cond, step, body, acc: _ } => StmtKind::For { init: strip_routine(cx, init), cond, step, body: strip_routine(cx, body), acc: None },
+            StmtKind::Switch(e, cases) => StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: strip_routine(cx, c.body) }).collect()),
+            StmtKind::Block(b) => StmtKind::Block(strip_routine(cx, b)),
+            k => k,
+        };
+        out.push(Stmt { kind, span });
+    }
+    Block::new(out)
+}

@@ -1,0 +1,542 @@
+//! Acc loops inside kernel bodies → canonical [`AccLoop`]s.
+//!
+//! Phases, for one `for` carrying a loop directive:
+//! 1. resolve the `device_type` groups for the target; `seq` (and a `kernels`
+//!    loop the dependence test cannot prove independent) stays a plain `for`
+//!    whose loop variable and `private` variables are fresh locals;
+//! 2. collect the `collapse(n)`/`tile(...)` nest (n perfectly nested loops) and
+//!    recognise each loop's canonical form `for (i = lb; i OP ub; STEP)` with
+//!    OP one of `< <= > >= !=` and STEP one of `i++ ++i i-- --i i+=c i-=c
+//!    i=i+c i=c+i i=i-c`; inner bounds may not use outer loop variables;
+//! 3. compute `lb`, `step` and the trip count in i64 (constants folded,
+//!    other values evaluated once into temporaries before the loop);
+//! 4. choose the levels: explicit gang/worker/vector as written; with no level
+//!    clause the outermost partitioned loop becomes `gang` (plus `vector` when
+//!    no partitioned loop is nested in it) and a loop inside a gang loop
+//!    `vector`; below a vector loop, sequential;
+//! 5. privatise: loop variables, `private` variables, the loop variables of
+//!    plain `for` loops nested in a partitioned loop, and `reduction`
+//!    variables (a fresh private per executor, combined into the place the
+//!    variable denotes outside the loop — the gang-private copy when an
+//!    enclosing loop or the construct reduces the same variable).
+//!
+//! `tile(*)` uses tile size [`TILE_STAR`]. The body of an `AccLoop` sees
+//! `var = (type of var)(lb + k * step)` for `k in 0..trip`; a `continue` at its
+//! top level moves to the next iteration.
+
+use crate::build::{self, const_int};
+use crate::capture::{assoc_depth, collect_decls, init_var, inner_loop_vars, single_stmt, VarKey};
+use crate::copy::{KernelBuilder, Levels, Mapped};
+use accjit_ir::*;
+use std::collections::HashSet;
+
+/// The tile size chosen for `tile(*)`.
+pub const TILE_STAR: u64 = 32;
+
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Const(i64),
+    /// A host expression; `true`: negate it (`i -= c`, `i = i - c`).
+    Expr(ExprId, bool),
+}
+
+#[derive(Clone, Debug)]
+struct Canon {
+    var: LocalId,
+    lb: ExprId,
+    ub: ExprId,
+    op: BinOp,
+    step: Step,
+    span: Span,
+}
+
+/// An i64 value known at compile time or held in a kernel temporary.
+#[derive(Clone, Copy, Debug)]
+enum Val {
+    Const(i64),
+    Temp(LocalId),
+}
+
+fn strip_casts(f: &Function, mut e: ExprId) -> ExprId {
+    while let ExprKind::Cast(inner) = &f.expr(e).kind {
+        if !f.expr(e).ty.scalar().map(|s| s.is_int()).unwrap_or(false) {
+            break;
+        }
+        e = *inner;
+    }
+    e
+}
+
+/// Is `e` a read of local `v` (through integer casts)?
+fn is_var(f: &Function, e: ExprId, v: LocalId) -> bool {
+    let e = strip_casts(f, e);
+    match &f.expr(e).kind {
+        ExprKind::Load(p) => matches!(f.expr(*p).kind, ExprKind::Local(l) if l == v),
+        _ => false,
+    }
+}
+
+fn is_place_of(f: &Function, e: ExprId, v: LocalId) -> bool {
+    matches!(f.expr(e).kind, ExprKind::Local(l) if l == v)
+}
+
+/// Does `e` mention any local in `vars`?
+pub fn uses_any(f: &Function, e: ExprId, vars: &[LocalId]) -> bool {
+    let mut found = false;
+    crate::walk::for_each_expr(f, e, &mut |_, x| {
+        if let ExprKind::Local(l) = x.kind {
+            if vars.contains(&l) {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+fn flip(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        o => o,
+    }
+}
+
+fn canon_error(span: Span, directive: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(span, format!("acc loop is not in canonical form: {}", what))
+        .with_note(directive, "the loop directive")
+        .with_hint("write `for (i = lb; i < ub; i += step)` with an integer loop variable (also <=, >, >=, !=, ++, --, -=)")
+}
+
+/// Recognise the canonical form of one `for`.
+fn canon(f: &Function, init: &Block, cond: Option<ExprId>, step: Option<ExprId>, span: Span, directive: Span) -> Result<Canon, Diagnostic> {
+    let (var, lb, _) = init_var(f, init).ok_or_else(|| canon_error(span, directive, "the init must be `i = lb` or `int i = lb`"))?;
+    match f.local(var).ty.scalar() {
+        Some(s) if s.is_int() => {}
+        _ => return Err(canon_error(span, directive, "the loop variable must have integer type")),
+    }
+    let cond = cond.ok_or_else(|| canon_error(span, directive, "the loop has no condition"))?;
+    let (op, ub) = match &f.expr(cond).kind {
+        ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Ne), a, b) => {
+            if is_var(f, *a, var) && !uses_any(f, *b, &[var]) {
+                (*op, *b)
+            } else if is_var(f, *b, var) && !uses_any(f, *a, &[var]) {
+                (flip(*op), *a)
+            } else {
+                return Err(canon_error(f.expr(cond).span, directive, "the condition must compare the loop variable with a bound that does not use it"));
+            }
+        }
+        _ => return Err(canon_error(f.expr(cond).span, directive, "the condition must be `i < ub`, `i <= ub`, `i > ub`, `i >= ub` or `i != ub`")),
+    };
+    let step_e = step.ok_or_else(|| canon_error(span, directive, "the loop has no increment"))?;
+    let bad_step = || canon_error(f.expr(step_e).span, directive, "the increment must be `i++`, `i--`, `i += c`, `i -= c`, `i = i + c` or `i = i - c`");
+    let mk = |c: ExprId, neg: bool| -> Result<Step, Diagnostic> {
+        if uses_any(f, c, &[var]) {
+            return Err(canon_error(f.expr(c).span, directive, "the increment may not depend on the loop variable"));
+        }
+        Ok(match const_int(f, strip_casts(f, c)) {
+            Some(v) => Step::Const(if neg { -v } else { v }),
+            None => Step::Expr(c, neg),
+        })
+    };
+    let step = match &f.expr(step_e).kind {
+        ExprKind::IncDec { place, inc, .. } if is_place_of(f, *place, var) => Step::Const(if *inc { 1 } else { -1 }),
+        ExprKind::CompoundAssign { op: op @ (BinOp::Add | BinOp::Sub), place, value, .. } if is_place_of(f, *place, var) => mk(*value, *op == BinOp::Sub)?,
+        ExprKind::Assign(place, value) if is_place_of(f, *place, var) => {
+            let v = strip_casts(f, *value);
+            match &f.expr(v).kind {
+                ExprKind::Binary(BinOp::Add, a, b) if is_var(f, *a, var) => mk(*b, false)?,
+                ExprKind::Binary(BinOp::Add, a, b) if is_var(f, *b, var) => mk(*a, false)?,
+                ExprKind::Binary(BinOp::Sub, a, b) if is_var(f, *a, var) => mk(*b, true)?,
+                _ => return Err(bad_step()),
+            }
+        }
+        _ => return Err(bad_step()),
+    };
+    Ok(Canon { var, lb, ub, op, step, span })
+}
+
+/// `b` contains a `break` that would leave the loop whose body it is.
+fn direct_break(b: &Block) -> Option<Span> {
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::Break => return Some(s.span),
+            StmtKind::If(_, t, e) => {
+                if let Some(sp) = direct_break(t).or_else(|| direct_break(e)) {
+                    return Some(sp);
+                }
+            }
+            StmtKind::Block(b) => {
+                if let Some(sp) = direct_break(b) {
+                    return Some(sp);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Is an acc loop that would be partitioned nested anywhere in `b`?
+fn has_partitioned_loop(b: &Block, device: &str) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::For { body, acc, .. } => {
+            acc.as_ref().map(|d| !d.tuning.resolve(device).seq).unwrap_or(false) || has_partitioned_loop(body, device)
+        }
+        StmtKind::If(_, t, e) => has_partitioned_loop(t, device) || has_partitioned_loop(e, device),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) => has_partitioned_loop(b, device),
+        StmtKind::Switch(_, cases) => cases.iter().any(|c| has_partitioned_loop(&c.body, device)),
+        _ => false,
+    })
+}
+
+fn val_expr(b: &mut KernelBuilder, v: Val, span: Span) -> ExprId {
+    match v {
+        Val::Const(c) => build::i64c(&mut b.k, c, span),
+        Val::Temp(l) => build::load_local(&mut b.k, l, span),
+    }
+}
+
+/// Evaluate kernel expression `e` (converted to i64) once, before the loop.
+fn materialize(b: &mut KernelBuilder, e: ExprId, name: &str, pre: &mut Vec<Stmt>, span: Span) -> Val {
+    if let Some(c) = const_int(&b.k, e) {
+        return Val::Const(c);
+    }
+    let e = build::cast(&mut b.k, e, Type::I64, span);
+    let (l, d) = build::temp(&mut b.k, name, e, span);
+    pre.push(d);
+    Val::Temp(l)
+}
+
+fn bin(b: &mut KernelBuilder, op: BinOp, x: ExprId, y: ExprId, span: Span) -> ExprId {
+    build::binary(&mut b.k, op, x, y, Type::I64, span)
+}
+
+/// The trip count of `for (i = lb; i OP ub; i += st)`, as an i64 value.
+fn trip_count(b: &mut KernelBuilder, op: BinOp, lb: Val, ub: Val, st: Val, pre: &mut Vec<Stmt>, span: Span) -> Val {
+    // Normalise != to < or > when the step's sign is known.
+    let op = match (op, st) {
+        (BinOp::Ne, Val::Const(s)) if s > 0 => BinOp::Lt,
+        (BinOp::Ne, Val::Const(s)) if s < 0 => BinOp::Gt,
+        (o, _) => o,
+    };
+    if let (Val::Const(l), Val::Const(u), Val::Const(s)) = (lb, ub, st) {
+        let (l, u, s) = (l as i128, u as i128, s as i128);
+        let t = match op {
+            BinOp::Lt => (u - l + s - 1).div_euclid(s),
+            BinOp::Le => (u - l + s).div_euclid(s),
+            BinOp::Gt => (l - u - s - 1).div_euclid(-s),
+            BinOp::Ge => (l - u - s).div_euclid(-s),
+            _ => (u - l) / s,
+        };
+        return Val::Const(t.clamp(0, i64::MAX as i128) as i64);
+    }
+    let e = match op {
+        BinOp::Ne => {
+            let (u, l, s) = (val_expr(b, ub, span), val_expr(b, lb, span), val_expr(b, st, span));
+            let d = bin(b, BinOp::Sub, u, l, span);
+            let q = bin(b, BinOp::Div, d, s, span);
+            let q = materialize(b, q, "__acc_q", pre, span);
+            let (q1, q2, z, z2) = (val_expr(b, q, span), val_expr(b, q, span), build::i64c(&mut b.k, 0, span), build::i64c(&mut b.k, 0, span));
+            let c = build::cmp(&mut b.k, BinOp::Gt, q1, z, span);
+            b.k.add_expr(ExprKind::Cond(c, q2, z2), Type::I64, span)
+        }
+        _ => {
+            let up = matches!(op, BinOp::Lt | BinOp::Le);
+            let inclusive = matches!(op, BinOp::Le | BinOp::Ge);
+            // diff = ub - lb (+1) upward, lb - ub (+1) downward; ast = |step|
+            let (hi, lo) = if up { (ub, lb) } else { (lb, ub) };
+            let (h, l) = (val_expr(b, hi, span), val_expr(b, lo, span));
+            let mut diff = bin(b, BinOp::Sub, h, l, span);
+            if inclusive {
+                let one = build::i64c(&mut b.k, 1, span);
+                diff = bin(b, BinOp::Add, diff, one, span);
+            }
+            let diff = materialize(b, diff, "__acc_n", pre, span);
+            let ast = match st {
+                Val::Const(s) => Val::Const(s.abs()),
+                Val::Temp(_) if up => st,
+                Val::Temp(_) => {
+                    let s = val_expr(b, st, span);
+                    let n = b.k.add_expr(ExprKind::Unary(UnOp::Neg, s), Type::I64, span);
+                    materialize(b, n, "__acc_astep", pre, span)
+                }
+            };
+            let quotient = match ast {
+                Val::Const(1) => val_expr(b, diff, span),
+                _ => {
+                    let d = val_expr(b, diff, span);
+                    let a1 = val_expr(b, ast, span);
+                    let one = build::i64c(&mut b.k, 1, span);
+                    let a1m = bin(b, BinOp::Sub, a1, one, span);
+                    let num = bin(b, BinOp::Add, d, a1m, span);
+                    let a2 = val_expr(b, ast, span);
+                    bin(b, BinOp::Div, num, a2, span)
+                }
+            };
+            let d = val_expr(b, diff, span);
+            let z = build::i64c(&mut b.k, 0, span);
+            let c = build::cmp(&mut b.k, BinOp::Gt, d, z, span);
+            let z2 = build::i64c(&mut b.k, 0, span);
+            b.k.add_expr(ExprKind::Cond(c, quotient, z2), Type::I64, span)
+        }
+    };
+    materialize(b, e, "__acc_trip", pre, span)
+}
+
+/// Lower one `for` with a loop directive inside a kernel body.
+pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
+    let t = d.tuning.resolve(&b.cx.opts.device_type);
+    let StmtKind::For { .. } = &s.kind else { return vec![] };
+    if t.seq {
+        return seq_loop(b, s, d);
+    }
+    // The nest.
+    let depth = assoc_depth(&t);
+    let mut nest: Vec<&Stmt> = vec![s];
+    while nest.len() < depth {
+        let Some(StmtKind::For { body, .. }) = nest.last().map(|s| &s.kind) else { break };
+        match single_stmt(body) {
+            Some(inner @ Stmt { kind: StmtKind::For { acc: None, .. }, .. }) => nest.push(inner),
+            _ => {
+                let what = if t.tile.len() >= depth { format!("tile({} sizes)", t.tile.len()) } else { format!("collapse({})", depth) };
+                b.cx.error(
+                    Diagnostic::error(nest.last().map(|s| s.span).unwrap_or(s.span), format!("{} needs {} perfectly nested loops", what, depth))
+                        .with_note(d.span, "the loop directive"),
+                );
+                return vec![];
+            }
+        }
+    }
+    let src = b.src;
+    let mut canons = vec![];
+    for l in &nest {
+        let StmtKind::For { init, cond, step, .. } = &l.kind else { return vec![] };
+        match canon(src, init, *cond, *step, l.span, d.span) {
+            Ok(c) => canons.push(c),
+            Err(e) => {
+                b.cx.error(e);
+                return vec![];
+            }
+        }
+    }
+    let vars: Vec<LocalId> = canons.iter().map(|c| c.var).collect();
+    for (i, c) in canons.iter().enumerate().skip(1) {
+        let step_uses = match c.step {
+            Step::Expr(e, _) => uses_any(src, e, &vars[..i]),
+            Step::Const(_) => false,
+        };
+        if uses_any(src, c.lb, &vars[..i]) || uses_any(src, c.ub, &vars[..i]) || step_uses {
+            b.cx.error(
+                Diagnostic::error(c.span, "the bounds of a collapsed loop may not depend on an outer loop variable")
+                    .with_note(d.span, "the loop directive"),
+            );
+            return vec![];
+        }
+    }
+    let StmtKind::For { body: inner_body, .. } = &nest[nest.len() - 1].kind else { return vec![] };
+    if let Some(sp) = direct_break(inner_body) {
+        b.cx.error(Diagnostic::error(sp, "`break` may not leave an acc loop").with_note(d.span, "the loop directive"));
+        return vec![];
+    }
+    // Levels.
+    let explicit = t.gang.is_some() || t.worker.is_some() || t.vector.is_some();
+    if b.construct == ComputeKind::Kernels && !t.independent {
+        let mut privs: HashSet<VarKey> = HashSet::new();
+        for v in d.private.iter().chain(d.reductions.iter().flat_map(|r| r.vars.iter())) {
+            if let Some(k) = VarKey::of_place(src, v.root) {
+                privs.insert(k);
+            }
+        }
+        if !crate::depend::independent(src, inner_body, &vars, &privs) {
+            return seq_loop(b, s, d);
+        }
+    }
+    let outer = b.loops.iter().fold(Levels::default(), |a, l| Levels { gang: a.gang || l.gang, worker: a.worker || l.worker, vector: a.vector || l.vector });
+    let levels = if explicit {
+        let lv = Levels { gang: t.gang.is_some(), worker: t.worker.is_some(), vector: t.vector.is_some() };
+        let bad = (lv.gang && (outer.gang || outer.worker || outer.vector)) || (lv.worker && (outer.worker || outer.vector)) || (lv.vector && outer.vector);
+        if bad {
+            b.cx.error(
+                Diagnostic::error(d.span, "this loop's level (gang/worker/vector) must be below the levels of the loops that contain it")
+                    .with_hint("gang loops contain worker loops, which contain vector loops"),
+            );
+            return vec![];
+        }
+        lv
+    } else if !outer.gang && !outer.worker && !outer.vector {
+        Levels { gang: true, worker: false, vector: !has_partitioned_loop(inner_body, &b.cx.opts.device_type) }
+    } else if !outer.vector {
+        Levels { gang: false, worker: false, vector: true }
+    } else {
+        Levels::default()
+    };
+    let vector_len = if levels.vector {
+        match t.vector {
+            Some(Some(e)) => const_int(src, e).and_then(|v| u32::try_from(v).ok()).or(b.vector_length),
+            _ => b.vector_length,
+        }
+    } else {
+        None
+    };
+    // Tile sizes, innermost first in the clause.
+    let mut tiles: Vec<Option<u64>> = vec![None; canons.len()];
+    if !t.tile.is_empty() {
+        let n = t.tile.len();
+        for (i, ts) in t.tile.iter().enumerate() {
+            let size = match ts {
+                None => TILE_STAR,
+                Some(e) => match const_int(src, *e) {
+                    Some(v) if v > 0 => v as u64,
+                    _ => {
+                        b.cx.error(Diagnostic::error(src.expr(*e).span, "a tile size must be a positive integer constant or `*`"));
+                        return vec![];
+                    }
+                },
+            };
+            if let Some(slot) = tiles.get_mut(n - 1 - i) {
+                *slot = Some(size);
+            }
+        }
+    }
+    // Bounds and trip counts, evaluated before the loop.
+    let mut pre = vec![];
+    let mut dims = vec![];
+    let span = s.span;
+    for (c, tile) in canons.iter().zip(&tiles) {
+        let lb = b.expr(c.lb);
+        let lb = build::cast(&mut b.k, lb, Type::I64, span);
+        let lbv = materialize(b, lb, "__acc_lb", &mut pre, span);
+        let ub = b.expr(c.ub);
+        let ub = build::cast(&mut b.k, ub, Type::I64, span);
+        let ubv = materialize(b, ub, "__acc_ub", &mut pre, span);
+        let stv = match c.step {
+            Step::Const(v) => Val::Const(v),
+            Step::Expr(e, neg) => {
+                let mut st = b.expr(e);
+                st = build::cast(&mut b.k, st, Type::I64, span);
+                if neg {
+                    st = b.k.add_expr(ExprKind::Unary(UnOp::Neg, st), Type::I64, span);
+                }
+                materialize(b, st, "__acc_step", &mut pre, span)
+            }
+        };
+        if let Val::Const(sv) = stv {
+            let wrong = match c.op {
+                BinOp::Lt | BinOp::Le => sv <= 0,
+                BinOp::Gt | BinOp::Ge => sv >= 0,
+                _ => sv == 0,
+            };
+            if wrong {
+                b.cx.error(canon_error(c.span, d.span, "the increment moves the loop variable away from its bound (or is zero)"));
+                return vec![];
+            }
+        }
+        let trip = trip_count(b, c.op, lbv, ubv, stv, &mut pre, span);
+        dims.push((c.var, lbv, stv, trip, *tile));
+    }
+    // Scope: loop variables, privates, reductions.
+    let mark = b.env.mark();
+    let mut out_dims = vec![];
+    let mut bound: Vec<VarKey> = vec![];
+    for (var, lbv, stv, trip, tile) in dims {
+        let nv = b.fresh_like(var);
+        b.env.bind(VarKey::Local(var), Mapped::Local(nv));
+        bound.push(VarKey::Local(var));
+        let lb = val_expr(b, lbv, span);
+        let step = val_expr(b, stv, span);
+        let trip = val_expr(b, trip, span);
+        out_dims.push(LoopDim { var: nv, lb, step, trip, tile });
+    }
+    let mut privates = vec![];
+    for v in &d.private {
+        let Some(k) = VarKey::of_place(src, v.root) else {
+            b.error(v.span, "private: only whole variables are supported");
+            continue;
+        };
+        let ty = src.expr(v.root).ty.clone();
+        let name = v.text.clone();
+        let nl = b.k.add_local(name, ty, v.span);
+        b.env.bind(k, Mapped::Local(nl));
+        bound.push(k);
+        privates.push(nl);
+    }
+    let mut reductions = vec![];
+    for r in &d.reductions {
+        for v in &r.vars {
+            let Some(k) = VarKey::of_place(src, v.root) else {
+                b.error(v.span, "reduction: only whole scalar variables are supported");
+                continue;
+            };
+            let ty = src.expr(v.root).ty.clone();
+            if !matches!(ty, Type::Scalar(_)) {
+                b.error(v.span, format!("reduction on `{}`: only scalar reduction variables are supported", v.text));
+                continue;
+            }
+            let target = b.place_of(k, &ty, v.span);
+            let nl = b.k.add_local(v.text.clone(), ty.clone(), v.span);
+            b.env.bind(k, Mapped::Local(nl));
+            bound.push(k);
+            reductions.push(LoopReduction { op: r.op, ty, private: nl, target });
+        }
+    }
+    if levels.gang || levels.worker || levels.vector {
+        let mut inner = vec![];
+        inner_loop_vars(src, inner_body, &mut inner);
+        let mut declared = HashSet::new();
+        collect_decls(inner_body, &mut declared);
+        for l in inner {
+            if declared.contains(&l) || bound.contains(&VarKey::Local(l)) {
+                continue;
+            }
+            let nl = b.fresh_like(l);
+            b.env.bind(VarKey::Local(l), Mapped::Local(nl));
+            bound.push(VarKey::Local(l));
+            privates.push(nl);
+        }
+    }
+    b.loops.push(levels);
+    let body = b.loop_block(inner_body);
+    b.loops.pop();
+    b.env.undo(mark);
+    pre.push(Stmt {
+        kind: StmtKind::AccLoop(Box::new(AccLoop {
+            dims: out_dims,
+            gang: levels.gang,
+            worker: levels.worker,
+            vector: levels.vector,
+            vector_len,
+            reductions,
+            privates,
+            body,
+            span: d.span,
+        })),
+        span,
+    });
+    pre
+}
+
+/// A sequential acc loop: a plain `for` whose loop variable and `private`
+/// variables are fresh locals (reductions need nothing: one executor).
+fn seq_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
+    let StmtKind::For { init, cond, step, body, .. } = &s.kind else { return vec![] };
+    let src = b.src;
+    let mark = b.env.mark();
+    let mut out = vec![];
+    let t = d.tuning.resolve(&b.cx.opts.device_type);
+    for v in crate::capture::nest_vars(src, s, assoc_depth(&t)) {
+        let nl = b.fresh_like(v);
+        b.env.bind(VarKey::Local(v), Mapped::Local(nl));
+    }
+    for v in &d.private {
+        let Some(k) = VarKey::of_place(src, v.root) else { continue };
+        let ty = src.expr(v.root).ty.clone();
+        let nl = b.k.add_local(v.text.clone(), ty, v.span);
+        b.env.bind(k, Mapped::Local(nl));
+        out.push(Stmt { kind: StmtKind::Decl(nl, None), span: v.span });
+    }
+    out.push(b.plain_for(init, *cond, *step, body, s.span));
+    b.env.undo(mark);
+    out
+}

@@ -1,0 +1,298 @@
+//! Compute constructs → kernels + launches.
+//!
+//! For one `parallel`/`serial`/`kernels` construct:
+//! 1. (`kernels` only) split the body into parts, one per top-level loop nest
+//!    and one per run of other statements (`kernels.rs`);
+//! 2. find the captures of the region (`capture.rs`) and decide their data
+//!    attributes (`implicit.rs`), once for the whole construct;
+//! 3. build one kernel per part: parameters for the captures the part uses
+//!    (in order of first use), gang-private locals for `private`,
+//!    `firstprivate` aggregates and compute reductions (a `KernelReduction`
+//!    each), then the body copied through `copy.rs` (acc loops → `AccLoop`);
+//! 4. in host code: evaluate `if`/`self`, `async` and the clause sections
+//!    once, `__accjit_wait` for a `wait` clause, data enters (explicit
+//!    whole-variable clauses, implicit clauses, then member/deep sections with
+//!    attach), the launches in order, data exits in reverse.
+//!
+//! `Launch::local_cond` is `!(if) || self`: the runtime then runs the kernel on
+//! the local thread, and no data clause acts (the guard skips them).
+
+use crate::build::{self, const_int, i64c, load_local};
+use crate::capture::{region_vars, VarKey, VarUse};
+use crate::copy::{collect_labels, KernelBuilder, Mapped};
+use crate::cx::{void_ptr, Cx};
+use crate::data::{self, ClauseOp, FLAG_STRUCTURED};
+use crate::implicit::{self, Capture, Mode};
+use accjit_ir::*;
+use std::collections::HashSet;
+
+/// Reductions a combined `parallel loop reduction(op:x)` implies on the
+/// compute construct (variables not already reduced there).
+fn combined_reductions(f: &Function, c: &ComputeConstruct) -> Vec<(RedOp, VarKey)> {
+    let mut out = vec![];
+    if !c.combined || c.kind == ComputeKind::Kernels {
+        return out;
+    }
+    let Some(Stmt { kind: StmtKind::For { acc: Some(d), .. }, .. }) = crate::capture::single_stmt(&c.body) else { return out };
+    let already: Vec<VarKey> = c.reductions.iter().flat_map(|r| r.vars.iter()).filter_map(|v| VarKey::of_place(f, v.root)).collect();
+    for r in &d.reductions {
+        for v in &r.vars {
+            if let Some(k) = VarKey::of_place(f, v.root) {
+                if !already.contains(&k) && matches!(f.expr(v.root).ty, Type::Scalar(_)) {
+                    out.push((r.op, k));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn host_place(cx: &Cx, f: &mut Function, key: VarKey, span: Span) -> ExprId {
+    match key {
+        VarKey::Local(l) => build::local(f, l, span),
+        VarKey::Global(g) => {
+            let ty = cx.module.globals[g.index()].ty.clone();
+            f.add_expr(ExprKind::Global(g), ty, span)
+        }
+    }
+}
+
+/// The launch argument for one capture.
+fn host_arg(cx: &Cx, f: &mut Function, cap: &Capture, span: Span) -> ExprId {
+    let p = host_place(cx, f, cap.key, span);
+    match cap.mode {
+        Mode::Value | Mode::PtrValue => build::load(f, p, span),
+        _ => build::addr_of(f, p, span),
+    }
+}
+
+/// Build the kernel for one part of a construct.
+fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &ComputeTuning, part: &Block, caps: &[&Capture], name: String) -> Kernel {
+    let span = c.span;
+    let kfn = Function::new(name.clone(), FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Internal, span);
+    let mut kb = KernelBuilder::new(cx, f, kfn, c.kind, span);
+    crate::capture::collect_decls(part, &mut kb.region_locals);
+    collect_labels(part, &mut kb.region_labels);
+    kb.vector_length = if c.kind == ComputeKind::Serial { Some(1) } else { tuning.vector_length.and_then(|e| const_int(f, e)).and_then(|v| u32::try_from(v).ok()) };
+    // Parameters first (they are the first locals).
+    let mut params = vec![];
+    let mut param_of = vec![];
+    for cap in caps {
+        if !cap.has_param() {
+            param_of.push(None);
+            continue;
+        }
+        let (ty, kind) = match cap.mode {
+            Mode::Value => (cap.ty.clone(), ParamKind::Value),
+            Mode::PtrValue => (cap.ty.clone(), ParamKind::DeviceAddr),
+            _ => (Type::ptr(cap.ty.clone()), ParamKind::DeviceAddr),
+        };
+        let p = kb.k.add_local(cap.name.clone(), ty.clone(), cap.span);
+        kb.k.sig.params.push(ty.clone());
+        params.push(KernelParam { name: cap.name.clone(), ty, kind });
+        param_of.push(Some(p));
+    }
+    // Gang-private copies.
+    let mut prelude = vec![];
+    let mut reductions = vec![];
+    for (i, cap) in caps.iter().enumerate() {
+        let sp = cap.span;
+        match (&cap.mode, param_of[i]) {
+            (Mode::Value | Mode::PtrValue, Some(p)) => kb.env.bind(cap.key, Mapped::Local(p)),
+            (Mode::ByRef, Some(p)) => kb.env.bind(cap.key, Mapped::ByRef(p)),
+            (Mode::FirstprivateAggregate, Some(p)) => {
+                let l = kb.k.add_local(cap.name.clone(), cap.ty.clone(), sp);
+                prelude.push(Stmt { kind: StmtKind::Decl(l, None), span: sp });
+                let dst = build::local(&mut kb.k, l, sp);
+                let pv = load_local(&mut kb.k, p, sp);
+                let src = build::deref(&mut kb.k, pv, sp);
+                let v = build::load(&mut kb.k, src, sp);
+                let a = build::assign(&mut kb.k, dst, v, sp);
+                prelude.push(build::expr_stmt(a, sp));
+                kb.env.bind(cap.key, Mapped::Local(l));
+            }
+            (Mode::Private, _) => {
+                let l = kb.k.add_local(cap.name.clone(), cap.ty.clone(), sp);
+                prelude.push(Stmt { kind: StmtKind::Decl(l, None), span: sp });
+                kb.env.bind(cap.key, Mapped::Local(l));
+            }
+            (Mode::Reduction(op), Some(_)) => {
+                let l = kb.k.add_local(cap.name.clone(), cap.ty.clone(), sp);
+                let id = crate::fold::identity(&mut kb.k, *op, &cap.ty, sp);
+                prelude.push(Stmt { kind: StmtKind::Decl(l, Some(id)), span: sp });
+                kb.env.bind(cap.key, Mapped::Local(l));
+                let target_param = caps[..i].iter().filter(|c| c.has_param()).count();
+                reductions.push(KernelReduction { op: *op, ty: cap.ty.clone(), local: l, target_param });
+            }
+            (Mode::Direct, _) => kb.env.bind(cap.key, Mapped::Direct),
+            _ => {}
+        }
+    }
+    let body = kb.block(part);
+    let KernelBuilder { k: mut func, .. } = kb;
+    prelude.extend(body.stmts);
+    func.body = Block::new(prelude);
+    let max_gangs = match c.kind {
+        ComputeKind::Serial => Some(1),
+        _ => tuning.num_gangs.iter().map(|e| const_int(f, *e)).try_fold(1u64, |acc, v| v.and_then(|v| u64::try_from(v).ok()).map(|v| acc * v)).filter(|_| !tuning.num_gangs.is_empty()),
+    };
+    Kernel { name, construct: c.kind, params, func, max_gangs, reductions, span }
+}
+
+/// Does a kernel body partition a loop across gangs at its top level?
+fn has_gang_loop(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::AccLoop(l) => l.gang,
+        StmtKind::Block(b) => has_gang_loop(b),
+        _ => false,
+    })
+}
+
+/// Implicit data clause temporaries for the captures that need one.
+fn implicit_ops(cx: &Cx, f: &mut Function, caps: &[Capture], out: &mut Vec<Stmt>) -> Vec<ClauseOp> {
+    let mut ops = vec![];
+    for cap in caps {
+        let Some(kind) = cap.implicit else { continue };
+        let sp = cap.span;
+        let p = host_place(cx, f, cap.key, sp);
+        let a = build::addr_of(f, p, sp);
+        let a = build::cast(f, a, void_ptr(), sp);
+        let (addr, d1) = build::temp(f, "__acc_addr", a, sp);
+        let n = i64c(f, cx.size_of(&cap.ty) as i64, sp);
+        let (bytes, d2) = build::temp(f, "__acc_bytes", n, sp);
+        out.push(d1);
+        out.push(d2);
+        ops.push(ClauseOp { kind, flags: FLAG_STRUCTURED, name: cap.name.clone(), addr, bytes, attach: None, span: sp });
+    }
+    ops
+}
+
+/// Lower one compute construct; returns the host statements replacing it.
+pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, inherited_default: Option<DefaultKind>) -> Vec<Stmt> {
+    let span = c.span;
+    let default = c.default.or(inherited_default);
+    let device = cx.opts.device_type.clone();
+    let tuning = c.tuning.resolve(&device);
+    let mut out = vec![];
+
+    // 1. Parts.
+    let mut hoisted = HashSet::new();
+    let parts: Vec<Block> = if c.kind == ComputeKind::Kernels {
+        crate::kernels::split(f, &mut c, &mut out, &mut hoisted)
+    } else {
+        vec![std::mem::take(&mut c.body)]
+    };
+    if c.kind != ComputeKind::Kernels {
+        c.body = parts[0].clone();
+    }
+
+    // 2. Captures and their attributes.
+    let extra = combined_reductions(f, &c);
+    let whole = Block::new(parts.iter().flat_map(|p| p.stmts.iter().cloned()).collect());
+    let mut rv = region_vars(f, &whole, &device);
+    let red_keys: Vec<(VarKey, Span)> = c
+        .reductions
+        .iter()
+        .flat_map(|r| r.vars.iter())
+        .filter_map(|v| VarKey::of_place(f, v.root).map(|k| (k, v.span)))
+        .chain(extra.iter().map(|(_, k)| (*k, span)))
+        .collect();
+    for (k, sp) in red_keys {
+        if rv.get(k).is_none() {
+            rv.uses.push(VarUse { key: k, span: sp, written: true, addr_taken: false, loop_reduction: false });
+        }
+    }
+    let errors_before = cx.diags.len();
+    let caps = implicit::plan(cx, f, &c, default, &extra, &rv, &hoisted);
+    if cx.diags.len() > errors_before {
+        return vec![];
+    }
+
+    // 3. Kernels.
+    let mut launches = vec![];
+    let fname = f.name.clone();
+    for part in &parts {
+        let used: HashSet<VarKey> = if parts.len() == 1 { caps.iter().map(|c| c.key).collect() } else { region_vars(f, part, &device).uses.iter().map(|u| u.key).collect() };
+        let part_caps: Vec<&Capture> = caps.iter().filter(|cap| used.contains(&cap.key) || matches!(cap.mode, Mode::Reduction(_))).collect();
+        let name = cx.kernel_name(&fname, c.kind);
+        let mut k = build_kernel(cx, f, &c, &tuning, part, &part_caps, name);
+        let single = c.kind == ComputeKind::Serial || (c.kind == ComputeKind::Kernels && !has_gang_loop(&k.func.body));
+        if single {
+            k.max_gangs = Some(1);
+        }
+        cx.module.kernels.push(k);
+        let kid = KernelId(cx.module.kernels.len() as u32 - 1);
+        let args: Vec<Capture> = part_caps.iter().filter(|c| c.has_param()).map(|c| (*c).clone()).collect();
+        launches.push((kid, args, single));
+    }
+
+    // 4. Host code.
+    let guard = if c.if_cond.is_some() || c.self_cond.is_some() {
+        let mut e = match c.if_cond {
+            Some(x) => data::truth(f, x, span),
+            None => build::i32c(f, 1, span),
+        };
+        match c.self_cond {
+            None => {}
+            Some(None) => e = build::i32c(f, 0, span),
+            Some(Some(s)) => {
+                let t = data::truth(f, s, span);
+                let n = f.add_expr(ExprKind::Unary(UnOp::LogNot, t), Type::I32, span);
+                e = build::binary(f, BinOp::LogAnd, e, n, Type::I32, span);
+            }
+        }
+        let (l, d) = build::temp(f, "__acc_dev", e, span);
+        out.push(d);
+        Some(l)
+    } else {
+        None
+    };
+    let av = data::async_val(f, &tuning.async_, span, &mut out);
+    if let Some(w) = &tuning.wait {
+        let a = av.expr(f, span);
+        out.extend(build::wait_call(f, cx, w, a, span));
+    }
+    let whole_clauses: Vec<DataClause> = c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| !is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
+    let member_clauses: Vec<DataClause> = c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
+    let mut ops = data::prepare_clauses(f, &whole_clauses, FLAG_STRUCTURED, &mut out);
+    ops.extend(implicit_ops(cx, f, &caps, &mut out));
+    ops.extend(data::prepare_clauses(f, &member_clauses, FLAG_STRUCTURED, &mut out));
+    let enters = data::enter_stmts(f, cx, &ops, av);
+    out.extend(data::guarded(f, guard, enters, span));
+    for (kid, args, single) in launches {
+        let args: Vec<ExprId> = args.iter().map(|cap| host_arg(cx, f, cap, span)).collect();
+        let (num_gangs, num_workers, vector_length) = if single {
+            let (g, w, v) = (i64c(f, 1, span), i64c(f, 1, span), if c.kind == ComputeKind::Serial { Some(i64c(f, 1, span)) } else { None });
+            (Some(g), if c.kind == ComputeKind::Serial { Some(w) } else { None }, v)
+        } else {
+            let mut g = None;
+            for e in &tuning.num_gangs {
+                let e = build::cast(f, *e, Type::I64, span);
+                g = Some(match g {
+                    None => e,
+                    Some(prev) => build::binary(f, BinOp::Mul, prev, e, Type::I64, span),
+                });
+            }
+            let w = tuning.num_workers.map(|e| build::cast(f, e, Type::I64, span));
+            let v = tuning.vector_length.map(|e| build::cast(f, e, Type::I64, span));
+            (g, w, v)
+        };
+        let async_queue = av.launch_queue(f, span);
+        let local_cond = guard.map(|g| {
+            let v = load_local(f, g, span);
+            let z = build::i32c(f, 0, span);
+            build::cmp(f, BinOp::Eq, v, z, span)
+        });
+        out.push(Stmt {
+            kind: StmtKind::Launch(Box::new(Launch { kernel: kid, args, num_gangs, num_workers, vector_length, async_queue, wait: None, local_cond })),
+            span,
+        });
+    }
+    let exits = data::exit_stmts(f, cx, &ops, av);
+    out.extend(data::guarded(f, guard, exits, span));
+    out
+}
+
+fn is_member_section(f: &Function, v: &VarRef) -> bool {
+    v.deep || (v.base != v.root && VarKey::of_place(f, v.base).is_none())
+}

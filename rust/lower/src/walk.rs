@@ -1,0 +1,333 @@
+//! Generic traversals of IR trees: the children of an expression, every
+//! expression root a statement tree refers to (including those inside OpenACC
+//! clauses), and copy-on-write substitution of expressions inside one
+//! function's arena.
+
+use accjit_ir::*;
+
+/// The direct sub-expressions of `k`, in evaluation order.
+pub fn children(k: &ExprKind) -> Vec<ExprId> {
+    use ExprKind::*;
+    match k {
+        Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
+        Load(a) | AddrOf(a) | Unary(_, a) | Cast(a) | ComplexPart(a, _) | Alloca(a) | DescBase(a) | DescShape(a, _) | DescStride(a, _) | Deref(a) | Member(a, _) => vec![*a],
+        Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
+        Cond(a, b, c) => vec![*a, *b, *c],
+        Call(_, args) => args.clone(),
+        CallIndirect(c, args) => std::iter::once(*c).chain(args.iter().copied()).collect(),
+        CompoundAssign { place, value, .. } => vec![*place, *value],
+        IncDec { place, .. } => vec![*place],
+        DescElem(p, idx) => std::iter::once(*p).chain(idx.iter().copied()).collect(),
+    }
+}
+
+/// `k` with its children replaced, in `children` order, by `new`.
+pub fn with_children(k: &ExprKind, new: &[ExprId]) -> ExprKind {
+    use ExprKind::*;
+    let n = |i: usize| new[i];
+    match k {
+        Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => k.clone(),
+        Load(_) => Load(n(0)),
+        AddrOf(_) => AddrOf(n(0)),
+        Unary(op, _) => Unary(*op, n(0)),
+        Cast(_) => Cast(n(0)),
+        ComplexPart(_, im) => ComplexPart(n(0), *im),
+        Alloca(_) => Alloca(n(0)),
+        DescBase(_) => DescBase(n(0)),
+        DescShape(_, d) => DescShape(n(0), *d),
+        DescStride(_, d) => DescStride(n(0), *d),
+        Deref(_) => Deref(n(0)),
+        Member(_, i) => Member(n(0), *i),
+        Binary(op, _, _) => Binary(*op, n(0), n(1)),
+        Comma(_, _) => Comma(n(0), n(1)),
+        Assign(_, _) => Assign(n(0), n(1)),
+        MakeComplex(_, _) => MakeComplex(n(0), n(1)),
+        Cond(_, _, _) => Cond(n(0), n(1), n(2)),
+        Call(c, _) => Call(*c, new.to_vec()),
+        CallIndirect(_, _) => CallIndirect(n(0), new[1..].to_vec()),
+        CompoundAssign { op, op_ty, .. } => CompoundAssign { op: *op, place: n(0), value: n(1), op_ty: op_ty.clone() },
+        IncDec { inc, prefix, .. } => IncDec { place: n(0), inc: *inc, prefix: *prefix },
+        DescElem(..) => DescElem(n(0), new[1..].to_vec()),
+    }
+}
+
+/// Calls `v` on every expression in the tree rooted at `e` (pre-order).
+pub fn for_each_expr(f: &Function, e: ExprId, v: &mut dyn FnMut(ExprId, &Expr)) {
+    let Some(x) = f.exprs.get(e.index()) else { return };
+    v(e, x);
+    for c in children(&x.kind) {
+        for_each_expr(f, c, v);
+    }
+}
+
+/// Copy-on-write substitution: `repl` may replace any node (then its subtree
+/// is not visited); nodes whose children changed are re-created.
+pub fn subst_expr(f: &mut Function, e: ExprId, repl: &mut dyn FnMut(&mut Function, ExprId) -> Option<ExprId>) -> ExprId {
+    if let Some(n) = repl(f, e) {
+        return n;
+    }
+    let Some(x) = f.exprs.get(e.index()) else { return e };
+    let kind = x.kind.clone();
+    let kids = children(&kind);
+    if kids.is_empty() {
+        return e;
+    }
+    let new: Vec<ExprId> = kids.iter().map(|&c| subst_expr(f, c, repl)).collect();
+    if new == kids {
+        return e;
+    }
+    let (ty, span) = (f.exprs[e.index()].ty.clone(), f.exprs[e.index()].span);
+    f.add_expr(with_children(&kind, &new), ty, span)
+}
+
+fn varref_exprs(v: &mut VarRef, f: &mut dyn FnMut(&mut ExprId)) {
+    f(&mut v.root);
+    f(&mut v.base);
+    f(&mut v.addr);
+    f(&mut v.bytes);
+    for s in &mut v.sections {
+        if let Some(e) = &mut s.lower {
+            f(e);
+        }
+        if let Some(e) = &mut s.length {
+            f(e);
+        }
+    }
+}
+
+fn data_exprs(cs: &mut [DataClause], f: &mut dyn FnMut(&mut ExprId)) {
+    for c in cs {
+        for v in &mut c.vars {
+            varref_exprs(v, f);
+        }
+    }
+}
+
+fn wait_exprs(w: &mut WaitArgs, f: &mut dyn FnMut(&mut ExprId)) {
+    if let Some(e) = &mut w.devnum {
+        f(e);
+    }
+    for q in &mut w.queues {
+        f(q);
+    }
+}
+
+fn async_exprs(a: &mut AsyncClause, f: &mut dyn FnMut(&mut ExprId)) {
+    if let Some(Some(e)) = a {
+        f(e);
+    }
+}
+
+fn tuning_exprs(t: &mut ComputeTuning, f: &mut dyn FnMut(&mut ExprId)) {
+    for e in &mut t.num_gangs {
+        f(e);
+    }
+    if let Some(e) = &mut t.num_workers {
+        f(e);
+    }
+    if let Some(e) = &mut t.vector_length {
+        f(e);
+    }
+    async_exprs(&mut t.async_, f);
+    if let Some(w) = &mut t.wait {
+        wait_exprs(w, f);
+    }
+}
+
+fn loop_tuning_exprs(t: &mut LoopTuning, f: &mut dyn FnMut(&mut ExprId)) {
+    if let Some(g) = &mut t.gang {
+        if let Some(e) = &mut g.num {
+            f(e);
+        }
+        if let Some(Some(e)) = &mut g.static_ {
+            f(e);
+        }
+    }
+    if let Some(Some(e)) = &mut t.worker {
+        f(e);
+    }
+    if let Some(Some(e)) = &mut t.vector {
+        f(e);
+    }
+    for e in t.tile.iter_mut().flatten() {
+        f(e);
+    }
+}
+
+/// Calls `f` on every expression root referenced by the statements of `b`
+/// (recursively, including clause expressions and lowered forms).
+pub fn block_exprs_mut(b: &mut Block, f: &mut dyn FnMut(&mut ExprId)) {
+    for s in &mut b.stmts {
+        stmt_exprs_mut(s, f);
+    }
+}
+
+pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut ExprId)) {
+    match &mut s.kind {
+        StmtKind::Expr(e) | StmtKind::ZeroFill(e) => f(e),
+        StmtKind::Decl(_, init) => {
+            if let Some(e) = init {
+                f(e);
+            }
+        }
+        StmtKind::If(c, t, e) => {
+            f(c);
+            block_exprs_mut(t, f);
+            block_exprs_mut(e, f);
+        }
+        StmtKind::While(c, b) => {
+            f(c);
+            block_exprs_mut(b, f);
+        }
+        StmtKind::DoWhile(b, c) => {
+            block_exprs_mut(b, f);
+            f(c);
+        }
+        StmtKind::For { init, cond, step, body, acc } => {
+            block_exprs_mut(init, f);
+            if let Some(c) = cond {
+                f(c);
+            }
+            if let Some(c) = step {
+                f(c);
+            }
+            block_exprs_mut(body, f);
+            if let Some(d) = acc {
+                loop_tuning_exprs(&mut d.tuning.default, f);
+                for (_, t) in &mut d.tuning.per_type {
+                    loop_tuning_exprs(t, f);
+                }
+                for v in &mut d.private {
+                    varref_exprs(v, f);
+                }
+                for r in &mut d.reductions {
+                    for v in &mut r.vars {
+                        varref_exprs(v, f);
+                    }
+                }
+            }
+        }
+        StmtKind::Switch(e, cases) => {
+            f(e);
+            for c in cases {
+                block_exprs_mut(&mut c.body, f);
+            }
+        }
+        StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Label(_) => {}
+        StmtKind::Return(e) => {
+            if let Some(e) = e {
+                f(e);
+            }
+        }
+        StmtKind::Block(b) => block_exprs_mut(b, f),
+        StmtKind::Compute(c) => {
+            tuning_exprs(&mut c.tuning.default, f);
+            for (_, t) in &mut c.tuning.per_type {
+                tuning_exprs(t, f);
+            }
+            if let Some(e) = &mut c.if_cond {
+                f(e);
+            }
+            if let Some(Some(e)) = &mut c.self_cond {
+                f(e);
+            }
+            data_exprs(&mut c.data, f);
+            for v in c.private.iter_mut().chain(c.firstprivate.iter_mut()) {
+                varref_exprs(v, f);
+            }
+            for r in &mut c.reductions {
+                for v in &mut r.vars {
+                    varref_exprs(v, f);
+                }
+            }
+            block_exprs_mut(&mut c.body, f);
+        }
+        StmtKind::Data(d) => {
+            if let Some(e) = &mut d.if_cond {
+                f(e);
+            }
+            tuning_exprs(&mut d.tuning.default, f);
+            for (_, t) in &mut d.tuning.per_type {
+                tuning_exprs(t, f);
+            }
+            data_exprs(&mut d.data, f);
+            block_exprs_mut(&mut d.body, f);
+        }
+        StmtKind::HostData(h) => {
+            if let Some(e) = &mut h.if_cond {
+                f(e);
+            }
+            for v in &mut h.use_device {
+                varref_exprs(v, f);
+            }
+            block_exprs_mut(&mut h.body, f);
+        }
+        StmtKind::Exec(x) => {
+            match &mut x.kind {
+                ExecKind::Wait(w) => wait_exprs(w, f),
+                ExecKind::Init { device_num, .. } | ExecKind::Shutdown { device_num, .. } => {
+                    if let Some(e) = device_num {
+                        f(e);
+                    }
+                }
+                ExecKind::Set { default_async, device_num, .. } => {
+                    if let Some(e) = default_async {
+                        f(e);
+                    }
+                    if let Some(e) = device_num {
+                        f(e);
+                    }
+                }
+                _ => {}
+            }
+            data_exprs(&mut x.data, f);
+            if let Some(e) = &mut x.if_cond {
+                f(e);
+            }
+            async_exprs(&mut x.async_, f);
+            if let Some(w) = &mut x.wait {
+                wait_exprs(w, f);
+            }
+        }
+        StmtKind::Atomic(a) => match &mut **a {
+            AtomicOp::Read { v, x } => {
+                f(v);
+                f(x);
+            }
+            AtomicOp::Write { x, value } | AtomicOp::Update { x, value, .. } => {
+                f(x);
+                f(value);
+            }
+            AtomicOp::Capture { v, x, value, .. } => {
+                f(v);
+                f(x);
+                f(value);
+            }
+        },
+        StmtKind::AccLoop(l) => {
+            for d in &mut l.dims {
+                f(&mut d.lb);
+                f(&mut d.step);
+                f(&mut d.trip);
+            }
+            for r in &mut l.reductions {
+                f(&mut r.target);
+            }
+            block_exprs_mut(&mut l.body, f);
+        }
+        StmtKind::Launch(l) => {
+            for a in &mut l.args {
+                f(a);
+            }
+            for e in [&mut l.num_gangs, &mut l.num_workers, &mut l.vector_length, &mut l.async_queue, &mut l.local_cond].into_iter().flatten() {
+                f(e);
+            }
+            if let Some(w) = &mut l.wait {
+                for e in w {
+                    f(e);
+                }
+            }
+        }
+    }
+}
+
