@@ -20,6 +20,7 @@ pub mod module;
 pub mod print;
 pub mod span;
 pub mod types;
+pub mod validate;
 
 pub use acc::*;
 pub use module::*;

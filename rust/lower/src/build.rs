@@ -3,7 +3,7 @@
 //! entry points with `name`/`loc` strings. Every helper appends to the
 //! function's expression arena and returns the new `ExprId`.
 
-use crate::cx::{char_ptr, void_ptr, Cx};
+use crate::cx::{char_ptr, Cx};
 use accjit_ir::*;
 
 pub fn int(f: &mut Function, v: i64, ty: Type, span: Span) -> ExprId {

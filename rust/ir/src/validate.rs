@@ -1,0 +1,256 @@
+//! The IR validator: structural invariants every stage may rely on, checked
+//! between stages (all failures collected, each with the span of the node it
+//! concerns).
+//!
+//! Always: expression, local, label, global, function, extern and kernel
+//! handles are in range; a function has at least as many locals as
+//! parameters; a kernel's `params` match its function's parameters; a
+//! `Launch` passes one argument per kernel parameter; a `KernelReduction`
+//! targets a `DeviceAddr` parameter.
+//! With `Stage::Lowered` also: no OpenACC construct "as written" remains
+//! (`Compute`, `Data`, `HostData`, `Exec`, `For` with a directive), `AccLoop`
+//! appears only in kernel bodies and `Launch` only in host functions.
+
+use crate::acc::*;
+use crate::module::*;
+use crate::span::{Diagnostic, Diagnostics, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Front-end output (constructs as written allowed).
+    Parsed,
+    /// `lower` output.
+    Lowered,
+}
+
+struct V<'m> {
+    m: &'m Module,
+    stage: Stage,
+    errs: Vec<Diagnostic>,
+}
+
+pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
+    let mut v = V { m, stage, errs: vec![] };
+    for f in &m.functions {
+        v.function(f, false);
+    }
+    for (i, k) in m.kernels.iter().enumerate() {
+        if k.params.len() != k.func.sig.params.len() {
+            v.err(k.span, format!("kernel k{} `{}`: {} params but its function has {}", i, k.name, k.params.len(), k.func.sig.params.len()));
+        }
+        for r in &k.reductions {
+            match k.params.get(r.target_param) {
+                Some(p) if p.kind == ParamKind::DeviceAddr => {}
+                _ => v.err(k.span, format!("kernel `{}`: reduction targets param {} which is not a DeviceAddr parameter", k.name, r.target_param)),
+            }
+            if r.local.index() >= k.func.locals.len() {
+                v.err(k.span, format!("kernel `{}`: reduction local out of range", k.name));
+            }
+        }
+        v.function(&k.func, true);
+    }
+    if v.errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Diagnostics(v.errs))
+    }
+}
+
+impl<'m> V<'m> {
+    fn err(&mut self, span: Span, msg: String) {
+        self.errs.push(Diagnostic::error(span, format!("invalid IR: {}", msg)));
+    }
+
+    fn function(&mut self, f: &Function, kernel: bool) {
+        if f.locals.len() < f.sig.params.len() {
+            self.err(f.span, format!("`{}` has fewer locals than parameters", f.name));
+        }
+        for (i, e) in f.exprs.iter().enumerate() {
+            self.expr_kind(f, i, e);
+        }
+        self.block(f, &f.body, kernel);
+    }
+
+    fn eid(&mut self, f: &Function, e: ExprId, span: Span) {
+        if e.index() >= f.exprs.len() {
+            self.err(span, format!("`{}`: expression {} out of range", f.name, e.0));
+        }
+    }
+
+    fn expr_kind(&mut self, f: &Function, i: usize, e: &Expr) {
+        let kids = match &e.kind {
+            ExprKind::Local(l) => {
+                if l.index() >= f.locals.len() {
+                    self.err(e.span, format!("`{}`: local {} out of range", f.name, l.0));
+                }
+                vec![]
+            }
+            ExprKind::Global(g) => {
+                if g.index() >= self.m.globals.len() {
+                    self.err(e.span, format!("`{}`: global {} out of range", f.name, g.0));
+                }
+                vec![]
+            }
+            ExprKind::Call(c, args) => {
+                self.callee(f, *c, e.span);
+                args.clone()
+            }
+            ExprKind::FuncAddr(c) => {
+                self.callee(f, *c, e.span);
+                vec![]
+            }
+            ExprKind::Builtin(_) => vec![],
+            k => children(k),
+        };
+        for k in kids {
+            if k.index() >= f.exprs.len() {
+                self.err(e.span, format!("`{}`: expression {} refers to {} out of range", f.name, i, k.0));
+            }
+        }
+    }
+
+    fn callee(&mut self, f: &Function, c: Callee, span: Span) {
+        let ok = match c {
+            Callee::Func(id) => id.index() < self.m.functions.len(),
+            Callee::Extern(id) => id.index() < self.m.externs.len(),
+        };
+        if !ok {
+            self.err(span, format!("`{}`: callee out of range", f.name));
+        }
+    }
+
+    fn block(&mut self, f: &Function, b: &Block, kernel: bool) {
+        for s in &b.stmts {
+            self.stmt(f, s, kernel);
+        }
+    }
+
+    fn lowered_only(&mut self, f: &Function, span: Span, what: &str) {
+        if self.stage == Stage::Lowered {
+            self.err(span, format!("`{}`: {} remains after lowering", f.name, what));
+        }
+    }
+
+    fn stmt(&mut self, f: &Function, s: &Stmt, kernel: bool) {
+        let sp = s.span;
+        match &s.kind {
+            StmtKind::Expr(e) | StmtKind::ZeroFill(e) => self.eid(f, *e, sp),
+            StmtKind::Decl(l, init) => {
+                if l.index() >= f.locals.len() {
+                    self.err(sp, format!("`{}`: declared local {} out of range", f.name, l.0));
+                }
+                if let Some(e) = init {
+                    self.eid(f, *e, sp);
+                }
+            }
+            StmtKind::If(c, t, e) => {
+                self.eid(f, *c, sp);
+                self.block(f, t, kernel);
+                self.block(f, e, kernel);
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                self.eid(f, *c, sp);
+                self.block(f, b, kernel);
+            }
+            StmtKind::For { init, cond, step, body, acc } => {
+                if acc.is_some() {
+                    self.lowered_only(f, sp, "a loop directive");
+                }
+                for e in cond.iter().chain(step.iter()) {
+                    self.eid(f, *e, sp);
+                }
+                self.block(f, init, kernel);
+                self.block(f, body, kernel);
+            }
+            StmtKind::Switch(e, cases) => {
+                self.eid(f, *e, sp);
+                for c in cases {
+                    self.block(f, &c.body, kernel);
+                }
+            }
+            StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.eid(f, *e, sp);
+                }
+            }
+            StmtKind::Goto(l) | StmtKind::Label(l) => {
+                if l.index() >= f.labels.len() {
+                    self.err(sp, format!("`{}`: label {} out of range", f.name, l.0));
+                }
+            }
+            StmtKind::Block(b) => self.block(f, b, kernel),
+            StmtKind::Compute(c) => {
+                self.lowered_only(f, sp, "a compute construct");
+                self.block(f, &c.body, kernel);
+            }
+            StmtKind::Data(d) => {
+                self.lowered_only(f, sp, "a data construct");
+                self.block(f, &d.body, kernel);
+            }
+            StmtKind::HostData(h) => {
+                self.lowered_only(f, sp, "a host_data construct");
+                self.block(f, &h.body, kernel);
+            }
+            StmtKind::Exec(_) => self.lowered_only(f, sp, "an executable directive"),
+            StmtKind::Atomic(_) => {}
+            StmtKind::AccLoop(l) => {
+                if self.stage == Stage::Lowered && !kernel {
+                    self.err(sp, format!("`{}`: AccLoop outside a kernel", f.name));
+                }
+                for d in &l.dims {
+                    if d.var.index() >= f.locals.len() {
+                        self.err(sp, format!("`{}`: loop variable out of range", f.name));
+                    }
+                    for e in [d.lb, d.step, d.trip] {
+                        self.eid(f, e, sp);
+                    }
+                }
+                for r in &l.reductions {
+                    self.eid(f, r.target, sp);
+                    if r.private.index() >= f.locals.len() {
+                        self.err(sp, format!("`{}`: reduction private out of range", f.name));
+                    }
+                }
+                for p in &l.privates {
+                    if p.index() >= f.locals.len() {
+                        self.err(sp, format!("`{}`: private local out of range", f.name));
+                    }
+                }
+                self.block(f, &l.body, kernel);
+            }
+            StmtKind::Launch(l) => {
+                if kernel {
+                    self.err(sp, format!("`{}`: Launch inside a kernel", f.name));
+                }
+                match self.m.kernels.get(l.kernel.index()) {
+                    None => self.err(sp, format!("`{}`: launch of kernel {} out of range", f.name, l.kernel.0)),
+                    Some(k) => {
+                        if k.params.len() != l.args.len() {
+                            self.err(sp, format!("`{}`: launch of `{}` passes {} arguments for {} params", f.name, k.name, l.args.len(), k.params.len()));
+                        }
+                    }
+                }
+                for e in l.args.iter().chain([l.num_gangs, l.num_workers, l.vector_length, l.async_queue, l.local_cond].iter().flatten()) {
+                    self.eid(f, *e, sp);
+                }
+            }
+        }
+    }
+}
+
+/// The direct sub-expressions of an expression.
+pub fn children(k: &ExprKind) -> Vec<ExprId> {
+    use ExprKind::*;
+    match k {
+        Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
+        Load(a) | AddrOf(a) | Unary(_, a) | Cast(a) | ComplexPart(a, _) | Alloca(a) | DescBase(a) | DescShape(a, _) | DescStride(a, _) | Deref(a) | Member(a, _) => vec![*a],
+        Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
+        Cond(a, b, c) => vec![*a, *b, *c],
+        Call(_, args) => args.clone(),
+        CallIndirect(c, args) => std::iter::once(*c).chain(args.iter().copied()).collect(),
+        CompoundAssign { place, value, .. } => vec![*place, *value],
+        IncDec { place, .. } => vec![*place],
+        DescElem(p, idx) => std::iter::once(*p).chain(idx.iter().copied()).collect(),
+    }
+}
