@@ -387,6 +387,11 @@ pub fn is_present(h: usize, bytes: usize) -> AccResult<bool> {
     Ok(dev()?.table().find(h, bytes.max(1)).is_some())
 }
 
+/// The attachment count of the pointer stored at `ptr_addr` (0 if not attached).
+pub fn attach_count(ptr_addr: usize) -> AccResult<u64> {
+    Ok(dev()?.table().attachment(ptr_addr).map_or(0, |a| a.count))
+}
+
 /// Structured and dynamic counts of present data (for tests and Python).
 pub fn ref_counts(h: usize, bytes: usize) -> AccResult<Option<(u64, u64)>> {
     Ok(data::counts(dev()?, h, bytes.max(1)))
@@ -485,6 +490,12 @@ pub fn data_enter(clause: Clause, h: usize, bytes: usize, fl: i64, a: i64, name:
 pub fn data_exit(clause: Clause, h: usize, bytes: usize, fl: i64, a: i64, name: Option<&str>, loc: Option<&str>) -> AccResult<()> {
     let construct = if fl & flags::STRUCTURED != 0 { acc_construct_data } else { acc_construct_exit_data };
     data::exit(dev()?, clause, h, bytes, fl, a, Ctx::directive(name, loc, construct))
+}
+
+/// `host_data use_device`: the device address of present data (`if_present`:
+/// the host address when absent).
+pub fn use_device(h: usize, if_present: bool) -> AccResult<usize> {
+    data::use_device(dev()?, h, if_present, Ctx::directive(None, None, acc_construct_host_data))
 }
 
 /// The `update` directive for one variable (`flags::IF_PRESENT` honoured).
