@@ -338,6 +338,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule
         }
         if let Err(d) = function::compile_function(&mut cx, i, &mut ctx, &mut fbc) {
             diags.push(d);
+            fbc = FunctionBuilderContext::new();
         }
         cx.jit.clear_context(&mut ctx);
     }
@@ -345,6 +346,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule
         for i in 0..m.kernels.len() {
             if let Err(d) = kernel::compile_kernel(&mut cx, i, &mut ctx, &mut fbc) {
                 diags.push(d);
+                fbc = FunctionBuilderContext::new();
             }
             cx.jit.clear_context(&mut ctx);
         }
@@ -356,7 +358,10 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule
         }
         match trampoline::compile_trampoline(&mut cx, i, &mut ctx, &mut fbc) {
             Ok(t) => tramps.push((i, t)),
-            Err(d) => diags.push(d),
+            Err(d) => {
+                diags.push(d);
+                fbc = FunctionBuilderContext::new();
+            }
         }
         cx.jit.clear_context(&mut ctx);
     }
