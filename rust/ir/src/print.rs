@@ -321,9 +321,13 @@ impl<'m> Printer<'m> {
         }
     }
 
-    /// `head {`, the block, `}` (the closing line is `tail` when given).
+    /// `head {`, the block, `}`.
     fn nested(&mut self, f: &Function, head: &str, b: &Block, indent: usize) {
-        self.line(indent, &format!("{} {{", head));
+        if head.is_empty() {
+            self.line(indent, "{");
+        } else {
+            self.line(indent, &format!("{} {{", head));
+        }
         self.block_body(f, b, indent + 1);
         self.line(indent, "}");
     }

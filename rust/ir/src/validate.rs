@@ -11,7 +11,6 @@
 //! (`Compute`, `Data`, `HostData`, `Exec`, `For` with a directive), `AccLoop`
 //! appears only in kernel bodies and `Launch` only in host functions.
 
-use crate::acc::*;
 use crate::module::*;
 use crate::span::{Diagnostic, Diagnostics, Span};
 

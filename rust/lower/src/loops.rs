@@ -203,6 +203,14 @@ fn materialize(b: &mut KernelBuilder, e: ExprId, name: &str, pre: &mut Vec<Stmt>
     if let Some(c) = const_int(&b.k, e) {
         return Val::Const(c);
     }
+    // Already one of our i64 temporaries.
+    if let ExprKind::Load(p) = &b.k.expr(e).kind {
+        if let ExprKind::Local(l) = b.k.expr(*p).kind {
+            if b.k.local(l).name.starts_with("__acc_") && b.k.local(l).ty == Type::I64 {
+                return Val::Temp(l);
+            }
+        }
+    }
     let e = build::cast(&mut b.k, e, Type::I64, span);
     let (l, d) = build::temp(&mut b.k, name, e, span);
     pre.push(d);
@@ -247,8 +255,14 @@ fn trip_count(b: &mut KernelBuilder, op: BinOp, lb: Val, ub: Val, st: Val, pre: 
             let inclusive = matches!(op, BinOp::Le | BinOp::Ge);
             // diff = ub - lb (+1) upward, lb - ub (+1) downward; ast = |step|
             let (hi, lo) = if up { (ub, lb) } else { (lb, ub) };
-            let (h, l) = (val_expr(b, hi, span), val_expr(b, lo, span));
-            let mut diff = bin(b, BinOp::Sub, h, l, span);
+            let h = val_expr(b, hi, span);
+            let mut diff = match lo {
+                Val::Const(0) => h,
+                _ => {
+                    let l = val_expr(b, lo, span);
+                    bin(b, BinOp::Sub, h, l, span)
+                }
+            };
             if inclusive {
                 let one = build::i64c(&mut b.k, 1, span);
                 diff = bin(b, BinOp::Add, diff, one, span);

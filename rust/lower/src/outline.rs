@@ -202,6 +202,8 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, inh
             rv.uses.push(VarUse { key: k, span: sp, written: true, addr_taken: false, loop_reduction: false });
         }
     }
+    // Parameters in a stable order: host locals (parameters first), then globals.
+    rv.uses.sort_by_key(|u| u.key);
     let errors_before = cx.diags.len();
     let caps = implicit::plan(cx, f, &c, default, &extra, &rv, &hoisted);
     if cx.diags.len() > errors_before {
