@@ -10,7 +10,7 @@ use super::scope::{Sym, Tag};
 use super::{FnBuilder, FnEntry, PResult, Parser};
 use crate::token::TokenKind;
 use accjit_ir::{
-    BinOp, ExprKind, Field, FuncId, Function, Global, GlobalId, Linkage, LocalId, Scalar, Span, Stmt, StmtKind, StructDef, StructId, Type,
+    ExprKind, Field, FuncId, Function, Global, GlobalId, Linkage, LocalId, Scalar, Span, Stmt, StmtKind, StructDef, StructId, Type,
 };
 use std::collections::HashMap;
 
@@ -1063,10 +1063,6 @@ impl<'a> Parser<'a> {
     pub fn local_place(&mut self, l: LocalId, ty: &CType, span: Span) -> CExpr {
         let id = self.mk(ExprKind::Local(l), ty.ir(), span);
         CExpr { id, ty: ty.clone(), cat: Cat::Place { is_const: false }, span }
-    }
-
-    pub fn unused_binop(&self) -> BinOp {
-        BinOp::Add
     }
 }
 

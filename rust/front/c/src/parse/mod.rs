@@ -14,8 +14,10 @@
 //! While parsing, calls name a provisional `Callee::Extern(i)` where `i`
 //! indexes `Parser::fns`; `finish` rewrites them.
 
+mod atomic;
 mod builtins;
 mod consteval;
+mod construct;
 mod ctype;
 mod decl;
 mod directive;
@@ -371,12 +373,23 @@ impl<'a> Parser<'a> {
             if self.eat_p(";") {
                 continue;
             }
+            let had_routine = self.pending_routine.is_some();
             if self.external_declaration().is_err() {
                 self.recover(start);
             }
+            self.check_routine_consumed(had_routine);
         }
         if let Some((_, sp)) = self.pending_routine.take() {
             self.error(sp, "'routine' directive is not followed by a function declaration or definition");
+        }
+    }
+
+    /// A `routine` directive must be consumed by the declaration after it.
+    pub fn check_routine_consumed(&mut self, had: bool) {
+        if had {
+            if let Some((_, sp)) = self.pending_routine.take() {
+                self.error(sp, "'routine' directive is not followed by a function declaration or definition");
+            }
         }
     }
 

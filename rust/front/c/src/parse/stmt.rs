@@ -34,7 +34,10 @@ impl<'a> Parser<'a> {
 
     pub fn block_item(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         if self.is_declaration_start() {
-            return self.local_declaration(out);
+            let had = self.pending_routine.is_some();
+            let r = self.local_declaration(out);
+            self.check_routine_consumed(had);
+            return r;
         }
         self.stmt(out)
     }

@@ -1,0 +1,456 @@
+//! OpenACC constructs from checked directive lines: compute constructs
+//! (combined ones split between construct and loop as §2.11 says), `loop`
+//! with its `for` (and the `collapse`/`tile` nesting check), `data`,
+//! `host_data`, the executable directives, `declare` (globals and block
+//! scope) and `routine`.
+
+use super::directive::{Clause, DirKind, Directive, CV};
+use super::{PResult, Parser};
+use crate::token::Token;
+use accjit_ir::{
+    ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, ExecDirective,
+    ExecKind, ExprId, ExprKind, HostDataConstruct, Level, LoopDirective, LoopTuning, Reduction, RoutineInfo, Span, Stmt, StmtKind, VarRef, WaitArgs,
+};
+
+fn find<'d>(d: &'d Directive, name: &str) -> Option<&'d Clause> {
+    d.clauses.iter().find(|c| c.name == name && c.group == 0)
+}
+
+fn expr_of(d: &Directive, name: &str) -> Option<ExprId> {
+    match find(d, name).map(|c| &c.val) {
+        Some(CV::Expr(e)) => Some(*e),
+        Some(CV::OptExpr(e)) => *e,
+        _ => None,
+    }
+}
+
+fn flag(d: &Directive, name: &str) -> bool {
+    find(d, name).is_some()
+}
+
+fn data_clauses(d: &Directive) -> Vec<DataClause> {
+    d.clauses
+        .iter()
+        .filter_map(|c| match &c.val {
+            CV::Data { kind, readonly, zero, vars } => Some(DataClause { kind: *kind, readonly: *readonly, zero: *zero, vars: vars.clone(), span: c.span }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn vars_of(d: &Directive, name: &str) -> Vec<VarRef> {
+    d.clauses
+        .iter()
+        .filter(|c| c.name == name)
+        .flat_map(|c| match &c.val {
+            CV::Vars(v) => v.clone(),
+            _ => vec![],
+        })
+        .collect()
+}
+
+fn reductions(d: &Directive) -> Vec<Reduction> {
+    d.clauses
+        .iter()
+        .filter_map(|c| match &c.val {
+            CV::Reduction(op, vars) => Some(Reduction { op: *op, vars: vars.clone(), span: c.span }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn wait_of(c: &Clause) -> Option<WaitArgs> {
+    match &c.val {
+        CV::Wait(w) => Some(w.clone().unwrap_or_default()),
+        _ => None,
+    }
+}
+
+fn compute_tuning(d: &Directive) -> DeviceTyped<ComputeTuning> {
+    let mut groups = vec![ComputeTuning::default(); d.groups.len() + 1];
+    for c in &d.clauses {
+        let g = &mut groups[c.group];
+        match (c.name, &c.val) {
+            ("num_gangs", CV::Exprs(v)) => g.num_gangs = v.clone(),
+            ("num_workers", CV::Expr(e)) => g.num_workers = Some(*e),
+            ("vector_length", CV::Expr(e)) => g.vector_length = Some(*e),
+            ("async", CV::OptExpr(e)) => g.async_ = Some(*e),
+            ("wait", _) => g.wait = wait_of(c),
+            _ => {}
+        }
+    }
+    let default = groups[0].clone();
+    DeviceTyped { default, per_type: d.groups.iter().cloned().zip(groups.into_iter().skip(1)).collect() }
+}
+
+fn loop_tuning(d: &Directive) -> DeviceTyped<LoopTuning> {
+    let mut groups = vec![LoopTuning::default(); d.groups.len() + 1];
+    for c in &d.clauses {
+        let g = &mut groups[c.group];
+        match (c.name, &c.val) {
+            ("gang", CV::Gang(a)) => g.gang = Some(a.clone()),
+            ("worker", CV::OptExpr(e)) => g.worker = Some(*e),
+            ("vector", CV::OptExpr(e)) => g.vector = Some(*e),
+            ("seq", _) => g.seq = true,
+            ("auto", _) => g.auto = true,
+            ("independent", _) => g.independent = true,
+            ("collapse", CV::Collapse(n, f)) => g.collapse = Some((*n, *f)),
+            ("tile", CV::Tile(v)) => g.tile = v.clone(),
+            _ => {}
+        }
+    }
+    let default = groups[0].clone();
+    DeviceTyped { default, per_type: d.groups.iter().cloned().zip(groups.into_iter().skip(1)).collect() }
+}
+
+/// Tightly nested `for` loops starting at `s` (`force`: not necessarily tightly).
+fn nest_depth(s: &Stmt, force: bool) -> u32 {
+    match &s.kind {
+        StmtKind::For { body, .. } => 1 + inner_depth(&body.stmts, force),
+        StmtKind::Block(b) => inner_depth(&b.stmts, force),
+        _ => 0,
+    }
+}
+
+fn inner_depth(stmts: &[Stmt], force: bool) -> u32 {
+    if stmts.len() == 1 {
+        return nest_depth(&stmts[0], force);
+    }
+    if force {
+        if let Some(s) = stmts.iter().find(|s| matches!(s.kind, StmtKind::For { .. } | StmtKind::Block(_))) {
+            return nest_depth(s, force);
+        }
+    }
+    0
+}
+
+impl<'a> Parser<'a> {
+    pub fn file_scope_pragma(&mut self, t: &Token) -> PResult<()> {
+        let d = self.directive_line(t)?;
+        match d.kind {
+            DirKind::Routine => self.routine_directive(d),
+            DirKind::Declare => self.declare_globals(d),
+            k => self.err(t.span, format!("the '{}' directive is not allowed at file scope", k.name())),
+        }
+    }
+
+    /// A `#pragma acc` inside a function body (the pragma token is consumed).
+    pub fn stmt_pragma(&mut self, t: &Token, out: &mut Vec<Stmt>) -> PResult<()> {
+        let d = self.directive_line(t)?;
+        match d.kind {
+            DirKind::Parallel | DirKind::Serial | DirKind::Kernels => self.compute_construct(d, out),
+            DirKind::ParallelLoop | DirKind::SerialLoop | DirKind::KernelsLoop => self.compute_construct(d, out),
+            DirKind::Loop => {
+                let construct = self.fb.as_ref().and_then(|f| f.compute.last().copied());
+                self.loop_with_for(&d, construct, out)
+            }
+            DirKind::Data => self.data_construct(d, out),
+            DirKind::HostData => self.host_data_construct(d, out),
+            DirKind::Atomic => self.atomic_construct(d, out),
+            DirKind::Routine => self.routine_directive(d),
+            _ => self.exec_directive(d, out),
+        }
+    }
+
+    fn compute_kind(k: DirKind) -> ComputeKind {
+        match k {
+            DirKind::Parallel | DirKind::ParallelLoop => ComputeKind::Parallel,
+            DirKind::Serial | DirKind::SerialLoop => ComputeKind::Serial,
+            _ => ComputeKind::Kernels,
+        }
+    }
+
+    /// The statement after a construct, parsed with `kind` open.
+    fn region_body(&mut self, kind: Option<ComputeKind>) -> PResult<accjit_ir::Block> {
+        if self.at_eof() || self.is_p("}") {
+            return self.err(self.span(), "expected a statement after the OpenACC directive");
+        }
+        if let (Some(k), Some(fb)) = (kind, self.fb.as_mut()) {
+            fb.compute.push(k);
+        }
+        let saved = self.fb.as_ref().map(|f| (f.breakable, f.continuable));
+        if let Some(fb) = self.fb.as_mut() {
+            // No branching out of a region with break/continue.
+            if kind.is_some() {
+                fb.breakable = 0;
+                fb.continuable = 0;
+            }
+        }
+        let b = self.sub_block();
+        if let (Some(fb), Some((b0, c0))) = (self.fb.as_mut(), saved) {
+            fb.breakable = b0;
+            fb.continuable = c0;
+            if kind.is_some() {
+                fb.compute.pop();
+            }
+        }
+        b
+    }
+
+    fn compute_construct(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {
+        let kind = Self::compute_kind(d.kind);
+        let combined = d.kind.is_combined();
+        let default = find(&d, "default").and_then(|c| match c.val {
+            CV::Default(k) => Some(k),
+            _ => None,
+        });
+        let mut data = data_clauses(&d);
+        let mut cc = ComputeConstruct {
+            kind,
+            tuning: compute_tuning(&d),
+            if_cond: expr_of(&d, "if"),
+            self_cond: find(&d, "self").map(|c| match c.val {
+                CV::OptExpr(e) => e,
+                _ => None,
+            }),
+            default,
+            data: vec![],
+            private: vec![],
+            firstprivate: vars_of(&d, "firstprivate"),
+            reductions: vec![],
+            combined,
+            body: accjit_ir::Block::default(),
+            span: d.span,
+        };
+        if combined {
+            // Reductions go to the loop and imply `copy` on the construct.
+            let reds = reductions(&d);
+            for r in &reds {
+                for v in &r.vars {
+                    let named = data.iter().any(|dc| dc.vars.iter().any(|x| x.text == v.text));
+                    if !named {
+                        let c = self.clone_varref(v);
+                        data.push(DataClause { kind: DataClauseKind::Copy, readonly: false, zero: false, vars: vec![c], span: r.span });
+                    }
+                }
+            }
+            cc.data = data;
+            let mut body = vec![];
+            if let Some(fb) = self.fb.as_mut() {
+                fb.compute.push(kind);
+            }
+            let saved = self.fb.as_ref().map(|f| (f.breakable, f.continuable));
+            if let Some(fb) = self.fb.as_mut() {
+                fb.breakable = 0;
+                fb.continuable = 0;
+            }
+            let r = self.loop_with_for(&d, Some(kind), &mut body);
+            if let (Some(fb), Some((b0, c0))) = (self.fb.as_mut(), saved) {
+                fb.compute.pop();
+                fb.breakable = b0;
+                fb.continuable = c0;
+            }
+            r?;
+            cc.body = accjit_ir::Block::new(body);
+        } else {
+            cc.data = data;
+            cc.private = vars_of(&d, "private");
+            cc.reductions = reductions(&d);
+            cc.body = self.region_body(Some(kind))?;
+        }
+        out.push(Stmt { kind: StmtKind::Compute(Box::new(cc)), span: d.span });
+        Ok(())
+    }
+
+    /// The loop part of `d` applied to the `for` that must follow.
+    fn loop_with_for(&mut self, d: &Directive, construct: Option<ComputeKind>, out: &mut Vec<Stmt>) -> PResult<()> {
+        let ld = LoopDirective { tuning: loop_tuning(d), private: vars_of(d, "private"), reductions: reductions(d), construct, span: d.span };
+        if !self.is_kw("for") {
+            let t = self.peek().clone();
+            return self.err_hint(d.span, format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()), format!("found {}", super::describe_found(&t).trim_start_matches("before ")));
+        }
+        // Collapse / tile need that many nested loops.
+        let mut need: Vec<(u32, bool, Span, String)> = vec![];
+        for c in &d.clauses {
+            match &c.val {
+                CV::Collapse(n, force) => need.push((*n, *force, c.span, format!("collapse({})", n))),
+                CV::Tile(v) => need.push((v.len() as u32, false, c.span, "tile".to_string())),
+                _ => {}
+            }
+        }
+        let mut v = vec![];
+        self.for_stmt(&mut v, Some(Box::new(ld)))?;
+        if let Some(s) = v.first() {
+            for (n, force, sp, what) in need {
+                let found = nest_depth(s, force);
+                if found < n {
+                    let hint = if force { "the loops must be nested" } else { "the loops must be tightly nested: nothing between one 'for' and the next" };
+                    return self.err_hint(
+                        sp,
+                        format!("{} requires {} {}nested 'for' loops, but only {} found", what, n, if force { "" } else { "tightly " }, found),
+                        hint,
+                    );
+                }
+            }
+        }
+        out.extend(v);
+        Ok(())
+    }
+
+    fn data_construct(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {
+        let default = find(&d, "default").and_then(|c| match c.val {
+            CV::Default(k) => Some(k),
+            _ => None,
+        });
+        let data = data_clauses(&d);
+        let body = self.region_body(None)?;
+        let dc = DataConstruct { if_cond: expr_of(&d, "if"), default, tuning: compute_tuning(&d), data, body, span: d.span };
+        out.push(Stmt { kind: StmtKind::Data(Box::new(dc)), span: d.span });
+        Ok(())
+    }
+
+    fn host_data_construct(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {
+        let use_device = vars_of(&d, "use_device");
+        if use_device.is_empty() {
+            return self.err(d.span, "a 'host_data' directive requires a 'use_device' clause");
+        }
+        for v in &use_device {
+            if !v.sections.is_empty() {
+                return self.err(v.span, "'use_device' takes variable or array names, not array sections");
+            }
+        }
+        let body = self.region_body(None)?;
+        let h = HostDataConstruct { if_cond: expr_of(&d, "if"), if_present: flag(&d, "if_present"), use_device, body, span: d.span };
+        out.push(Stmt { kind: StmtKind::HostData(Box::new(h)), span: d.span });
+        Ok(())
+    }
+
+    fn exec_directive(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {
+        let mut data = data_clauses(&d);
+        let device_types = || -> Vec<String> {
+            d.clauses
+                .iter()
+                .filter_map(|c| match &c.val {
+                    CV::DeviceType(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect()
+        };
+        let kind = match d.kind {
+            DirKind::EnterData => {
+                if data.is_empty() {
+                    return self.err(d.span, "an 'enter data' directive requires at least one data clause (copyin, create or attach)");
+                }
+                ExecKind::EnterData
+            }
+            DirKind::ExitData => {
+                if data.is_empty() {
+                    return self.err(d.span, "an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
+                }
+                ExecKind::ExitData { finalize: flag(&d, "finalize") }
+            }
+            DirKind::Update => {
+                if data.is_empty() {
+                    return self.err(d.span, "an 'update' directive requires at least one of 'self', 'host' or 'device'");
+                }
+                ExecKind::Update { if_present: flag(&d, "if_present") }
+            }
+            DirKind::Wait => ExecKind::Wait(d.wait_args.clone().unwrap_or_default()),
+            DirKind::Init => ExecKind::Init { device_types: device_types(), device_num: expr_of(&d, "device_num") },
+            DirKind::Shutdown => ExecKind::Shutdown { device_types: device_types(), device_num: expr_of(&d, "device_num") },
+            DirKind::Set => {
+                let dt = device_types();
+                let default_async = expr_of(&d, "default_async");
+                let device_num = expr_of(&d, "device_num");
+                if dt.is_empty() && default_async.is_none() && device_num.is_none() {
+                    return self.err(d.span, "a 'set' directive requires one of 'default_async', 'device_num' or 'device_type'");
+                }
+                if dt.len() > 1 {
+                    return self.err(d.span, "'device_type' on a 'set' directive takes one device type");
+                }
+                ExecKind::Set { default_async, device_num, device_type: dt.into_iter().next() }
+            }
+            DirKind::Cache => {
+                let (readonly, vars) = d.cache.clone().unwrap_or_default();
+                data = vec![DataClause { kind: DataClauseKind::Present, readonly, zero: false, vars, span: d.span }];
+                ExecKind::Cache
+            }
+            DirKind::Declare => {
+                if data.is_empty() {
+                    return self.err(d.span, "a 'declare' directive requires at least one data clause");
+                }
+                for dc in &data {
+                    for v in &dc.vars {
+                        if !v.sections.is_empty() {
+                            return self.err(v.span, "array sections are not allowed in a 'declare' directive");
+                        }
+                    }
+                }
+                ExecKind::Declare
+            }
+            _ => return self.err(d.span, format!("the '{}' directive is not allowed here", d.kind.name())),
+        };
+        let async_ = find(&d, "async").map(|c| match c.val {
+            CV::OptExpr(e) => e,
+            _ => None,
+        });
+        let wait = find(&d, "wait").and_then(wait_of);
+        let e = ExecDirective { kind, data, if_cond: expr_of(&d, "if"), async_, wait, span: d.span };
+        out.push(Stmt { kind: StmtKind::Exec(Box::new(e)), span: d.span });
+        Ok(())
+    }
+
+    /// `declare` at file scope: mark the globals.
+    fn declare_globals(&mut self, d: Directive) -> PResult<()> {
+        let data = data_clauses(&d);
+        if data.is_empty() {
+            return self.err(d.span, "a 'declare' directive requires at least one data clause");
+        }
+        for dc in data {
+            if !matches!(dc.kind, DataClauseKind::Create | DataClauseKind::CopyIn | DataClauseKind::DevicePtr | DataClauseKind::DeviceResident | DataClauseKind::Link) {
+                return self.err(dc.span, format!("clause '{}' is not allowed on a 'declare' directive at file scope", dc.kind.name()));
+            }
+            for v in &dc.vars {
+                if !v.sections.is_empty() {
+                    return self.err(v.span, "array sections are not allowed in a 'declare' directive");
+                }
+                let ExprKind::Global(g) = self.ex(v.root).kind else {
+                    return self.err(v.span, format!("'{}' in a file-scope 'declare' must be a global variable", v.text));
+                };
+                let g = &mut self.m.globals[g.index()];
+                if g.declare.is_some() {
+                    let sp = v.span;
+                    return self.err(sp, format!("'{}' appears in more than one 'declare' clause", v.text));
+                }
+                g.declare = Some(DeclareKind { kind: dc.kind, span: dc.span });
+            }
+        }
+        Ok(())
+    }
+
+    fn routine_directive(&mut self, d: Directive) -> PResult<()> {
+        let level = ["gang", "worker", "vector", "seq"]
+            .iter()
+            .zip([Level::Gang, Level::Worker, Level::Vector, Level::Seq])
+            .find(|(n, _)| flag(&d, n))
+            .map(|(_, l)| l)
+            .unwrap_or(Level::Seq);
+        let bind = find(&d, "bind").and_then(|c| match &c.val {
+            CV::Bind(b) => Some(b.clone()),
+            _ => None,
+        });
+        let info = RoutineInfo { level, bind, nohost: flag(&d, "nohost"), span: d.span };
+        match &d.routine_name {
+            Some((n, nsp)) => {
+                let idx = match self.scopes.lookup(n) {
+                    Some(super::scope::Sym::Func(i)) => *i,
+                    _ => return self.err(*nsp, format!("'routine' directive names '{}', which is not a declared function", n)),
+                };
+                if let Some(defined) = self.fns[idx].defined {
+                    let _ = defined;
+                    return self.err(*nsp, format!("'routine({})' must appear before the definition of '{}'", n, n));
+                }
+                self.fns[idx].routine = Some(info);
+                Ok(())
+            }
+            None => {
+                if !self.is_type_start_at(0) {
+                    return self.err(d.span, "'routine' directive is not followed by a function declaration or definition");
+                }
+                self.pending_routine = Some((info, d.span));
+                Ok(())
+            }
+        }
+    }
+}
