@@ -403,6 +403,49 @@ pub extern "C" fn acc_detach_finalize_async(p: *mut Ptr, async_: c_int) {
     or_fatal(api::detach(p as usize, true, a(async_)))
 }
 
+// --- Appendix A platform routines ----------------------------------------------
+// No CUDA or OpenCL device exists yet: no handles to give, none accepted.
+
+#[no_mangle]
+pub extern "C" fn acc_get_current_cuda_device() -> Ptr {
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_current_cuda_context() -> Ptr {
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_cuda_stream(_async: c_int) -> Ptr {
+    std::ptr::null_mut()
+}
+
+/// Returns 0: the current device has no CUDA streams.
+#[no_mangle]
+pub extern "C" fn acc_set_cuda_stream(_async: c_int, _stream: Ptr) -> c_int {
+    0
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_current_opencl_device() -> Ptr {
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_current_opencl_context() -> Ptr {
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_opencl_queue(_async: c_int) -> Ptr {
+    std::ptr::null_mut()
+}
+
+/// No effect: the current device has no OpenCL queues.
+#[no_mangle]
+pub extern "C" fn acc_set_opencl_queue(_async: c_int, _queue: Ptr) {}
+
 // --- profiling registration (§5.3–5.4) -----------------------------------------
 
 #[no_mangle]

@@ -462,10 +462,23 @@ pub fn dispatch_error(err: &AccError) {
 
 // --- tools libraries ---------------------------------------------------------
 
+/// Calls a tools library's `acc_register_library` at address `f` with the
+/// runtime's registration routines (for a program that defines its own, or
+/// a library loaded some other way).
+///
+/// # Safety
+/// `f` must be the address of a function with `acc_register_library`'s signature.
+pub unsafe fn call_register_library(f: usize) {
+    type RegLib = unsafe extern "C" fn(acc_prof_reg, acc_prof_reg, acc_prof_lookup_func);
+    if f != 0 {
+        let f: RegLib = std::mem::transmute(f);
+        f(crate::capi::acc_prof_register, crate::capi::acc_prof_unregister, crate::capi::acc_prof_lookup);
+    }
+}
+
 /// Loads `ACC_PROFLIB` (or finds a preloaded `acc_register_library`) and
 /// calls its `acc_register_library`. Called once, at first use.
 pub fn load_tools_library() {
-    type RegLib = unsafe extern "C" fn(acc_prof_reg, acc_prof_reg, acc_prof_lookup_func);
     let name = CString::new("acc_register_library").unwrap_or_default();
     let path = std::env::var("ACC_PROFLIB").ok().filter(|p| !p.trim().is_empty());
     let sym = unsafe {
@@ -487,13 +500,7 @@ pub fn load_tools_library() {
             None => libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()),
         }
     };
-    if sym.is_null() {
-        return;
-    }
-    unsafe {
-        let f: RegLib = std::mem::transmute(sym);
-        f(crate::capi::acc_prof_register, crate::capi::acc_prof_unregister, crate::capi::acc_prof_lookup);
-    }
+    unsafe { call_register_library(sym as usize) }
 }
 
 /// Serialises tests that use the global registration state.
