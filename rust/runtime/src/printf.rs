@@ -344,4 +344,24 @@ mod tests {
         assert_eq!(&buf[..5], b"abc1\0");
         assert_eq!(buf[5], 0x55, "nothing past size is written");
     }
+
+    #[test]
+    fn fprintf_writes_through_the_file() {
+        unsafe {
+            let f = libc::tmpfile();
+            assert!(!f.is_null());
+            libc::fputs(c"before ".as_ptr(), f);
+            let fmt = CString::new("%s=%05.1f%c").unwrap();
+            let name = CString::new("pi").unwrap();
+            let slots = [name.as_ptr() as u64, 3.14159f64.to_bits(), b'\n' as u64];
+            let r = __accjit_va_fprintf(f, fmt.as_ptr(), slots.as_ptr(), [2u8, 1, 0].as_ptr(), 3);
+            assert_eq!(r, 9);
+            libc::fputs(c"after".as_ptr(), f);
+            libc::rewind(f);
+            let mut buf = [0u8; 64];
+            let n = libc::fread(buf.as_mut_ptr() as *mut c_void, 1, 64, f);
+            assert_eq!(&buf[..n], b"before pi=003.1\nafter");
+            libc::fclose(f);
+        }
+    }
 }

@@ -226,4 +226,30 @@ mod tests {
         assert_eq!(sscanf_shim("kex=9", "key=%d", &[&mut a as *mut _ as _]), 0);
         assert_eq!(sscanf_shim("50%", "%d%%", &[&mut a as *mut _ as _]), 1);
     }
+
+    #[test]
+    fn fscanf_reads_a_stream_directive_by_directive() {
+        unsafe {
+            let f = libc::tmpfile();
+            assert!(!f.is_null());
+            let text = b"12 abc 3.5\nx=7 tail";
+            libc::fwrite(text.as_ptr() as *const c_void, 1, text.len(), f);
+            libc::rewind(f);
+            let (mut a, mut d, mut x) = (0 as c_int, 0f64, 0 as c_int);
+            let mut w = [0u8; 8];
+            let fmt = CString::new("%d %7s %lf x=%d").unwrap();
+            let slots = [&mut a as *mut c_int as u64, w.as_mut_ptr() as u64, &mut d as *mut f64 as u64, &mut x as *mut c_int as u64];
+            let r = __accjit_va_fscanf(f, fmt.as_ptr(), slots.as_ptr(), [2u8; 4].as_ptr(), 4);
+            assert_eq!(r, 4);
+            assert_eq!((a, d, x), (12, 3.5, 7));
+            assert_eq!(&w[..4], b"abc\0");
+            // the stream is left right after what was consumed
+            let mut rest = [0u8; 8];
+            let n = libc::fread(rest.as_mut_ptr() as *mut c_void, 1, 8, f);
+            assert_eq!(&rest[..n], b" tail");
+            let r = __accjit_va_fscanf(f, fmt.as_ptr(), slots.as_ptr(), [2u8; 4].as_ptr(), 4);
+            assert_eq!(r, libc::EOF);
+            libc::fclose(f);
+        }
+    }
 }

@@ -218,3 +218,25 @@ fn fatal_errors_print_one_line_and_exit_1() {
     assert!(line.starts_with("accjit: present: data is not present on the multicore device"), "{line}");
     assert!(line.ends_with("(variable 'a[0:n]' at prog.c:12)"), "{line}");
 }
+
+/// The child half of `assert_failure_prints_like_glibc_and_aborts`.
+#[test]
+fn assert_child() {
+    if std::env::var("ACCJIT_ASSERT_CHILD").is_err() {
+        return;
+    }
+    unsafe { accjit_runtime::support::__accjit_assert_fail(c"x == 1".as_ptr(), c"prog.c".as_ptr(), 7) }
+}
+
+#[test]
+fn assert_failure_prints_like_glibc_and_aborts() {
+    use std::os::unix::process::ExitStatusExt;
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "assert_child", "--nocapture", "--test-threads=1"])
+        .env("ACCJIT_ASSERT_CHILD", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGABRT));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(": prog.c:7: Assertion `x == 1' failed."), "{err}");
+}
