@@ -59,11 +59,77 @@ pub const NOEXPAND: u8 = 4;
 /// Token flag: a header name `<…>` or `"…"` lexed after `#include`.
 pub const HEADER: u8 = 8;
 
+/// Token text: a slice of a bundled header or a punctuator (no allocation),
+/// or shared text.
+#[derive(Clone)]
+pub enum Text {
+    Static(&'static str),
+    Shared(Rc<str>),
+}
+
+impl Text {
+    pub fn new(s: &str) -> Text {
+        if s.is_empty() {
+            Text::Static("")
+        } else {
+            Text::Shared(Rc::from(s))
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Text::Static(s) => s,
+            Text::Shared(s) => s,
+        }
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Text {}
+
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (**self).hash(h)
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
 /// A preprocessing token.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PTok {
     pub kind: TokenKind,
-    pub text: Rc<str>,
+    pub text: Text,
     pub span: Span,
     pub flags: u8,
     pub bad: Bad,
@@ -73,7 +139,7 @@ pub struct PTok {
 
 impl PTok {
     pub fn new(kind: TokenKind, text: &str, span: Span) -> PTok {
-        PTok { kind, text: Rc::from(text), span, flags: 0, bad: Bad::None, pragma: None }
+        PTok { kind, text: Text::new(text), span, flags: 0, bad: Bad::None, pragma: None }
     }
     pub fn is_punct(&self, p: &str) -> bool {
         self.kind == TokenKind::Punct && &*self.text == p
@@ -95,25 +161,65 @@ pub struct Lexed {
 /// Lex `text` (file id `file` in the source map). The last token is an `Eof`
 /// with the `BOL` flag, spanning the end of the text.
 pub fn lex(text: &str, file: u32) -> Lexed {
-    let mut lx = Lexer { src: text.as_bytes(), text, pos: 0, file, toks: Vec::new(), errors: Vec::new() };
+    lex_inner(text, None, file)
+}
+
+/// [`lex`] for text that lives forever (bundled headers): token texts borrow it.
+pub fn lex_static(text: &'static str, file: u32) -> Lexed {
+    lex_inner(text, Some(text), file)
+}
+
+fn lex_inner(text: &str, stat: Option<&'static str>, file: u32) -> Lexed {
+    // Phase 2: remove backslash-newlines, remembering where each byte came from.
+    let (clean, map) = if text.contains("\\\n") || text.contains("\\\r\n") { splice(text) } else { (String::new(), None) };
+    let src = if map.is_some() { clean.as_str() } else { text };
+    let stat = if map.is_some() { None } else { stat };
+    let mut lx = Lexer { src: src.as_bytes(), text: src, stat, map, pos: 0, file, toks: Vec::with_capacity(src.len() / 4), errors: Vec::new() };
     lx.run();
     Lexed { toks: lx.toks, errors: lx.errors }
 }
 
+/// `text` without line splices, and the original offset of every byte kept
+/// (plus one entry for the end).
+fn splice(text: &str) -> (String, Option<Vec<u32>>) {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut map = Vec::with_capacity(text.len() + 1);
+    let mut i = 0;
+    let mut start = 0;
+    while i < b.len() {
+        let n = if b[i] == b'\\' && b.get(i + 1) == Some(&b'\n') {
+            2
+        } else if b[i] == b'\\' && b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') {
+            3
+        } else {
+            i += 1;
+            continue;
+        };
+        out.push_str(&text[start..i]);
+        map.extend(start as u32..i as u32);
+        i += n;
+        start = i;
+    }
+    out.push_str(&text[start..]);
+    map.extend(start as u32..b.len() as u32);
+    map.push(b.len() as u32);
+    (out, Some(map))
+}
+
 struct Lexer<'a> {
+    /// The text after line splicing.
     src: &'a [u8],
     text: &'a str,
+    /// `text` when it is `'static` (token texts are then slices of it).
+    stat: Option<&'static str>,
+    /// Original offsets when splices were removed.
+    map: Option<Vec<u32>>,
     pos: usize,
     file: u32,
     toks: Vec<PTok>,
     errors: Vec<Diagnostic>,
 }
-
-const PUNCTS3: [&str; 4] = ["...", "<<=", ">>=", "%:%"];
-const PUNCTS2: [&str; 25] = [
-    "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=",
-    "|=", "##", "<:", ":>", "<%", "%>", "%:",
-];
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80
@@ -122,175 +228,145 @@ fn is_ident_cont(c: u8) -> bool {
     is_ident_start(c) || c.is_ascii_digit()
 }
 
+/// Length of the punctuator at the start of `b` (0 if none), longest match first.
+fn punct_len(b: &[u8]) -> usize {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let (c0, c1, c2) = (at(0), at(1), at(2));
+    match c0 {
+        b'.' if c1 == b'.' && c2 == b'.' => 3,
+        b'<' if c1 == b'<' && c2 == b'=' => 3,
+        b'>' if c1 == b'>' && c2 == b'=' => 3,
+        b'%' if c1 == b':' && c2 == b'%' && at(3) == b':' => 4,
+        b'-' if matches!(c1, b'>' | b'-' | b'=') => 2,
+        b'+' if matches!(c1, b'+' | b'=') => 2,
+        b'<' if matches!(c1, b'<' | b'=' | b':' | b'%') => 2,
+        b'>' if matches!(c1, b'>' | b'=') => 2,
+        b'=' | b'!' | b'*' | b'/' | b'^' if c1 == b'=' => 2,
+        b'&' if matches!(c1, b'&' | b'=') => 2,
+        b'|' if matches!(c1, b'|' | b'=') => 2,
+        b'#' if c1 == b'#' => 2,
+        b':' if c1 == b'>' => 2,
+        b'%' if matches!(c1, b'=' | b'>' | b':') => 2,
+        b'[' | b']' | b'(' | b')' | b'{' | b'}' | b'.' | b'&' | b'*' | b'+' | b'-' | b'~' | b'!' | b'/' | b'%' | b'<' | b'>'
+        | b'^' | b'|' | b'?' | b':' | b';' | b'=' | b',' | b'#' => 1,
+        _ => 0,
+    }
+}
+
 impl<'a> Lexer<'a> {
-    /// Skip backslash-newline splices at `p`, returning the position of the next real byte.
-    fn skip_splices(&self, mut p: usize) -> usize {
-        while p < self.src.len() && self.src[p] == b'\\' {
-            let q = p + 1;
-            if q < self.src.len() && self.src[q] == b'\n' {
-                p = q + 1;
-            } else if q + 1 < self.src.len() && self.src[q] == b'\r' && self.src[q + 1] == b'\n' {
-                p = q + 2;
-            } else {
-                break;
-            }
-        }
-        p
-    }
-    /// The byte at the current position (after splices), or 0 at the end.
     fn peek(&self) -> u8 {
-        let p = self.skip_splices(self.pos);
-        self.src.get(p).copied().unwrap_or(0)
+        self.src.get(self.pos).copied().unwrap_or(0)
     }
-    /// The byte after the current one (after splices), or 0.
-    fn peek2(&self) -> u8 {
-        let p = self.skip_splices(self.pos);
-        if p >= self.src.len() {
-            return 0;
-        }
-        let q = self.skip_splices(p + 1);
-        self.src.get(q).copied().unwrap_or(0)
-    }
-    fn peek3(&self) -> u8 {
-        let p = self.skip_splices(self.pos);
-        if p >= self.src.len() {
-            return 0;
-        }
-        let q = self.skip_splices(p + 1);
-        if q >= self.src.len() {
-            return 0;
-        }
-        let r = self.skip_splices(q + 1);
-        self.src.get(r).copied().unwrap_or(0)
-    }
-    /// Consume one byte (after splices) and return it.
-    fn bump(&mut self) -> u8 {
-        let p = self.skip_splices(self.pos);
-        let c = self.src.get(p).copied().unwrap_or(0);
-        self.pos = (p + 1).min(self.src.len());
-        c
+    fn peek_at(&self, k: usize) -> u8 {
+        self.src.get(self.pos + k).copied().unwrap_or(0)
     }
     fn at_end(&self) -> bool {
-        self.skip_splices(self.pos) >= self.src.len()
+        self.pos >= self.src.len()
     }
+    /// The span of `lo..hi` (positions in the spliced text) in the original text.
     fn span(&self, lo: usize, hi: usize) -> Span {
-        Span::new(self.file, lo as u32, hi as u32)
-    }
-    /// The token text from `lo` to the current position, with splices removed.
-    fn text_from(&self, lo: usize) -> String {
-        let raw = &self.text[lo..self.pos];
-        if !raw.contains('\\') {
-            return raw.to_string();
+        match &self.map {
+            None => Span::new(self.file, lo as u32, hi as u32),
+            Some(m) => {
+                let l = m[lo.min(m.len() - 1)];
+                let h = if hi > lo { m[hi - 1] + 1 } else { l };
+                Span::new(self.file, l, h)
+            }
         }
-        raw.replace("\\\r\n", "").replace("\\\n", "")
     }
     fn push(&mut self, kind: TokenKind, lo: usize, flags: u8, bad: Bad) {
-        let text = self.text_from(lo);
         let span = self.span(lo, self.pos);
-        self.toks.push(PTok { kind, text: Rc::from(text), span, flags, bad, pragma: None });
+        let text = match self.stat {
+            Some(s) => Text::Static(&s[lo..self.pos]),
+            None => Text::new(&self.text[lo..self.pos]),
+        };
+        self.toks.push(PTok { kind, text, span, flags, bad, pragma: None });
     }
 
     fn run(&mut self) {
         let mut flags = BOL;
-        // State for header names: 0 nothing, 1 saw `#` at line start, 2 saw `# include`.
+        // Header names: 0 nothing, 1 saw `#` at line start, 2 saw `# include`.
         let mut directive_state = 0u8;
-        loop {
-            // Whitespace and comments.
+        while !self.at_end() {
             let c = self.peek();
-            if self.at_end() {
-                break;
-            }
             match c {
                 b'\n' => {
-                    self.bump();
+                    self.pos += 1;
                     flags = BOL;
                     directive_state = 0;
                     continue;
                 }
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                    self.bump();
+                    self.pos += 1;
                     flags |= SPACE;
                     continue;
                 }
-                b'/' if self.peek2() == b'*' => {
-                    let lo = self.skip_splices(self.pos);
-                    self.bump();
-                    self.bump();
-                    loop {
-                        if self.at_end() {
+                b'/' if self.peek_at(1) == b'*' => {
+                    let lo = self.pos;
+                    match self.text[lo + 2..].find("*/") {
+                        Some(k) => self.pos = lo + 2 + k + 2,
+                        None => {
                             self.errors.push(Diagnostic::error(self.span(lo, lo + 2), "unterminated comment"));
-                            break;
-                        }
-                        if self.bump() == b'*' && self.peek() == b'/' {
-                            self.bump();
-                            break;
+                            self.pos = self.src.len();
                         }
                     }
                     flags |= SPACE;
                     continue;
                 }
-                b'/' if self.peek2() == b'/' => {
-                    while !self.at_end() && self.peek() != b'\n' {
-                        self.bump();
-                    }
+                b'/' if self.peek_at(1) == b'/' => {
+                    self.pos = self.text[self.pos..].find('\n').map(|k| self.pos + k).unwrap_or(self.src.len());
                     flags |= SPACE;
                     continue;
                 }
                 _ => {}
             }
-            let lo = self.skip_splices(self.pos);
-            self.pos = lo;
+            let lo = self.pos;
             let bol = flags & BOL != 0;
-            if directive_state == 2 && (c == b'<' || c == b'"') {
-                if self.header_name(lo, flags) {
-                    flags = 0;
-                    directive_state = 0;
-                    continue;
-                }
+            if directive_state == 2 && (c == b'<' || c == b'"') && self.header_name(lo, flags) {
+                flags = 0;
+                directive_state = 0;
+                continue;
             }
             self.token(c, lo, flags);
             flags = 0;
-            let last = self.toks.last().map(|t| (t.kind, t.text.clone()));
-            directive_state = match (directive_state, last) {
-                (0, Some((TokenKind::Punct, t))) if bol && &*t == "#" => 1,
-                (1, Some((TokenKind::Ident, t))) if matches!(&*t, "include" | "include_next" | "import") => 2,
+            let last = self.toks.last().expect("a token was pushed");
+            directive_state = match directive_state {
+                0 if bol && last.is_punct("#") => 1,
+                1 if last.kind == TokenKind::Ident && matches!(&*last.text, "include" | "include_next" | "import") => 2,
                 _ => 0,
             };
         }
         let end = self.src.len();
-        self.toks.push(PTok { kind: TokenKind::Eof, text: Rc::from(""), span: self.span(end, end), flags: BOL, bad: Bad::None, pragma: None });
+        let span = self.span(end, end);
+        let span = match &self.map {
+            Some(m) => Span::new(self.file, m[m.len() - 1], m[m.len() - 1]),
+            None => span,
+        };
+        self.toks.push(PTok { kind: TokenKind::Eof, text: Text::Static(""), span, flags: BOL, bad: Bad::None, pragma: None });
     }
 
     /// Lex `<…>` or `"…"` after `#include`; false (nothing consumed) if the line has no closing delimiter.
     fn header_name(&mut self, lo: usize, flags: u8) -> bool {
         let close = if self.peek() == b'<' { b'>' } else { b'"' };
-        let save = self.pos;
-        self.bump();
-        loop {
-            let c = self.peek();
-            if self.at_end() || c == b'\n' {
-                self.pos = save;
-                return false;
+        let mut p = lo + 1;
+        while p < self.src.len() && self.src[p] != b'\n' {
+            if self.src[p] == close {
+                self.pos = p + 1;
+                self.push(TokenKind::Str, lo, flags | HEADER, Bad::None);
+                return true;
             }
-            self.bump();
-            if c == close {
-                break;
-            }
+            p += 1;
         }
-        self.push(TokenKind::Str, lo, flags | HEADER, Bad::None);
-        true
+        false
     }
 
     fn token(&mut self, c: u8, lo: usize, flags: u8) {
         // Literal prefixes: L'x', L"x", u8"x", u"x", U"x".
         if matches!(c, b'L' | b'u' | b'U') {
-            let (n2, n3) = (self.peek2(), self.peek3());
-            let prefixed = matches!(n2, b'\'' | b'"') || (c == b'u' && n2 == b'8' && n3 == b'"');
-            if prefixed {
-                self.bump();
-                if n2 == b'8' {
-                    self.bump();
-                }
+            let (n1, n2) = (self.peek_at(1), self.peek_at(2));
+            let u8pre = c == b'u' && n1 == b'8' && n2 == b'"';
+            if matches!(n1, b'\'' | b'"') || u8pre {
+                self.pos += if u8pre { 2 } else { 1 };
                 let q = self.peek();
                 let (kind, bad) = self.quoted(q);
                 let bad = if bad == Bad::None { Bad::Wide } else { bad };
@@ -299,13 +375,14 @@ impl<'a> Lexer<'a> {
             }
         }
         if is_ident_start(c) {
+            self.pos += 1;
             while is_ident_cont(self.peek()) {
-                self.bump();
+                self.pos += 1;
             }
             self.push(TokenKind::Ident, lo, flags, Bad::None);
             return;
         }
-        if c.is_ascii_digit() || (c == b'.' && self.peek2().is_ascii_digit()) {
+        if c.is_ascii_digit() || (c == b'.' && self.peek_at(1).is_ascii_digit()) {
             self.pp_number(lo, flags);
             return;
         }
@@ -314,94 +391,107 @@ impl<'a> Lexer<'a> {
             self.push(kind, lo, flags, bad);
             return;
         }
-        // Punctuators, longest match first.
-        let (c1, c2, c3) = (c, self.peek2(), self.peek3());
-        let three = [c1, c2, c3];
-        let len = if PUNCTS3.iter().any(|p| p.as_bytes() == three) {
-            // `%:%` is only a prefix of `%:%:`.
-            if &three == b"%:%" {
-                let p = self.skip_splices(self.pos);
-                let rest = &self.src[p..];
-                if rest.starts_with(b"%:%:") {
-                    4
-                } else {
-                    2
-                }
-            } else {
-                3
-            }
-        } else if PUNCTS2.iter().any(|p| p.as_bytes() == [c1, c2]) {
-            2
-        } else if b"[](){}.&*+-~!/%<>^|?:;=,#".contains(&c1) {
-            1
-        } else {
-            0
-        };
+        let len = punct_len(&self.src[self.pos..]);
         if len == 0 {
-            // A stray character (or a UTF-8 sequence outside identifiers).
-            self.bump();
+            // A stray character (a whole UTF-8 sequence).
+            self.pos += 1;
             while self.pos < self.src.len() && (self.src[self.pos] & 0xC0) == 0x80 {
                 self.pos += 1;
             }
             self.push(TokenKind::Punct, lo, flags, Bad::Stray);
             return;
         }
-        for _ in 0..len {
-            self.bump();
-        }
-        let text = self.text_from(lo);
-        let norm = match text.as_str() {
-            "<:" => "[",
-            ":>" => "]",
-            "<%" => "{",
-            "%>" => "}",
-            "%:" => "#",
-            "%:%:" => "##",
-            t => t,
-        };
+        self.pos += len;
+        let text = static_punct(&self.text[lo..self.pos]);
         let span = self.span(lo, self.pos);
-        self.toks.push(PTok { kind: TokenKind::Punct, text: Rc::from(norm), span, flags, bad: Bad::None, pragma: None });
+        self.toks.push(PTok { kind: TokenKind::Punct, text: Text::Static(text), span, flags, bad: Bad::None, pragma: None });
     }
 
     /// A pp-number (C99 §6.4.8), classified as `Int` or `Float`.
     fn pp_number(&mut self, lo: usize, flags: u8) {
-        self.bump();
+        self.pos += 1;
         loop {
             let c = self.peek();
-            if matches!(c, b'e' | b'E' | b'p' | b'P') && matches!(self.peek2(), b'+' | b'-') {
-                self.bump();
-                self.bump();
+            if matches!(c, b'e' | b'E' | b'p' | b'P') && matches!(self.peek_at(1), b'+' | b'-') {
+                self.pos += 2;
             } else if is_ident_cont(c) || c == b'.' {
-                self.bump();
+                self.pos += 1;
             } else {
                 break;
             }
         }
-        let text = self.text_from(lo);
-        let kind = if number_is_float(&text) { TokenKind::Float } else { TokenKind::Int };
-        let span = self.span(lo, self.pos);
-        self.toks.push(PTok { kind, text: Rc::from(text), span, flags, bad: Bad::None, pragma: None });
+        let kind = if number_is_float(&self.text[lo..self.pos]) { TokenKind::Float } else { TokenKind::Int };
+        self.push(kind, lo, flags, Bad::None);
     }
 
     /// A character constant or string literal starting at the quote `q`.
     fn quoted(&mut self, q: u8) -> (TokenKind, Bad) {
         let kind = if q == b'\'' { TokenKind::Char } else { TokenKind::Str };
-        self.bump();
+        self.pos += 1;
         loop {
             let c = self.peek();
             if self.at_end() || c == b'\n' {
                 let bad = if q == b'\'' { Bad::UnterminatedChar } else { Bad::UnterminatedString };
                 return (kind, bad);
             }
-            self.bump();
+            self.pos += 1;
             if c == b'\\' {
                 if !self.at_end() && self.peek() != b'\n' {
-                    self.bump();
+                    // Skip the escaped character (a whole UTF-8 sequence).
+                    self.pos += 1;
+                    while self.pos < self.src.len() && (self.src[self.pos] & 0xC0) == 0x80 {
+                        self.pos += 1;
+                    }
                 }
             } else if c == q {
                 return (kind, Bad::None);
             }
         }
+    }
+}
+
+/// The canonical spelling of a punctuator (digraphs normalised), without allocating.
+fn static_punct(p: &str) -> &'static str {
+    let b = p.as_bytes();
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    match (b.len(), at(0), at(1)) {
+        (1, c, _) => {
+            const ONE: &str = "[](){}.&*+-~!/%<>^|?:;=,#";
+            match ONE.bytes().position(|x| x == c) {
+                Some(i) => &ONE[i..i + 1],
+                None => "?",
+            }
+        }
+        (2, b'-', b'>') => "->",
+        (2, b'+', b'+') => "++",
+        (2, b'-', b'-') => "--",
+        (2, b'<', b'<') => "<<",
+        (2, b'>', b'>') => ">>",
+        (2, b'<', b'=') => "<=",
+        (2, b'>', b'=') => ">=",
+        (2, b'=', b'=') => "==",
+        (2, b'!', b'=') => "!=",
+        (2, b'&', b'&') => "&&",
+        (2, b'|', b'|') => "||",
+        (2, b'*', b'=') => "*=",
+        (2, b'/', b'=') => "/=",
+        (2, b'%', b'=') => "%=",
+        (2, b'+', b'=') => "+=",
+        (2, b'-', b'=') => "-=",
+        (2, b'&', b'=') => "&=",
+        (2, b'^', b'=') => "^=",
+        (2, b'|', b'=') => "|=",
+        (2, b'#', b'#') => "##",
+        (2, b'<', b':') => "[",
+        (2, b':', b'>') => "]",
+        (2, b'<', b'%') => "{",
+        (2, b'%', b'>') => "}",
+        (2, b'%', b':') => "#",
+        (3, b'.', _) => "...",
+        (3, b'<', _) => "<<=",
+        (3, b'>', _) => ">>=",
+        (4, _, _) => "##",
+        _ => "?",
     }
 }
 
@@ -585,6 +675,12 @@ mod tests {
         let t = kinds("a->b <<= c ... ## >>= ++ -- <: :> %:");
         let texts: Vec<&str> = t.iter().map(|x| x.1.as_str()).collect();
         assert_eq!(texts, ["a", "->", "b", "<<=", "c", "...", "##", ">>=", "++", "--", "[", "]", "#"]);
+        let all = "[ ] ( ) { } . -> ++ -- & * + - ~ ! / % << >> < > <= >= == != ^ | && || ? : ; ... = *= /= %= += -= <<= >>= &= ^= |= , # ##";
+        let t = kinds(all);
+        assert_eq!(t.iter().map(|x| x.1.as_str()).collect::<Vec<_>>().join(" "), all);
+        assert!(t.iter().all(|x| x.0 == TokenKind::Punct));
+        let t = kinds("<% %> %:%: %:");
+        assert_eq!(t.iter().map(|x| x.1.as_str()).collect::<Vec<_>>(), ["{", "}", "##", "#"]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod expr;
 mod macros;
 
 use crate::headers;
-use crate::lex::{self, Bad, PTok, BOL, HEADER, NOEXPAND};
+use crate::lex::{self, Bad, PTok, Text, BOL, HEADER};
 use crate::token::{Token, TokenKind};
 use accjit_ir::{Diagnostic, Diagnostics, SourceMap, Span};
 use macros::Macro;
@@ -87,7 +87,7 @@ const PREDEFINED: &str = "\
 /// `Eof` token.
 pub fn preprocess(sm: &mut SourceMap, name: &str, text: &str, opts: &PpOptions) -> Result<Vec<Token>, Diagnostics> {
     let mut pp = Pp::new(sm, opts);
-    pp.run_pseudo_file(PREDEFINED);
+    pp.run_pseudo_file(lex::lex_static(PREDEFINED, Span::DUMMY.file));
     pp.define_builtins();
     let mut cmdline = String::new();
     for (n, v) in &opts.defines {
@@ -100,7 +100,7 @@ pub fn preprocess(sm: &mut SourceMap, name: &str, text: &str, opts: &PpOptions) 
         cmdline.push_str(&format!("#undef {}\n", n));
     }
     if !cmdline.is_empty() {
-        pp.run_pseudo_file(&cmdline);
+        pp.run_pseudo_file(lex::lex(&cmdline, Span::DUMMY.file));
     }
     let id = pp.sm.add(name, text);
     let dir = Path::new(name).parent().filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
@@ -143,7 +143,7 @@ struct Frame {
 /// A macro expansion being rescanned (or a barrier around an isolated token list).
 struct Ctx {
     /// The macro whose replacement this is (disabled while the context is live).
-    mac: Option<Rc<str>>,
+    mac: Option<Text>,
     toks: Vec<PTok>,
     pos: usize,
     /// Reading stops here (argument pre-expansion, `#if` and `#pragma` lines).
@@ -163,7 +163,7 @@ struct LineAdj {
 struct Pp<'s> {
     sm: &'s mut SourceMap,
     opts: &'s PpOptions,
-    macros: HashMap<Rc<str>, Macro>,
+    macros: HashMap<Text, Macro, FastHash>,
     files: Vec<Frame>,
     ctx: Vec<Ctx>,
     /// Files (canonical path or bundled name) marked `#pragma once`.
@@ -186,7 +186,7 @@ impl<'s> Pp<'s> {
         Pp {
             sm,
             opts,
-            macros: HashMap::new(),
+            macros: HashMap::default(),
             files: Vec::new(),
             ctx: Vec::new(),
             once: HashSet::new(),
@@ -210,8 +210,7 @@ impl<'s> Pp<'s> {
     }
 
     /// Run directives-only text (predefined macros, `-D`/`-U`).
-    fn run_pseudo_file(&mut self, text: &str) {
-        let lexed = lex::lex(text, Span::DUMMY.file);
+    fn run_pseudo_file(&mut self, lexed: lex::Lexed) {
         self.diags.extend(lexed.errors);
         self.push_frame(Span::DUMMY.file, Rc::new(lexed.toks), None, None);
         let base = self.files.len();
@@ -306,7 +305,9 @@ impl<'s> Pp<'s> {
             };
             let t = &f.toks[f.pos];
             if t.kind == TokenKind::Eof {
-                return t.clone();
+                let mut t = t.clone();
+                t.span.file = f.file;
+                return t;
             }
             if t.has(BOL) && t.is_punct("#") {
                 if let Some(p) = self.directive() {
@@ -323,7 +324,9 @@ impl<'s> Pp<'s> {
                 continue;
             }
             f.pos += 1;
-            return f.toks[f.pos - 1].clone();
+            let mut t = f.toks[f.pos - 1].clone();
+            t.span.file = f.file;
+            return t;
         }
     }
 
@@ -339,7 +342,15 @@ impl<'s> Pp<'s> {
         while !f.toks[f.pos].has(BOL) {
             f.pos += 1;
         }
-        f.toks[start..f.pos].to_vec()
+        let file = f.file;
+        f.toks[start..f.pos]
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                t.span.file = file;
+                t
+            })
+            .collect()
     }
 
     fn skip_line(&mut self) {
@@ -361,7 +372,9 @@ impl<'s> Pp<'s> {
         let hash = {
             let f = self.files.last_mut().expect("a file is open");
             f.pos += 1;
-            f.toks[f.pos - 1].clone()
+            let mut t = f.toks[f.pos - 1].clone();
+            t.span.file = f.file;
+            t
         };
         let name_tok = {
             let f = self.files.last().expect("a file is open");
@@ -369,7 +382,9 @@ impl<'s> Pp<'s> {
             if t.has(BOL) {
                 return None; // the null directive
             }
-            t.clone()
+            let mut t = t.clone();
+            t.span.file = f.file;
+            t
         };
         let skipping = self.skipping();
         let name: &str = &name_tok.text;
@@ -704,9 +719,10 @@ impl<'s> Pp<'s> {
             Some((id, toks)) => (*id, toks.clone()),
             None => {
                 let id = self.sm.add(key.clone(), text);
-                let lexed = lex::lex(text, id);
-                self.diags.extend(lexed.errors);
-                let toks = Rc::new(lexed.toks);
+                // Lexed once per thread; spans get this file id as they are read.
+                let toks = BUNDLED_TOKENS.with(|c| {
+                    c.borrow_mut().entry(text.as_ptr() as usize).or_insert_with(|| Rc::new(lex::lex_static(text, 0).toks)).clone()
+                });
                 self.cache.insert(key.clone(), (id, toks.clone()));
                 self.file_keys.insert(id, key);
                 (id, toks)
@@ -766,7 +782,31 @@ fn spell(toks: &[PTok]) -> String {
     s
 }
 
-#[allow(dead_code)]
-fn _uses(_: u8) -> u8 {
-    NOEXPAND
+thread_local! {
+    /// Tokens of the bundled headers, by address of their text (file id 0).
+    static BUNDLED_TOKENS: std::cell::RefCell<HashMap<usize, Rc<Vec<PTok>>>> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// FNV-1a: macro names are short, and SipHash showed up in profiles.
+#[derive(Clone, Copy, Default)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf29ce484222325)
+    }
+}
+
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+    }
 }

@@ -20,7 +20,7 @@
 //! `_Pragma("…")` is handled here as an operator of the expansion loop.
 
 use super::{Ctx, Pp, BARRIER_END};
-use crate::lex::{self, PTok, BOL, HEADER, NOEXPAND, SPACE};
+use crate::lex::{self, PTok, Text, BOL, HEADER, NOEXPAND, SPACE};
 use crate::token::TokenKind;
 use accjit_ir::Span;
 use std::rc::Rc;
@@ -47,7 +47,7 @@ pub(super) enum Builtin {
 pub(super) struct Macro {
     pub function_like: bool,
     /// Parameter names; a variadic macro's last one is `__VA_ARGS__` (or the GNU name before `...`).
-    pub params: Rc<Vec<Rc<str>>>,
+    pub params: Rc<Vec<Text>>,
     pub variadic: bool,
     pub body: Rc<Vec<PTok>>,
     /// For each body token: the index of the parameter it names, or -1.
@@ -68,7 +68,7 @@ impl<'s> Pp<'s> {
         ];
         for (name, b) in list {
             self.macros.insert(
-                Rc::from(name),
+                Text::Static(name),
                 Macro {
                     function_like: false,
                     params: Rc::new(vec![]),
@@ -97,7 +97,7 @@ impl<'s> Pp<'s> {
         }
         let name = first.text.clone();
         let mut i = 1;
-        let mut params: Vec<Rc<str>> = Vec::new();
+        let mut params: Vec<Text> = Vec::new();
         let mut variadic = false;
         let function_like = line.get(1).map(|t| t.is_punct("(") && !t.has(SPACE)).unwrap_or(false);
         if function_like {
@@ -126,7 +126,7 @@ impl<'s> Pp<'s> {
                 }
                 if t.is_punct("...") {
                     variadic = true;
-                    params.push(Rc::from("__VA_ARGS__"));
+                    params.push(Text::Static("__VA_ARGS__"));
                     expect_param = false;
                     continue;
                 }
