@@ -18,9 +18,16 @@ for the multicore CPU device and called with NumPy arrays::
 See docs/python-api.md for the full reference.
 """
 
-from ._core import AccError, CompileError  # noqa: F401
+from ._core import (  # noqa: F401
+    AccError,
+    CompileError,
+    DeviceTypeUnavailableError,
+    InvalidAsyncError,
+    NotPresentError,
+    PartlyPresentError,
+)
 from . import _core
-from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache  # noqa: F401
+from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache, compile_file  # noqa: F401
 from ._runtime import *  # noqa: F401,F403
 from ._runtime import __all__ as _runtime_all
 
@@ -32,6 +39,11 @@ __all__ = [
     "CFunction",
     "CompileError",
     "AccError",
+    "NotPresentError",
+    "PartlyPresentError",
+    "InvalidAsyncError",
+    "DeviceTypeUnavailableError",
+    "compile_file",
     "cache_stats",
     "clear_cache",
     *_runtime_all,

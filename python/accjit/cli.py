@@ -73,11 +73,7 @@ def _info() -> int:
     for d in acc.device_types():
         mark = "  (current)" if d == current else ""
         print(f"  {d}{mark}")
-    try:
-        n = acc.get_num_threads()
-    except NotImplementedError:
-        n = os.cpu_count()
-    print(f"threads: {n}")
+    print(f"threads: {acc.get_num_threads()} (CPU count {os.cpu_count()})")
     print("back ends: cranelift (host code and multicore kernels)")
     for var in ("ACC_DEVICE_TYPE", "ACC_DEVICE_NUM", "ACCJIT_NUM_THREADS", "ACC_NUM_CORES"):
         if os.environ.get(var):

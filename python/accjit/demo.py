@@ -44,10 +44,7 @@ def main() -> int:
     t = time.perf_counter()
     acc.c(SOURCE)
     t_cached = time.perf_counter() - t
-    try:
-        threads = acc.get_num_threads()
-    except NotImplementedError:
-        threads = "?"
+    threads = acc.get_num_threads()
     print(f"accjit {acc.__version__}: device {lib.device_type}, {threads} threads")
     print(f"compile: {t_compile * 1e3:.1f} ms first, {t_cached * 1e3:.3f} ms cached "
           f"(parse {lib.timings['parse'] * 1e3:.1f} ms, lower {lib.timings['lower'] * 1e3:.1f} ms, "

@@ -1,29 +1,49 @@
 //! The driver's only contact with the runtime crate: kernel slots and the
 //! symbol table the JIT linker binds. Kept in one file so that the rest of the
 //! driver does not change when the runtime's Rust API does.
-//!
-//! TEMPORARY: the runtime crate has not published `KernelSlot` yet; this
-//! stand-in keeps the driver building and is replaced when it lands.
 
-use accjit_ir::Kernel;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use accjit_ir::{ComputeKind, Kernel, ParamKind};
+use accjit_runtime::consts;
 
+/// A runtime kernel slot owned by a [`crate::Program`]. Its address is baked
+/// into generated launch code, so it must outlive the compiled code (the
+/// program drops its code first).
 pub struct Slot {
-    inner: Box<AtomicUsize>,
+    inner: Box<accjit_runtime::KernelSlot>,
 }
 
 impl Slot {
-    pub fn for_kernel(_kernel: &Kernel) -> Slot {
-        Slot { inner: Box::new(AtomicUsize::new(0)) }
+    /// A slot for `kernel`, created before code generation.
+    pub fn for_kernel(kernel: &Kernel) -> Slot {
+        let kinds: Vec<u8> = kernel
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                ParamKind::Value => accjit_runtime::PARAM_VALUE,
+                ParamKind::DeviceAddr => accjit_runtime::PARAM_DEVICE_ADDR,
+            })
+            .collect();
+        let inner = accjit_runtime::KernelSlot::new(kernel.name.clone(), kinds, kernel.max_gangs);
+        inner.set_construct(match kernel.construct {
+            ComputeKind::Kernels => consts::acc_construct_kernels,
+            ComputeKind::Parallel => consts::acc_construct_parallel,
+            ComputeKind::Serial => consts::acc_construct_serial,
+        });
+        Slot { inner }
     }
+
+    /// The address generated code passes to `__accjit_launch`.
     pub fn addr(&self) -> usize {
-        &*self.inner as *const AtomicUsize as usize
+        self.inner.addr()
     }
+
+    /// Install the compiled multicore kernel `void k(const u64 *args, i64 gang, i64 num_gangs)`.
     pub fn set_host_fn(&self, addr: usize) {
-        self.inner.store(addr, Ordering::Release);
+        self.inner.set_host_fn(addr);
     }
 }
 
+/// Runtime symbols (`__accjit_*`, `acc_*`) for the JIT linker.
 pub fn symbols() -> Vec<(String, usize)> {
-    Vec::new()
+    accjit_runtime::symbols()
 }
