@@ -181,7 +181,7 @@ fn wait_zero(sh: &Shared) {
             return;
         }
         i += 1;
-        if i % 64 != 0 || t0.elapsed() < SPIN {
+        if !i.is_multiple_of(64) || t0.elapsed() < SPIN {
             std::hint::spin_loop();
             continue;
         }
@@ -209,7 +209,7 @@ fn worker(sh: Arc<Shared>, w: usize) {
                 break;
             }
             i += 1;
-            if i % 64 != 0 || t0.elapsed() < SPIN {
+            if !i.is_multiple_of(64) || t0.elapsed() < SPIN {
                 std::hint::spin_loop();
                 continue;
             }

@@ -152,7 +152,7 @@ impl Queues {
 
     /// `acc_async_test`: nonzero when queue `v` is idle.
     pub fn test(&self, v: i64) -> bool {
-        self.existing(v).map_or(true, |q| q.idle())
+        self.existing(v).is_none_or(|q| q.idle())
     }
 
     pub fn test_all(&self) -> bool {

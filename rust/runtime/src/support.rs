@@ -154,6 +154,9 @@ extern "C" {
 }
 
 /// `assert` failure: libc's own message (`prog: file:line: Assertion `e' failed.`) and `abort()`.
+///
+/// # Safety
+/// `expr` and `file` must be null or NUL-terminated strings.
 #[no_mangle]
 pub unsafe extern "C" fn __accjit_assert_fail(expr: *const c_char, file: *const c_char, line: i64) -> ! {
     let q = c"?".as_ptr();
@@ -186,7 +189,7 @@ mod tests {
         __accjit_stack_release(m0);
         // Many allocations across chunks, then release all.
         let ptrs: Vec<_> = (0..5000).map(|_| __accjit_alloca(1000)).collect();
-        assert!(ptrs.iter().all(|p| !p.is_null() && *p as usize % 16 == 0));
+        assert!(ptrs.iter().all(|p| !p.is_null() && (*p as usize).is_multiple_of(16)));
         __accjit_stack_release(m0);
         assert_eq!(__accjit_stack_mark(), m0);
     }

@@ -251,7 +251,8 @@ fn memcpy_routines() {
 #[test]
 fn data_events_reach_the_recorder() {
     let (_v, h) = buf(48);
-    let seen: Arc<Mutex<Vec<(String, usize, Option<String>, Option<String>)>>> = Arc::default();
+    type Seen = Vec<(String, usize, Option<String>, Option<String>)>;
+    let seen: Arc<Mutex<Seen>> = Arc::default();
     let s2 = seen.clone();
     accjit_runtime::set_recorder(Some(Box::new(move |e| {
         if e.host_ptr == h {

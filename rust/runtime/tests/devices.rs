@@ -98,7 +98,7 @@ fn device_selection_host_device_init_shutdown_properties() {
         if l.starts_with('#') || l.starts_with("typedef") || !l.ends_with(");") {
             continue;
         }
-        let Some(name) = l.split('(').next().and_then(|s| s.split(|c: char| c == ' ' || c == '*').last()) else { continue };
+        let Some(name) = l.split('(').next().and_then(|s| s.split([' ', '*']).next_back()) else { continue };
         if name.starts_with("acc_") && name != "acc_register_library" {
             assert!(syms.iter().any(|(n, a)| n == name && *a != 0), "symbols() lacks {name}");
             checked += 1;

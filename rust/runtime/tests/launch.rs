@@ -98,8 +98,8 @@ fn wait_clause_orders_queues_and_wait_any() {
     let t0 = Instant::now();
     launch(&s, &mut [20, 0], &LaunchOpts { async_: 8, wait: Some(&[7]), ..LaunchOpts::default() }).unwrap();
     assert!(t0.elapsed() < Duration::from_millis(50));
-    assert_eq!(api::wait_any(&[acc_async_sync as i64, 9]).unwrap(), 1, "unused queue 9 is idle");
-    assert_eq!(api::wait_any(&[acc_async_sync as i64]).unwrap(), -1);
+    assert_eq!(api::wait_any(&[acc_async_sync, 9]).unwrap(), 1, "unused queue 9 is idle");
+    assert_eq!(api::wait_any(&[acc_async_sync]).unwrap(), -1);
     api::wait_all().unwrap();
     assert_eq!(*LOG.lock().unwrap(), vec![10, 20]);
     // synchronous launch with wait(7): the host waits first
