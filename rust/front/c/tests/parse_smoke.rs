@@ -26,3 +26,32 @@ fn file_from_env() {
         println!("{}", accjit_ir::print::module_to_string(&m));
     }
 }
+
+#[test]
+fn conformance_corpus_parses() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/conformance");
+    let mut failures = vec![];
+    let mut n = 0;
+    for sub in ["core", "data", "errors"] {
+        let Ok(rd) = std::fs::read_dir(root.join(sub)) else { continue };
+        let mut paths: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().map(|x| x == "c").unwrap_or(false)).collect();
+        paths.sort();
+        for p in paths {
+            let src = std::fs::read_to_string(&p).unwrap();
+            // Programs that must fail to compile say so in their first lines.
+            let expect_error = src.contains("EXPECT-COMPILE-ERROR") || src.contains("expect: compile error");
+            let mut sm = SourceMap::new();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let r = compile(&mut sm, &name, &src, &CompileOptions::default());
+            n += 1;
+            match (r, expect_error) {
+                (Err(d), false) => failures.push(d.0.iter().map(|x| x.headline(&sm)).collect::<Vec<_>>().join("\n")),
+                (Ok(_), true) => failures.push(format!("{}: expected a compile error", name)),
+                _ => {}
+            }
+        }
+    }
+    if !failures.is_empty() {
+        panic!("{} of {} programs failed:\n{}", failures.len(), n, failures.join("\n"));
+    }
+}

@@ -1033,29 +1033,39 @@ impl<'a> Parser<'a> {
             self.scopes.declare(&name, Sym::Local { id: l, ty, is_const: d.is_const }, nsp);
             return Ok(());
         }
-        let init = if self.is_p("=") {
-            self.bump();
-            Some(self.initializer_for_local(&name, nsp, &ty, d.is_const)?)
-        } else {
-            None
-        };
-        // `init` declared the symbol already when present (C scope starts at the declarator).
-        match init {
-            Some((l, ty2, stmts)) => {
-                let _ = ty2;
-                out.extend(stmts);
-                let _ = l;
-            }
-            None => {
-                if ty.size(&self.m.structs).is_none() {
-                    let tn = self.tyname(&ty);
-                    return self.err(nsp, format!("variable '{}' has incomplete type '{}'", name, tn));
-                }
+        if self.is_p("=") {
+            let eq = self.bump().span;
+            if let CType::Array(e, ArrLen::Incomplete) = &ty {
+                // The length comes from the initialiser: declare afterwards.
+                let node = self.initializer()?;
+                let n = self.init_array_len(&ty, &node)?;
+                ty = CType::Array(e.clone(), ArrLen::Fixed(n));
                 let l = self.func_mut().add_local(name.clone(), ty.ir(), nsp);
-                self.scopes.declare(&name, Sym::Local { id: l, ty, is_const: d.is_const }, nsp);
-                out.push(Stmt { kind: StmtKind::Decl(l, None), span: nsp });
+                self.scopes.declare(&name, Sym::Local { id: l, ty: ty.clone(), is_const: d.is_const }, nsp);
+                let stmts = self.init_local(l, &ty, &node, nsp)?;
+                out.extend(stmts);
+                return Ok(());
             }
+            if ty.size(&self.m.structs).is_none() {
+                let tn = self.tyname(&ty);
+                return self.err(nsp, format!("variable '{}' has incomplete type '{}'", name, tn));
+            }
+            // In scope in its own initialiser (`double *v = malloc(n * sizeof *v)`).
+            let l = self.func_mut().add_local(name.clone(), ty.ir(), nsp);
+            self.scopes.declare(&name, Sym::Local { id: l, ty: ty.clone(), is_const: d.is_const }, nsp);
+            let _ = eq;
+            let node = self.initializer()?;
+            let stmts = self.init_local(l, &ty, &node, nsp)?;
+            out.extend(stmts);
+            return Ok(());
         }
+        if ty.size(&self.m.structs).is_none() {
+            let tn = self.tyname(&ty);
+            return self.err(nsp, format!("variable '{}' has incomplete type '{}'", name, tn));
+        }
+        let l = self.func_mut().add_local(name.clone(), ty.ir(), nsp);
+        self.scopes.declare(&name, Sym::Local { id: l, ty, is_const: d.is_const }, nsp);
+        out.push(Stmt { kind: StmtKind::Decl(l, None), span: nsp });
         Ok(())
     }
 

@@ -228,7 +228,7 @@ impl<'a> Parser<'a> {
     pub fn with_tokens<T>(&mut self, t: &Token, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         let mut toks = t.pragma.clone();
         let end = toks.last().map(|x| x.span).unwrap_or(t.span);
-        toks.push(Token::new(TokenKind::Eof, "", Span::new(end.file, end.hi, end.hi)));
+        toks.push(Token::new(TokenKind::Eof, "end of directive", Span::new(end.file, end.hi, end.hi)));
         let saved = std::mem::replace(&mut self.toks, toks);
         let saved_pos = std::mem::replace(&mut self.pos, 0);
         let r = f(self);

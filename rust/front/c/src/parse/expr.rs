@@ -685,7 +685,8 @@ impl<'a> Parser<'a> {
             let (ty, _) = self.type_name()?;
             self.expect_p(")")?;
             if self.is_p("{") {
-                return self.err(lp, "compound literals are not supported");
+                let e = self.compound_literal(ty, lp)?;
+                return self.postfix_ops(e);
             }
             let e = self.cast_expr()?;
             return self.build_cast(e, ty, lp);
@@ -857,7 +858,11 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix_expr(&mut self) -> PResult<CExpr> {
-        let mut e = self.primary()?;
+        let e = self.primary()?;
+        self.postfix_ops(e)
+    }
+
+    fn postfix_ops(&mut self, mut e: CExpr) -> PResult<CExpr> {
         loop {
             let t = self.peek().clone();
             if t.kind != TokenKind::Punct {
@@ -1049,6 +1054,11 @@ impl<'a> Parser<'a> {
             }
             Some(Sym::Enum(v)) => Ok(self.int_const(v, CType::INT, sp)),
             Some(Sym::Typedef { .. }) => self.err(sp, format!("unexpected type name '{}': expected expression", name)),
+            None if name == "__func__" || name == "__FUNCTION__" => {
+                let mut b = self.fb.as_ref().map(|f| f.f.name.clone().into_bytes()).unwrap_or_default();
+                b.push(0);
+                Ok(self.string_global(b, sp))
+            }
             None => {
                 let names = self.scopes.visible_names();
                 let hint = super::closest(name, names.iter().map(|s| s.as_str())).map(|c| format!("did you mean '{}'?", c));

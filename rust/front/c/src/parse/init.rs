@@ -9,7 +9,6 @@
 use super::consteval::CVal;
 use super::ctype::{ArrLen, CType};
 use super::expr::{CExpr, Cat};
-use super::scope::Sym;
 use super::{PResult, Parser};
 use crate::token::TokenKind;
 use accjit_ir::{ExprKind, GlobalInit, LocalId, Reloc, Scalar, Span, Stmt, StmtKind, Type};
@@ -424,22 +423,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `T name = init` at block scope: declares the local, returns the statements.
-    pub fn initializer_for_local(&mut self, name: &str, nsp: Span, ty: &CType, is_const: bool) -> PResult<(LocalId, CType, Vec<Stmt>)> {
-        let node = self.initializer()?;
-        let mut ty = ty.clone();
-        if let CType::Array(e, ArrLen::Incomplete) = &ty {
-            let n = self.init_array_len(&ty, &node)?;
-            ty = CType::Array(e.clone(), ArrLen::Fixed(n));
-        }
-        if ty.size(&self.m.structs).is_none() {
-            let tn = self.tyname(&ty);
-            return self.err(nsp, format!("variable '{}' has incomplete type '{}'", name, tn));
-        }
+    /// Statements initialising local `l` of type `ty` from `node` (after its `Decl`).
+    pub fn init_local(&mut self, l: LocalId, ty: &CType, node: &InitNode, nsp: Span) -> PResult<Vec<Stmt>> {
         let mut stmts = vec![];
         let scalar_like = !matches!(ty, CType::Array(..) | CType::Struct(_));
-        let whole = match &node {
-            InitNode::Expr(e) if scalar_like || (matches!(ty, CType::Struct(_)) && e.ty == ty) => Some(e.clone()),
+        let whole = match node {
+            InitNode::Expr(e) if scalar_like || (matches!(ty, CType::Struct(_)) && e.ty == *ty) => Some(e.clone()),
             InitNode::List(items, _) if scalar_like && items.len() == 1 && items[0].desig.is_empty() => match &items[0].node {
                 InitNode::Expr(e) => Some(e.clone()),
                 _ => None,
@@ -447,14 +436,13 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         if let Some(e) = whole {
-            let v = self.conv_assign(e, &ty, "initialisation")?;
-            let l = self.func_mut().add_local(name, ty.ir(), nsp);
+            let v = self.conv_assign(e, ty, "initialisation")?;
+            stmts.append(&mut self.pending);
             stmts.push(Stmt { kind: StmtKind::Decl(l, Some(v.id)), span: nsp });
-            self.scopes.declare(name, Sym::Local { id: l, ty: ty.clone(), is_const }, nsp);
-            return Ok((l, ty, stmts));
+            return Ok(stmts);
         }
-        let leaves = self.layout(&ty, &node)?;
-        let l = self.func_mut().add_local(name, ty.ir(), nsp);
+        let leaves = self.layout(ty, node)?;
+        stmts.append(&mut self.pending);
         stmts.push(Stmt { kind: StmtKind::Decl(l, None), span: nsp });
         let z = self.mk(ExprKind::Local(l), ty.ir(), nsp);
         stmts.push(Stmt { kind: StmtKind::ZeroFill(z), span: nsp });
@@ -463,7 +451,7 @@ impl<'a> Parser<'a> {
                 Leaf::Expr(e) => {
                     let sp = e.span;
                     let v = self.conv_assign(e, &lty, "initialisation")?;
-                    let place = self.path_place(l, &ty, &path, sp)?;
+                    let place = self.path_place(l, ty, &path, sp)?;
                     let a = self.mk(ExprKind::Assign(place.id, v.id), lty.ir(), sp);
                     stmts.push(Stmt { kind: StmtKind::Expr(a), span: sp });
                 }
@@ -479,7 +467,7 @@ impl<'a> Parser<'a> {
                         }
                         let mut p = path.clone();
                         p.push(k as u32);
-                        let place = self.path_place(l, &ty, &p, sp)?;
+                        let place = self.path_place(l, ty, &p, sp)?;
                         let c = self.mk(ExprKind::Int(*v as i8 as i64), elem.ir(), sp);
                         let a = self.mk(ExprKind::Assign(place.id, c), elem.ir(), sp);
                         stmts.push(Stmt { kind: StmtKind::Expr(a), span: sp });
@@ -487,8 +475,43 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.scopes.declare(name, Sym::Local { id: l, ty: ty.clone(), is_const }, nsp);
-        Ok((l, ty, stmts))
+        Ok(stmts)
+    }
+
+    /// `(T){ … }`: an unnamed object (a local initialised just before the
+    /// statement that uses it, or a global at file scope).
+    pub fn compound_literal(&mut self, ty: CType, lp: Span) -> PResult<CExpr> {
+        let node = self.initializer()?;
+        let mut ty = ty;
+        if let CType::Array(e, ArrLen::Incomplete) = &ty {
+            let n = self.init_array_len(&ty, &node)?;
+            ty = CType::Array(e.clone(), ArrLen::Fixed(n));
+        }
+        if ty.size(&self.m.structs).is_none() {
+            let tn = self.tyname(&ty);
+            return self.err(lp, format!("compound literal has incomplete type '{}'", tn));
+        }
+        let sp = lp.to(self.prev_span());
+        if self.fb.is_none() {
+            let gi = self.global_init(&ty, &node)?;
+            self.anon += 1;
+            self.m.globals.push(accjit_ir::Global {
+                name: format!(".compound.{}", self.anon),
+                ty: ty.ir(),
+                linkage: accjit_ir::Linkage::Internal,
+                init: Some(gi),
+                is_const: false,
+                declare: None,
+                span: sp,
+            });
+            let g = accjit_ir::GlobalId(self.m.globals.len() as u32 - 1);
+            let id = self.mk(ExprKind::Global(g), ty.ir(), sp);
+            return Ok(CExpr { id, ty, cat: Cat::Place { is_const: false }, span: sp });
+        }
+        let l = self.func_mut().add_local(".compound", ty.ir(), sp);
+        let stmts = self.init_local(l, &ty, &node, sp)?;
+        self.pending.extend(stmts);
+        Ok(self.local_place(l, &ty, sp))
     }
 
     /// The place of the sub-object at `path` inside local `l` of type `ty`.

@@ -487,7 +487,8 @@ impl<'a> Parser<'a> {
 /// `found 'x'` / `found end of file` for "expected …" messages.
 pub fn describe_found(t: &Token) -> String {
     match t.kind {
-        TokenKind::Eof => "at end of input".into(),
+        TokenKind::Eof if t.text.is_empty() => "at end of input".into(),
+        TokenKind::Eof => format!("at {}", t.text),
         TokenKind::Pragma => "before '#pragma acc'".into(),
         _ => format!("before '{}'", t.text),
     }
@@ -544,6 +545,9 @@ pub fn is_keyword(s: &str) -> bool {
 
 /// Closest name by edit distance (for "did you mean" hints).
 pub fn closest<'b>(name: &str, cands: impl IntoIterator<Item = &'b str>) -> Option<&'b str> {
+    if name.len() < 3 {
+        return None;
+    }
     let mut best: Option<(&str, usize)> = None;
     for c in cands {
         let d = edit_distance(name, c);

@@ -158,6 +158,7 @@ impl<'a> Parser<'a> {
         let e = self.expr()?;
         self.expect_p(";")?;
         let e = self.rv(e);
+        out.append(&mut self.pending);
         out.push(Stmt { kind: StmtKind::Expr(e.id), span: e.span });
         Ok(())
     }
@@ -172,6 +173,7 @@ impl<'a> Parser<'a> {
     fn if_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         let sp = self.bump().span;
         let c = self.paren_cond()?;
+        out.append(&mut self.pending);
         let then = self.sub_block()?;
         let els = if self.eat_kw("else") { self.sub_block()? } else { Block::default() };
         out.push(Stmt { kind: StmtKind::If(c, then, els), span: sp });
@@ -194,6 +196,7 @@ impl<'a> Parser<'a> {
     fn while_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         let sp = self.bump().span;
         let c = self.paren_cond()?;
+        out.append(&mut self.pending);
         let body = self.loop_body()?;
         out.push(Stmt { kind: StmtKind::While(c, body), span: sp });
         Ok(())
@@ -208,6 +211,7 @@ impl<'a> Parser<'a> {
         }
         let c = self.paren_cond()?;
         self.expect_p(";")?;
+        out.append(&mut self.pending);
         out.push(Stmt { kind: StmtKind::DoWhile(body, c), span: sp });
         Ok(())
     }
@@ -219,11 +223,13 @@ impl<'a> Parser<'a> {
         self.scopes.push();
         let r = self.for_rest(sp, acc);
         self.scopes.pop();
-        out.push(r?);
+        let (st, mut pre) = r?;
+        out.append(&mut pre);
+        out.push(st);
         Ok(())
     }
 
-    fn for_rest(&mut self, sp: Span, acc: Option<Box<accjit_ir::LoopDirective>>) -> PResult<Stmt> {
+    fn for_rest(&mut self, sp: Span, acc: Option<Box<accjit_ir::LoopDirective>>) -> PResult<(Stmt, Vec<Stmt>)> {
         let mut init = vec![];
         if self.is_declaration_start() {
             self.local_declaration(&mut init)?;
@@ -241,8 +247,10 @@ impl<'a> Parser<'a> {
         self.expect_p(";")?;
         let step = if self.is_p(")") { None } else { Some(self.expr_value()?.id) };
         self.expect_p(")")?;
+        // Compound literals in the header are initialised before the loop.
+        let pre = std::mem::take(&mut self.pending);
         let body = self.loop_body()?;
-        Ok(Stmt { kind: StmtKind::For { init: Block::new(init), cond, step, body, acc }, span: sp })
+        Ok((Stmt { kind: StmtKind::For { init: Block::new(init), cond, step, body, acc }, span: sp }, pre))
     }
 
     fn switch_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
@@ -256,6 +264,7 @@ impl<'a> Parser<'a> {
         }
         let pty = CType::Scalar(super::ctype::promote(e.ty.scalar().unwrap_or(accjit_ir::Scalar::I32)));
         let e = self.conv(e, &pty);
+        out.append(&mut self.pending);
         if !self.is_p("{") {
             return self.err(self.span(), "a switch body must be a compound statement");
         }
@@ -351,6 +360,7 @@ impl<'a> Parser<'a> {
             return self.err(e.span, format!("void function '{}' should not return a value", fname));
         }
         let v = self.conv_assign(e, &ret, "return")?;
+        out.append(&mut self.pending);
         out.push(Stmt { kind: StmtKind::Return(Some(v.id)), span: sp });
         Ok(())
     }
