@@ -1,0 +1,280 @@
+"""The OpenACC conformance corpus (tests/conformance/), run through `accjit run`.
+
+Every program under tests/conformance/{core,data,errors}/ is run once per device
+type (`ACC_DEVICE_TYPE`), as `python -m accjit run PROG.c`, with a 60 s limit.
+The first line of a program states what must happen (README.md there):
+
+    (no marker)                              exit 0 and nothing on stderr
+    // expect: fail "substring"              non-zero exit, substring in stderr
+    // expect: compile-error "substring" L:C non-zero exit, substring and `NAME.c:L:C` in stderr
+    // expect: discrete                      needs a discrete-memory device: skipped on
+                                             shared-memory devices (multicore, host)
+
+Substrings are matched case-insensitively. The runs are started together on a
+thread pool (one worker per CPU; `ACCJIT_CONFORMANCE_JOBS` overrides) the first
+time a program test executes, for exactly the tests pytest selected, so `-k`
+selections stay cheap and plain pytest (no xdist) finishes quickly.
+
+Environment:
+    ACCJIT_CONFORMANCE_DEVICES   comma list of device types (default "multicore,host")
+    ACCJIT_CONFORMANCE_REQUIRE=1 fail instead of skip when `python -m accjit` is unavailable
+    ACCJIT_CONFORMANCE_GCC=1     also validate the corpus with gcc (gcc_check.py)
+
+The structure tests at the end (counts, names, markers, headers) need neither
+accjit nor gcc.
+"""
+
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Optional, Tuple
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "conformance"
+REPO = HERE.parent
+PARTS = ("core", "data", "errors")
+MINIMUM = {"core": 160, "data": 130, "errors": 25}
+SHARED_MEMORY_DEVICES = {"multicore", "host"}
+TIMEOUT_S = 60
+ALLOWED_HEADERS = {
+    "stdio.h", "stdlib.h", "math.h", "time.h", "string.h", "limits.h", "float.h",
+    "complex.h", "stdbool.h", "stddef.h", "stdint.h", "openacc.h", "assert.h",
+}
+
+EXPECT_RE = re.compile(
+    r'^//\s*expect:\s*(?P<kind>fail|discrete|compile-error)\b'
+    r'(?:\s+"(?P<sub>[^"]*)")?(?:\s+(?P<line>\d+):(?P<col>\d+))?\s*$'
+)
+NAME_RE = re.compile(r"^(?P<num>\d{3})_[a-z0-9_]+\.c$")
+
+
+@dataclass(frozen=True)
+class Expectation:
+    kind: str                      # "pass" | "fail" | "compile-error" | "discrete"
+    substring: Optional[str] = None
+    line: Optional[int] = None
+    col: Optional[int] = None
+
+
+def parse_expectation(text: str) -> Expectation:
+    first = text.split("\n", 1)[0]
+    m = EXPECT_RE.match(first.rstrip())
+    if not m:
+        return Expectation("pass")
+    line = int(m.group("line")) if m.group("line") else None
+    col = int(m.group("col")) if m.group("col") else None
+    return Expectation(m.group("kind"), m.group("sub"), line, col)
+
+
+def discover():
+    progs = []
+    for part in PARTS:
+        d = CORPUS / part
+        if d.is_dir():
+            progs += sorted(p for p in d.iterdir() if p.suffix == ".c")
+    return progs
+
+
+def devices():
+    raw = os.environ.get("ACCJIT_CONFORMANCE_DEVICES", "multicore,host")
+    return [d.strip() for d in raw.split(",") if d.strip()]
+
+
+PROGRAMS = discover()
+
+
+def rel(p: Path) -> str:
+    return str(p.relative_to(CORPUS))
+
+
+def child_env(device: str) -> Dict[str, str]:
+    env = dict(os.environ)
+    env["ACC_DEVICE_TYPE"] = device
+    # Let a source checkout (python/accjit with a built _core) work without installing;
+    # an installed accjit earlier on the path still wins.
+    extra = str(REPO / "python")
+    env["PYTHONPATH"] = os.pathsep.join(x for x in (env.get("PYTHONPATH"), extra) if x)
+    return env
+
+
+_CLI_OK: Optional[Tuple[bool, str]] = None
+
+
+def accjit_cli_available() -> Tuple[bool, str]:
+    global _CLI_OK
+    if _CLI_OK is None:
+        probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('accjit.__main__') is None)"
+        try:
+            cp = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                timeout=60, env=child_env("multicore"))
+            _CLI_OK = (cp.returncode == 0, (cp.stderr or "").strip()[-500:])
+        except (OSError, subprocess.TimeoutExpired) as e:
+            _CLI_OK = (False, str(e))
+    return _CLI_OK
+
+
+@dataclass
+class RunResult:
+    returncode: Optional[int]      # None: timed out
+    stdout: str
+    stderr: str
+
+
+def run_program(path: Path, device: str) -> RunResult:
+    try:
+        cp = subprocess.run([sys.executable, "-m", "accjit", "run", str(path)], capture_output=True,
+                            text=True, timeout=TIMEOUT_S, env=child_env(device), cwd=str(path.parent))
+        return RunResult(cp.returncode, cp.stdout, cp.stderr)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return RunResult(None, out, err)
+
+
+class _Batch:
+    """Runs every selected (program, device) pair once, concurrently, on first use."""
+
+    def __init__(self, session):
+        self.session = session
+        self.results: Dict[Tuple[str, str], RunResult] = {}
+        self.started = False
+
+    def _selected(self):
+        pairs = []
+        for item in self.session.items:
+            cs = getattr(item, "callspec", None)
+            if cs is None or item.originalname != "test_program":
+                continue
+            path, device = cs.params["prog"], cs.params["device"]
+            exp = parse_expectation(path.read_text(errors="replace"))
+            if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
+                continue
+            pairs.append((path, device))
+        return pairs
+
+    def get(self, path: Path, device: str) -> RunResult:
+        key = (str(path), device)
+        if not self.started:
+            self.started = True
+            jobs = int(os.environ.get("ACCJIT_CONFORMANCE_JOBS", "0")) or (os.cpu_count() or 2)
+            pairs = self._selected()
+            with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+                futs = {ex.submit(run_program, p, d): (str(p), d) for p, d in pairs}
+                for f in concurrent.futures.as_completed(futs):
+                    self.results[futs[f]] = f.result()
+        if key not in self.results:
+            self.results[key] = run_program(path, device)
+        return self.results[key]
+
+
+@pytest.fixture(scope="session")
+def batch(request):
+    return _Batch(request.session)
+
+
+def describe(res: RunResult) -> str:
+    rc = "timeout" if res.returncode is None else f"exit {res.returncode}"
+    return f"{rc}\n--- stdout (tail) ---\n{res.stdout[-3000:]}\n--- stderr (tail) ---\n{res.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("device", devices())
+@pytest.mark.parametrize("prog", PROGRAMS, ids=[rel(p) for p in PROGRAMS])
+def test_program(prog: Path, device: str, batch):
+    exp = parse_expectation(prog.read_text(errors="replace"))
+    if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
+        pytest.skip(f"observes separate device memory; {device} shares memory with the host")
+    ok, why = accjit_cli_available()
+    if not ok:
+        msg = f"`python -m accjit` is not available: {why}"
+        if os.environ.get("ACCJIT_CONFORMANCE_REQUIRE") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    res = batch.get(prog, device)
+    assert res.returncode is not None, f"{rel(prog)} on {device}: timed out after {TIMEOUT_S} s\n" + describe(res)
+    if exp.kind in ("pass", "discrete"):
+        assert res.returncode == 0, f"{rel(prog)} on {device}: expected success\n" + describe(res)
+        assert res.stderr == "", f"{rel(prog)} on {device}: stderr must be empty\n" + describe(res)
+    elif exp.kind == "fail":
+        assert res.returncode != 0, f"{rel(prog)} on {device}: expected a runtime failure\n" + describe(res)
+        if exp.substring:
+            assert exp.substring.lower() in res.stderr.lower(), (
+                f"{rel(prog)} on {device}: stderr lacks {exp.substring!r}\n" + describe(res))
+    else:
+        assert res.returncode != 0, f"{rel(prog)} on {device}: expected a compile error\n" + describe(res)
+        if exp.substring:
+            assert exp.substring.lower() in res.stderr.lower(), (
+                f"{rel(prog)} on {device}: stderr lacks {exp.substring!r}\n" + describe(res))
+        where = f"{prog.name}:{exp.line}:{exp.col}"
+        assert where in res.stderr, f"{rel(prog)} on {device}: stderr lacks position {where}\n" + describe(res)
+
+
+# ---------------------------------------------------------------------------
+# Structure of the corpus itself (no accjit needed).
+
+def test_corpus_counts():
+    for part, minimum in MINIMUM.items():
+        n = len([p for p in PROGRAMS if p.parent.name == part])
+        assert n >= minimum, f"{part}/ has {n} programs, want at least {minimum}"
+
+
+def test_corpus_names_unique_and_well_formed():
+    for part in PARTS:
+        seen = {}
+        for p in (x for x in PROGRAMS if x.parent.name == part):
+            m = NAME_RE.match(p.name)
+            assert m, f"{rel(p)}: name must look like NNN_lower_case.c"
+            num = m.group("num")
+            assert num not in seen, f"{rel(p)} and {seen[num]} share number {num}"
+            seen[num] = rel(p)
+
+
+def test_corpus_expectations_match_parts():
+    for p in PROGRAMS:
+        text = p.read_text(errors="replace")
+        first = text.split("\n", 1)[0]
+        exp = parse_expectation(text)
+        if "expect:" in first:
+            assert exp.kind != "pass", f"{rel(p)}: malformed expectation line {first!r}"
+        if p.parent.name == "errors":
+            assert exp.kind == "compile-error", f"{rel(p)}: errors/ programs must expect a compile error"
+            assert exp.substring and exp.line and exp.col, f"{rel(p)}: compile-error needs \"substring\" LINE:COL"
+            nlines = text.count("\n") + 1
+            assert 1 <= exp.line <= nlines, f"{rel(p)}: expected line {exp.line} is outside the file"
+        else:
+            assert exp.kind != "compile-error", f"{rel(p)}: compile errors belong in errors/"
+            if exp.kind == "fail":
+                assert exp.substring, f"{rel(p)}: expect: fail needs a \"substring\""
+        if p.parent.name == "core":
+            assert exp.kind == "pass", f"{rel(p)}: core/ programs must pass"
+
+
+def test_corpus_uses_only_bundled_headers():
+    inc = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+    for p in PROGRAMS:
+        if p.parent.name == "errors":
+            continue        # some error programs include a missing header on purpose
+        for h in inc.findall(p.read_text(errors="replace")):
+            assert h in ALLOWED_HEADERS, f"{rel(p)} includes <{h}>, which accjit does not bundle"
+
+
+def test_corpus_programs_have_main_and_checks():
+    for p in PROGRAMS:
+        if p.parent.name == "errors":
+            continue
+        text = p.read_text(errors="replace")
+        assert re.search(r"\bint\s+main\s*\(", text), f"{rel(p)}: no main()"
+        if parse_expectation(text).kind in ("pass", "discrete"):
+            assert "FAIL" in text or "return 1" in text or "exit(1)" in text or "failcode" in text, (
+                f"{rel(p)}: a passing program must be able to report a failed check")
+
+
+@pytest.mark.skipif(os.environ.get("ACCJIT_CONFORMANCE_GCC") != "1", reason="set ACCJIT_CONFORMANCE_GCC=1 to validate with gcc")
+def test_corpus_validates_with_gcc():
+    cp = subprocess.run([sys.executable, str(CORPUS / "gcc_check.py")], capture_output=True, text=True, timeout=1800)
+    assert cp.returncode == 0, cp.stdout[-5000:] + cp.stderr[-2000:]
