@@ -174,7 +174,9 @@ fn lex_inner(text: &str, stat: Option<&'static str>, file: u32) -> Lexed {
     let (clean, map) = if text.contains("\\\n") || text.contains("\\\r\n") { splice(text) } else { (String::new(), None) };
     let src = if map.is_some() { clean.as_str() } else { text };
     let stat = if map.is_some() { None } else { stat };
-    let mut lx = Lexer { src: src.as_bytes(), text: src, stat, map, pos: 0, file, toks: Vec::with_capacity(src.len() / 4), errors: Vec::new() };
+    // A UTF-8 byte order mark is not part of the program.
+    let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut lx = Lexer { src: src.as_bytes(), text: src, stat, map, pos: start, file, toks: Vec::with_capacity(src.len() / 4), errors: Vec::new() };
     lx.run();
     Lexed { toks: lx.toks, errors: lx.errors }
 }
@@ -722,6 +724,20 @@ mod tests {
         let l = lex("L\"wide\" @", 0);
         assert_eq!(l.toks[0].bad, Bad::Wide);
         assert_eq!(l.toks[1].bad, Bad::Stray);
+    }
+
+    #[test]
+    fn empty_bom_crlf() {
+        let l = lex("", 0);
+        assert_eq!(l.toks.len(), 1);
+        assert_eq!(l.toks[0].kind, TokenKind::Eof);
+        let l = lex("\u{feff}int x;\r\n#define A \\\r\n 1\r\n", 0);
+        let texts: Vec<&str> = l.toks.iter().map(|t| &*t.text).collect();
+        assert_eq!(texts, ["int", "x", ";", "#", "define", "A", "1", ""]);
+        assert_eq!(l.toks[0].span, Span::new(0, 3, 6));
+        assert!(l.toks[3].has(BOL) && !l.toks[6].has(BOL));
+        assert_eq!(l.toks[6].span, Span::new(0, 25, 26));
+        assert_eq!(l.toks[7].span, Span::new(0, 28, 28));
     }
 
     #[test]
