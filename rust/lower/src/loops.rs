@@ -256,17 +256,28 @@ fn trip_count(b: &mut KernelBuilder, op: BinOp, lb: Val, ub: Val, st: Val, pre: 
             // diff = ub - lb (+1) upward, lb - ub (+1) downward; ast = |step|
             let (hi, lo) = if up { (ub, lb) } else { (lb, ub) };
             let h = val_expr(b, hi, span);
-            let mut diff = match lo {
-                Val::Const(0) => h,
-                _ => {
+            let diff = match lo {
+                Val::Const(c) => {
+                    // hi - (c - 1) for inclusive bounds, hi - c otherwise.
+                    let k = c - inclusive as i64;
+                    if k == 0 {
+                        h
+                    } else {
+                        let kv = build::i64c(&mut b.k, k.abs(), span);
+                        bin(b, if k > 0 { BinOp::Sub } else { BinOp::Add }, h, kv, span)
+                    }
+                }
+                Val::Temp(_) => {
                     let l = val_expr(b, lo, span);
-                    bin(b, BinOp::Sub, h, l, span)
+                    let d = bin(b, BinOp::Sub, h, l, span);
+                    if inclusive {
+                        let one = build::i64c(&mut b.k, 1, span);
+                        bin(b, BinOp::Add, d, one, span)
+                    } else {
+                        d
+                    }
                 }
             };
-            if inclusive {
-                let one = build::i64c(&mut b.k, 1, span);
-                diff = bin(b, BinOp::Add, diff, one, span);
-            }
             let diff = materialize(b, diff, "__acc_n", pre, span);
             let ast = match st {
                 Val::Const(s) => Val::Const(s.abs()),
@@ -281,9 +292,14 @@ fn trip_count(b: &mut KernelBuilder, op: BinOp, lb: Val, ub: Val, st: Val, pre: 
                 Val::Const(1) => val_expr(b, diff, span),
                 _ => {
                     let d = val_expr(b, diff, span);
-                    let a1 = val_expr(b, ast, span);
-                    let one = build::i64c(&mut b.k, 1, span);
-                    let a1m = bin(b, BinOp::Sub, a1, one, span);
+                    let a1m = match ast {
+                        Val::Const(c) => build::i64c(&mut b.k, c - 1, span),
+                        Val::Temp(_) => {
+                            let a1 = val_expr(b, ast, span);
+                            let one = build::i64c(&mut b.k, 1, span);
+                            bin(b, BinOp::Sub, a1, one, span)
+                        }
+                    };
                     let num = bin(b, BinOp::Add, d, a1m, span);
                     let a2 = val_expr(b, ast, span);
                     bin(b, BinOp::Div, num, a2, span)
