@@ -263,3 +263,47 @@ def test_data_region_around_kernels(rng):
         for _ in range(3):
             lib.scale(a.size, 2.0, a)
     np.testing.assert_allclose(a, ref)
+
+
+def test_ctrl_c_interrupts_a_long_call():
+    import os
+    import signal
+    import threading
+
+    lib = acc.c(r"""
+    long spin(volatile int *stop) {
+        long k = 0;
+        while (!stop[0]) k++;
+        return k;
+    }
+    """)
+    stop = np.zeros(1, dtype=np.int32)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            lib.spin(stop)
+        assert time.perf_counter() - t < 2.0
+    finally:
+        stop[0] = 1  # lets the abandoned call finish on its worker thread
+        timer.cancel()
+    time.sleep(0.05)
+    assert lib.spin(np.ones(1, dtype=np.int32)) == 0  # the module still works
+
+
+def test_gil_is_released_during_calls():
+    import threading
+
+    lib = acc.c(r"""
+    long spin2(volatile int *stop) { long k = 0; while (!stop[0]) k++; return k; }
+    """)
+    stop = np.zeros(1, dtype=np.int32)
+    result = []
+    th = threading.Thread(target=lambda: result.append(lib.spin2(stop)))
+    th.start()
+    time.sleep(0.05)
+    # The main thread runs Python while the native call spins.
+    stop[0] = 1
+    th.join(5)
+    assert not th.is_alive() and result and result[0] > 0

@@ -5,7 +5,7 @@
 use super::*;
 use std::sync::Mutex;
 
-/// Tests that read the global cache counters run one at a time.
+/// Tests that compile run one at a time, so that cache counters are exact.
 static SERIAL: Mutex<()> = Mutex::new(());
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
@@ -65,6 +65,7 @@ fn compile_error_points_at_first_error() {
 
 #[test]
 fn unknown_device_is_an_error_not_a_panic() {
+    let _s = serial();
     let o = Options { device_type: "fpga".into(), ..Options::default() };
     let e = compile_c("x.c", "int main(void){return 0;}", &o).err().expect("must fail");
     assert!(e.headline.contains("fpga"));
@@ -164,6 +165,7 @@ fn defines_make_different_programs() {
 
 #[test]
 fn errors_have_locations() {
+    let _s = serial();
     let e = compile_c("bad.c", "int f(void) {\n  return nope;\n}\n", &Options::default()).err().expect("must fail");
     assert!(e.headline.starts_with("bad.c:2:"), "{}", e.headline);
     assert!(e.headline.contains("nope"), "{}", e.headline);
@@ -176,6 +178,7 @@ fn errors_have_locations() {
 
 #[test]
 fn run_main_passes_argv_and_returns_status() {
+    let _s = serial();
     let src = r#"
 #include <string.h>
 int main(int argc, char **argv) {
@@ -197,6 +200,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn clif_is_kept_on_request() {
+    let _s = serial();
     let o = Options { keep_clif: true, ..Options::default() };
     let p = compile_c("c.c", "int add(int a, int b) { return a + b; }", &o).unwrap_or_else(|e| panic!("{}", e.rendered));
     assert!(p.clif().contains("function"), "{}", p.clif());
