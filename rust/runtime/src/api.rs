@@ -8,11 +8,12 @@
 //! reference count, as the spec says; [`data_enter`]/[`data_exit`] expose
 //! the clause-level actions (structured or dynamic) for `acc.data(...)`.
 //!
-//! Device-type decisions: `acc_on_device(t)` on host code (outside any
-//! compute region) is true for `acc_device_host` only; inside a kernel
-//! running on the pool it is true for `acc_device_multicore` and
-//! `acc_device_not_host` (and not for `acc_device_host`); inside a region
-//! run on the local thread (host device, `if(false)`) it is true for host.
+//! Device-type decisions: `acc_on_device(t)` agrees with `lower`'s folding
+//! (nvc's `-acc=multicore` behaviour): code runs on the host CPU everywhere,
+//! so `acc_device_host` is true and `acc_device_not_host` false in host
+//! code and in kernels alike; `acc_device_multicore` is true only inside a
+//! kernel running on the multicore device (routines called from one see
+//! that through the thread's kernel state).
 
 use crate::consts::*;
 use crate::data::{self, Clause, Ctx};
@@ -149,9 +150,10 @@ pub fn shutdown_device(num: i32, t: i32) -> AccResult<()> {
 /// `acc_on_device` on the calling thread (see the module docs).
 pub fn on_device(t: i32) -> bool {
     let here = crate::pool::in_kernel().unwrap_or(acc_device_host);
+    let host_cpu = here == acc_device_host || here == acc_device_multicore;
     match t {
-        acc_device_host => here == acc_device_host,
-        acc_device_not_host => here != acc_device_host,
+        acc_device_host => host_cpu,
+        acc_device_not_host => !host_cpu,
         acc_device_current => true,
         t => t == here && t != acc_device_none && t != acc_device_default,
     }
