@@ -1,0 +1,129 @@
+//! End to end from C source: the C front end's output for the snapshot inputs
+//! (tests/in/*.c) and more programs lowers to valid IR of the expected shape.
+use accjit_ir::*;
+
+fn lower_c(src: &str) -> Result<(Module, String), String> {
+    let mut sm = SourceMap::new();
+    let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).map_err(|d| format!("front end: {}", d.render(&sm)))?;
+    validate::validate(&m, validate::Stage::Parsed).map_err(|d| format!("front-end IR invalid: {}", d.render(&sm)))?;
+    accjit_lower::lower_with_sources(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }, Some(&sm)).map_err(|d| d.render(&sm))?;
+    validate::validate(&m, validate::Stage::Lowered).map_err(|d| format!("lowered IR invalid: {}\n{}", d.render(&sm), print::module_to_string(&m)))?;
+    let text = print::module_to_string(&m);
+    Ok((m, text))
+}
+
+fn ok(src: &str) -> (Module, String) {
+    match lower_c(src) {
+        Ok(r) => r,
+        Err(e) => panic!("{}", e),
+    }
+}
+
+fn input(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/in").join(name);
+    std::fs::read_to_string(p).unwrap()
+}
+
+#[test]
+fn snapshot_inputs_lower() {
+    for name in ["saxpy.c", "reduction.c", "jacobi.c", "matmul.c", "atomic_histogram.c", "data_kernels.c"] {
+        let (m, text) = ok(&input(name));
+        assert!(!m.kernels.is_empty(), "{}: {}", name, text);
+    }
+}
+
+#[test]
+fn saxpy_from_c() {
+    let (m, text) = ok(&input("saxpy.c"));
+    assert_eq!(m.kernels.len(), 1);
+    let k = &m.kernels[0];
+    assert_eq!(k.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), vec!["n", "a", "x", "y"], "{}", text);
+    assert!(text.contains("acc_loop gang vector"), "{}", text);
+    assert!(text.contains("\"t.c:2\\00\""), "loc strings name the directive line: {}", text);
+}
+
+#[test]
+fn reduction_from_c() {
+    let (m, text) = ok(&input("reduction.c"));
+    let k = &m.kernels[0];
+    assert_eq!(k.reductions.len(), 1, "{}", text);
+    assert_eq!(k.reductions[0].op, RedOp::Add);
+    assert!(text.contains("reduction(+: %s."), "{}", text);
+}
+
+#[test]
+fn matmul_from_c() {
+    let (m, text) = ok(&input("matmul.c"));
+    let body = print::function_to_string(&m, &m.kernels[0].func);
+    assert!(body.contains("acc_loop gang [%i."), "explicit gang, collapsed: {}", text);
+    assert!(body.contains("; %j."), "{}", body);
+    assert!(body.contains("for (decl %k."), "seq inner loop stays a for: {}", body);
+}
+
+#[test]
+fn data_kernels_from_c() {
+    let (m, text) = ok(&input("data_kernels.c"));
+    assert_eq!(m.kernels.len(), 2, "{}", text);
+    let host = print::function_to_string(&m, &m.functions.iter().find(|f| f.name == "scale_twice").unwrap());
+    assert!(host.contains("$__accjit_update(0:i64"), "{}", host);
+    // The data region's exit runs before `return 0`.
+    let exit = host.rfind("$__accjit_data_exit(0:i64").unwrap();
+    let ret = host.rfind("return").unwrap();
+    assert!(exit < ret, "{}", host);
+}
+
+#[test]
+fn atomic_kept_in_kernel() {
+    let (m, text) = ok(&input("atomic_histogram.c"));
+    let body = print::function_to_string(&m, &m.kernels[0].func);
+    assert!(body.contains("atomic update"), "{}", text);
+}
+
+#[test]
+fn default_none_from_c_points_at_the_use() {
+    let src = "void f(int n, float *a) {\n  #pragma acc parallel loop default(none)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n";
+    let e = lower_c(src).unwrap_err();
+    assert!(e.contains("t.c:3:"), "{}", e);
+    assert!(e.contains("default(none)"), "{}", e);
+}
+
+#[test]
+fn non_canonical_loop_from_c() {
+    let src = "void f(int n, float *a) {\n  #pragma acc parallel loop\n  for (int i = 1; i < n; i *= 2) a[i] = 0;\n}\n";
+    let e = lower_c(src).unwrap_err();
+    assert!(e.contains("t.c:3:"), "{}", e);
+    assert!(e.contains("canonical form"), "{}", e);
+}
+
+#[test]
+fn whole_program_shapes() {
+    let src = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <openacc.h>
+#define N 1000
+double g[N];
+int main(void) {
+    double *a = (double *)malloc(N * sizeof(double));
+    double sum = 0.0;
+    int on_host = 0;
+    #pragma acc enter data create(a[0:N])
+    #pragma acc parallel loop present(a[0:N])
+    for (int i = 0; i < N; i++) a[i] = i;
+    #pragma acc parallel loop reduction(+:sum) present(a[0:N]) copy(g)
+    for (int i = 0; i < N; i++) { sum += a[i]; g[i] = a[i]; }
+    #pragma acc serial copyout(on_host)
+    { on_host = acc_on_device(acc_device_host); }
+    #pragma acc exit data delete(a[0:N])
+    #pragma acc wait
+    printf("%f %d\n", sum, on_host);
+    free(a);
+    return sum == 499500.0 ? 0 : 1;
+}
+"#;
+    let (m, text) = ok(src);
+    assert_eq!(m.kernels.len(), 3, "{}", text);
+    let serial = print::function_to_string(&m, &m.kernels[2].func);
+    assert!(serial.contains("= 1:i32"), "acc_on_device(acc_device_host) folds to 1 on multicore: {}", serial);
+    assert!(!serial.contains("$acc_on_device"), "{}", serial);
+}
