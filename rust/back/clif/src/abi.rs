@@ -8,10 +8,13 @@
 //! one 8-byte float register holding both parts (real in the low half), as the
 //! SysV ABI classifies them. Structs, unions and descriptors go *by reference*
 //! (the callee copies), a struct result through a hidden first pointer
-//! argument; C externs taking or returning structs by value are rejected.
+//! argument. Calls to C externs pass structs and unions by value as the SysV
+//! ABI says: up to 16 bytes in one or two registers (an eightbyte of only
+//! floats in a float register, otherwise an integer one), larger ones in
+//! memory (`sarg`, and a hidden `sret` pointer for results).
 
-use accjit_ir::{FuncSig, Scalar, Type};
-use cranelift_codegen::ir::{types, AbiParam, ArgumentExtension, Signature, Type as ClType};
+use accjit_ir::{size_of, FuncSig, Scalar, StructDef, Type};
+use cranelift_codegen::ir::{types, AbiParam, ArgumentExtension, ArgumentPurpose, Signature, Type as ClType};
 use cranelift_codegen::isa::CallConv;
 
 /// The Cranelift type holding a scalar.
@@ -56,6 +59,11 @@ pub enum Class {
     Complex(Scalar),
     /// Structs, unions, descriptors: the address of the value.
     ByRef,
+    /// A C struct of at most 16 bytes in registers (extern calls): the
+    /// register type of each eightbyte.
+    Regs([Option<ClType>; 2]),
+    /// A C struct of more than 16 bytes by value in memory (extern calls).
+    Memory(u32),
 }
 
 pub fn class_of(ty: &Type) -> Class {
@@ -71,6 +79,57 @@ pub fn class_of(ty: &Type) -> Class {
         Type::Complex(s) => Class::Complex(*s),
         Type::Struct(_) | Type::Desc { .. } => Class::ByRef,
     }
+}
+
+/// The scalars of a value of type `ty` with their byte offsets.
+fn flatten(ty: &Type, structs: &[StructDef], base: u64, out: &mut Vec<(u64, bool)>) {
+    match ty {
+        Type::Scalar(s) => out.push((base, s.is_float())),
+        Type::Complex(s) => {
+            out.push((base, true));
+            out.push((base + s.size(), true));
+        }
+        Type::Ptr(_) | Type::Func(_) => out.push((base, false)),
+        Type::Array(t, n) => {
+            let es = size_of(t, structs);
+            for k in 0..n.unwrap_or(0).min(64) {
+                flatten(t, structs, base + k * es, out);
+            }
+        }
+        Type::Struct(id) => {
+            if let Some(d) = structs.get(id.0 as usize) {
+                for f in &d.fields {
+                    flatten(&f.ty, structs, base + f.offset, out);
+                }
+            }
+        }
+        Type::Desc { .. } | Type::Void => out.push((base, false)),
+    }
+}
+
+/// How a value travels in a call to a C function (`extern_c`) or to code
+/// compiled here.
+pub fn class_for(ty: &Type, structs: &[StructDef], extern_c: bool) -> Class {
+    let c = class_of(ty);
+    if !(extern_c && matches!(ty, Type::Struct(_))) {
+        return c;
+    }
+    let size = size_of(ty, structs);
+    if size > 16 {
+        return Class::Memory(size as u32);
+    }
+    let mut sc = Vec::new();
+    flatten(ty, structs, 0, &mut sc);
+    let mut regs = [None, None];
+    for (k, r) in regs.iter_mut().enumerate() {
+        let lo = 8 * k as u64;
+        if lo >= size {
+            break;
+        }
+        let float = sc.iter().filter(|(o, _)| *o >= lo && *o < lo + 8).all(|(_, f)| *f);
+        *r = Some(if float { types::F64 } else { types::I64 });
+    }
+    Class::Regs(regs)
 }
 
 fn param(t: ClType, ext: ArgumentExtension) -> AbiParam {
@@ -91,31 +150,34 @@ pub fn push_value(list: &mut Vec<AbiParam>, c: Class) {
             list.push(AbiParam::new(cl_scalar(s)));
         }
         Class::ByRef => list.push(AbiParam::new(types::I64)),
+        Class::Regs(r) => list.extend(r.iter().flatten().map(|&t| AbiParam::new(t))),
+        Class::Memory(size) => list.push(AbiParam::special(types::I64, ArgumentPurpose::StructArgument(size))),
     }
 }
 
-/// The native signature of an IR function type. `extern_c`: a C library
-/// function, for which by-value aggregates are an error (`Err(what)`).
-pub fn signature(sig: &FuncSig, cc: CallConv, extern_c: bool) -> Result<Signature, String> {
+/// The native signature of an IR function type; `extern_c`: a C library
+/// function (structs by value per the C ABI). `gang`: two trailing i64
+/// parameters carry the caller's gang index and count (gang routines).
+pub fn signature(sig: &FuncSig, cc: CallConv, extern_c: bool, structs: &[StructDef], gang: bool) -> Result<Signature, String> {
     let mut s = Signature::new(cc);
-    let ret = class_of(&sig.ret);
-    if ret == Class::ByRef {
-        if extern_c {
-            return Err("returning a struct by value from an external C function".into());
-        }
-        s.params.push(AbiParam::new(types::I64));
-    } else {
-        push_value(&mut s.returns, ret);
+    match class_for(&sig.ret, structs, extern_c) {
+        Class::ByRef => s.params.push(AbiParam::new(types::I64)),
+        Class::Memory(_) => s.params.push(AbiParam::special(types::I64, ArgumentPurpose::StructReturn)),
+        ret => push_value(&mut s.returns, ret),
     }
     for p in &sig.params {
-        let c = class_of(p);
-        if c == Class::ByRef && extern_c {
-            return Err("passing a struct by value to an external C function".into());
-        }
+        let c = class_for(p, structs, extern_c);
         if c == Class::Void {
             return Err("a parameter of type void".into());
         }
+        if extern_c && matches!(p, Type::Desc { .. }) {
+            return Err("passing an array descriptor to an external C function".into());
+        }
         push_value(&mut s.params, c);
+    }
+    if gang {
+        s.params.push(AbiParam::new(types::I64));
+        s.params.push(AbiParam::new(types::I64));
     }
     Ok(s)
 }

@@ -4,7 +4,7 @@
 use accjit_ir::{Builtin, Callee, Diagnostic, ExprId, ExprKind, FuncSig, Scalar, Span, Type};
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 
-use crate::abi::{cl_scalar, cl_type, class_of, Class};
+use crate::abi::{cl_scalar, cl_type, class_for, Class};
 use crate::function::FnCx;
 use crate::value::{Place, Val};
 
@@ -255,25 +255,34 @@ impl<'m> FnCx<'_, 'm, '_> {
 
     fn lower_call(&mut self, c: Callee, args: &[ExprId], span: Span) -> Result<Val, Diagnostic> {
         let ir = self.m.ir;
-        let (sig, id) = match c {
+        let (sig, id, ext, gang) = match c {
             Callee::Func(f) => {
                 let func = ir.functions.get(f.index()).ok_or_else(|| Diagnostic::error(span, "internal error: unknown function"))?;
                 let id = self.m.funcs[f.index()].ok_or_else(|| Diagnostic::error(span, format!("'{}' could not be compiled", func.name)))?;
-                (&func.sig, id)
+                (&func.sig, id, false, self.m.gang_fns[f.index()])
             }
             Callee::Extern(e) => {
                 let ext = ir.externs.get(e.index()).ok_or_else(|| Diagnostic::error(span, "internal error: unknown extern"))?;
                 if ext.sig.variadic {
                     return self.lower_variadic_call(e, args, span);
                 }
-                (&ext.sig, self.m.extern_func(e)?)
+                (&ext.sig, self.m.extern_func(e)?, true, false)
             }
         };
-        let (argv, sret) = self.call_args(sig, args, span)?;
+        let (mut argv, sret) = self.call_args(sig, args, span, ext)?;
+        if gang {
+            // A gang routine partitions its gang loops like the caller's gang.
+            let (g, ng) = match self.kernel {
+                Some(k) => (k.gang, k.num_gangs),
+                None => (self.iconst(types::I64, 0), self.iconst(types::I64, 1)),
+            };
+            argv.push(g);
+            argv.push(ng);
+        }
         let fr = self.func_ref(id);
         let call = self.b.ins().call(fr, &argv);
         let results = self.b.inst_results(call).to_vec();
-        Ok(self.call_result(&sig.ret, &results, sret))
+        Ok(self.call_result(&sig.ret, &results, sret, ext))
     }
 
     fn lower_call_indirect(&mut self, fp: ExprId, args: &[ExprId], span: Span) -> Result<Val, Diagnostic> {
@@ -290,23 +299,23 @@ impl<'m> FnCx<'_, 'm, '_> {
             return Err(Diagnostic::error(span, "calling a variadic function through a pointer is not supported by the Cranelift back end"));
         }
         let f = self.lower_expr(fp)?.scalar(span)?;
-        let (argv, sret) = self.call_args(&sig, args, span)?;
-        let csig = crate::abi::signature(&sig, self.m.cc, false).map_err(|w| Diagnostic::error(span, w))?;
+        let (argv, sret) = self.call_args(&sig, args, span, false)?;
+        let csig = crate::abi::signature(&sig, self.m.cc, false, &self.m.ir.structs, false).map_err(|w| Diagnostic::error(span, w))?;
         let sref = self.b.import_signature(csig);
         let call = self.b.ins().call_indirect(sref, f, &argv);
         let results = self.b.inst_results(call).to_vec();
-        Ok(self.call_result(&sig.ret, &results, sret))
+        Ok(self.call_result(&sig.ret, &results, sret, false))
     }
 
     /// Native arguments for a call of `sig` (plus the result temporary for
-    /// struct-returning callees).
-    pub fn call_args(&mut self, sig: &FuncSig, args: &[ExprId], span: Span) -> Result<(Vec<Value>, Option<Value>), Diagnostic> {
+    /// struct-returning callees). `ext`: the callee is a C function.
+    pub fn call_args(&mut self, sig: &FuncSig, args: &[ExprId], span: Span, ext: bool) -> Result<(Vec<Value>, Option<Value>), Diagnostic> {
         if args.len() != sig.params.len() {
             return Err(Diagnostic::error(span, format!("call with {} arguments to a function taking {}", args.len(), sig.params.len())));
         }
         let mut out = Vec::new();
         let mut sret = None;
-        if class_of(&sig.ret) == Class::ByRef {
+        if matches!(class_for(&sig.ret, &self.m.ir.structs, ext), Class::ByRef | Class::Memory(_)) {
             let (size, align) = (self.size_of(&sig.ret), self.align_of(&sig.ret));
             let t = self.temp(size, align);
             out.push(t);
@@ -316,13 +325,13 @@ impl<'m> FnCx<'_, 'm, '_> {
             let v = self.lower_expr(a)?;
             let aty = self.expr(a).ty.clone();
             let v = self.cast(v, &aty, pty, span)?;
-            self.arg_values(v, pty, &mut out, span)?;
+            self.arg_values(v, pty, &mut out, span, ext)?;
         }
         Ok((out, sret))
     }
 
-    pub fn call_result(&mut self, ret: &Type, results: &[Value], sret: Option<Value>) -> Val {
-        match class_of(ret) {
+    pub fn call_result(&mut self, ret: &Type, results: &[Value], sret: Option<Value>, ext: bool) -> Val {
+        match class_for(ret, &self.m.ir.structs, ext) {
             Class::Void => Val::Void,
             Class::Int(..) | Class::Float(_) => results.first().map(|&v| Val::Scalar(v)).unwrap_or(Val::Void),
             Class::Complex(Scalar::F32) => {
@@ -330,7 +339,14 @@ impl<'m> FnCx<'_, 'm, '_> {
                 Val::Complex(re, im)
             }
             Class::Complex(_) => Val::Complex(results[0], results[1]),
-            Class::ByRef => sret.map(Val::Mem).unwrap_or(Val::Void),
+            Class::ByRef | Class::Memory(_) => sret.map(Val::Mem).unwrap_or(Val::Void),
+            Class::Regs(_) => {
+                let t = self.temp(16, 8);
+                for (k, &v) in results.iter().enumerate() {
+                    self.b.ins().store(crate::value::own_flags(), v, t, 8 * k as i32);
+                }
+                Val::Mem(t)
+            }
         }
     }
 

@@ -20,7 +20,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_module::{DataId, FuncId, Module as _};
 
-use crate::abi::{cl_scalar, cl_type, class_of, Class};
+use crate::abi::{cl_scalar, cl_type, class_for, class_of, Class};
 use crate::module::ModuleCx;
 use crate::value::{Place, Val};
 
@@ -232,13 +232,13 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
                 *pi += 1;
                 Val::Complex(v, im)
             }
-            Class::ByRef => Val::Mem(v),
+            Class::ByRef | Class::Regs(_) | Class::Memory(_) => Val::Mem(v),
         }
     }
 
     /// Native values carrying `val` of IR type `ty` in a call.
-    pub fn arg_values(&mut self, val: Val, ty: &Type, out: &mut Vec<Value>, span: Span) -> Result<(), Diagnostic> {
-        match class_of(ty) {
+    pub fn arg_values(&mut self, val: Val, ty: &Type, out: &mut Vec<Value>, span: Span, ext: bool) -> Result<(), Diagnostic> {
+        match class_for(ty, &self.m.ir.structs, ext) {
             Class::Void => {}
             Class::Int(..) | Class::Float(_) => out.push(val.scalar(span)?),
             Class::Complex(s) => {
@@ -250,7 +250,18 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
                     out.push(im);
                 }
             }
-            Class::ByRef => out.push(val.addr(span)?),
+            Class::ByRef | Class::Memory(_) => out.push(val.addr(span)?),
+            Class::Regs(regs) => {
+                let src = val.addr(span)?;
+                let (size, align) = (self.size_of(ty), self.align_of(ty));
+                let t = self.temp(16, 8);
+                self.copy_bytes(t, src, size, align);
+                for (k, r) in regs.iter().enumerate() {
+                    if let Some(rt) = r {
+                        out.push(self.b.ins().load(*rt, crate::value::own_flags(), t, 8 * k as i32));
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -298,7 +309,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
                 let dst = self.sret.ok_or_else(|| Diagnostic::error(span, "internal error: no result pointer"))?;
                 self.store_val(&ret_ty, val, dst, span)?;
             }
-            _ => self.arg_values(val, &ret_ty, &mut rets, span)?,
+            _ => self.arg_values(val, &ret_ty, &mut rets, span, false)?,
         }
         self.b.ins().return_(&rets);
         self.dead_block();
@@ -320,6 +331,23 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
     }
 }
 
+/// Whether a function partitions work by gang (a gang loop or a gang
+/// builtin): such functions (`routine gang`) receive the caller's gang index
+/// and count as two hidden trailing parameters.
+pub fn uses_gang(f: &Function) -> bool {
+    fn block(b: &accjit_ir::Block) -> bool {
+        b.stmts.iter().any(|s| match &s.kind {
+            StmtKind::AccLoop(l) => l.gang || block(&l.body),
+            StmtKind::If(_, a, b) => block(a) || block(b),
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) => block(b),
+            StmtKind::For { init, body, .. } => block(init) || block(body),
+            StmtKind::Switch(_, cases) => cases.iter().any(|c| block(&c.body)),
+            _ => false,
+        })
+    }
+    f.exprs.iter().any(|e| matches!(e.kind, ExprKind::Builtin(_))) || block(&f.body)
+}
+
 /// Check the statements of a body for constructs lowering should have removed.
 pub fn unlowered(kind: &StmtKind) -> Option<&'static str> {
     match kind {
@@ -338,7 +366,8 @@ pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mu
     if f.locals.len() < f.sig.params.len() {
         return Err(Diagnostic::error(f.span, format!("internal error: '{}' has fewer locals than parameters", f.name)));
     }
-    ctx.func.signature = crate::abi::signature(&f.sig, cx.cc, false).map_err(|w| Diagnostic::error(f.span, w))?;
+    let gang = cx.gang_fns[i];
+    ctx.func.signature = crate::abi::signature(&f.sig, cx.cc, false, &cx.ir.structs, gang).map_err(|w| Diagnostic::error(f.span, w))?;
     ctx.func.name = UserFuncName::user(0, id.as_u32());
     let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
     let entry = b.create_block();
@@ -354,6 +383,9 @@ pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mu
     for (k, ty) in f.sig.params.iter().enumerate() {
         let v = fx.param_val(ty, &params, &mut pi);
         fx.write_local(LocalId(k as u32), v, f.span)?;
+    }
+    if gang {
+        fx.kernel = Some(KernelVals { gang: params[pi], num_gangs: params[pi + 1] });
     }
     fx.prologue(f.span)?;
     fx.lower_block(&f.body)?;

@@ -78,7 +78,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                 let p = self.b.ins().load(types::I64, own_flags(), args, off);
                 self.load_val(ty, p)
             }
-            Class::ByRef => Val::Mem(self.b.ins().load(types::I64, own_flags(), args, off)),
+            Class::ByRef | Class::Regs(_) | Class::Memory(_) => Val::Mem(self.b.ins().load(types::I64, own_flags(), args, off)),
             Class::Void => return Err(Diagnostic::error(span, "a void parameter")),
         })
     }

@@ -108,6 +108,8 @@ pub struct ModuleCx<'m> {
     /// Per IR global; imports are declared on first use.
     pub globals: Vec<Option<DataId>>,
     pub externs: Vec<Option<FuncId>>,
+    /// Per IR function: takes the caller's gang index/count (see `function::uses_gang`).
+    pub gang_fns: Vec<bool>,
     /// Imported functions by symbol name (externs, runtime helpers, shims).
     pub imports: HashMap<String, FuncId>,
     strings: HashMap<String, DataId>,
@@ -137,7 +139,7 @@ impl<'m> ModuleCx<'m> {
             return Ok(f);
         }
         let e = &self.ir.externs[id.index()];
-        let sig = abi::signature(&e.sig, self.cc, true)
+        let sig = abi::signature(&e.sig, self.cc, true, &self.ir.structs, false)
             .map_err(|what| Diagnostic::error(e.span, format!("{what} ('{}') is not supported by the Cranelift back end", e.name)))?;
         let f = self.import(&e.name, &sig, e.span)?;
         self.externs[id.index()] = Some(f);
@@ -199,7 +201,8 @@ impl<'m> ModuleCx<'m> {
 
     fn declare_functions(&mut self, diags: &mut Vec<Diagnostic>) {
         for (i, f) in self.ir.functions.iter().enumerate() {
-            let sig = match abi::signature(&f.sig, self.cc, false) {
+            self.gang_fns.push(function::uses_gang(f));
+            let sig = match abi::signature(&f.sig, self.cc, false, &self.ir.structs, self.gang_fns[i]) {
                 Ok(s) => s,
                 Err(what) => {
                     diags.push(Diagnostic::error(f.span, format!("{what} is not supported by the Cranelift back end")));
@@ -318,6 +321,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule
         kernels: Vec::new(),
         globals: Vec::new(),
         externs: vec![None; m.externs.len()],
+        gang_fns: Vec::new(),
         imports: HashMap::new(),
         strings: HashMap::new(),
         clif: String::new(),

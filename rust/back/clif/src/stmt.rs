@@ -327,7 +327,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                     Ok(self.b.ins().bitcast(types::I64, f, x))
                 }
             }
-            Class::Complex(_) | Class::ByRef => self.spill(v, ty, span),
+            Class::Complex(_) | Class::ByRef | Class::Regs(_) | Class::Memory(_) => self.spill(v, ty, span),
             Class::Void => Err(Diagnostic::error(span, "a void kernel argument")),
         }
     }

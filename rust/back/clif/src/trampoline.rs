@@ -40,12 +40,16 @@ pub fn compile_trampoline(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &
     }
     for (k, ty) in f.sig.params.iter().enumerate() {
         let v = fx.decode_slot(args, k, ty, span)?;
-        fx.arg_values(v, ty, &mut argv, span)?;
+        fx.arg_values(v, ty, &mut argv, span, false)?;
+    }
+    if fx.m.gang_fns[i] {
+        argv.push(fx.iconst(cranelift_codegen::ir::types::I64, 0));
+        argv.push(fx.iconst(cranelift_codegen::ir::types::I64, 1));
     }
     let fr = fx.func_ref(target);
     let call = fx.b.ins().call(fr, &argv);
     let results = fx.b.inst_results(call).to_vec();
-    let val = fx.call_result(&f.sig.ret, &results, sret);
+    let val = fx.call_result(&f.sig.ret, &results, sret, false);
     match (&f.sig.ret, val) {
         (Type::Complex(s), Val::Complex(re, im)) => {
             let et = Type::Scalar(*s);

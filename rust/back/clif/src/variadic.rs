@@ -24,13 +24,13 @@ impl FnCx<'_, '_, '_> {
         params.push(Type::ptr(Type::Scalar(Scalar::U8)));
         params.push(Type::I64);
         let shim_sig = FuncSig { params, ret: ext.sig.ret.clone(), variadic: false };
-        let csig = crate::abi::signature(&shim_sig, self.m.cc, true)
+        let csig = crate::abi::signature(&shim_sig, self.m.cc, true, &self.m.ir.structs, false)
             .map_err(|w| Diagnostic::error(span, format!("{w} ('{}') is not supported by the Cranelift back end", ext.name)))?;
         let id = self.m.import(&shim, &csig, span).map_err(|_| {
             Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name))
         })?;
         let fixed_sig = FuncSig { params: ext.sig.params.clone(), ret: ext.sig.ret.clone(), variadic: false };
-        let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span)?;
+        let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, true)?;
         let rest = &args[nfixed..];
         let n = rest.len();
         let slots = self.temp(8 * n.max(1) as u64, 8);
@@ -60,6 +60,6 @@ impl FnCx<'_, '_, '_> {
         let fr = self.func_ref(id);
         let call = self.b.ins().call(fr, &argv);
         let results = self.b.inst_results(call).to_vec();
-        Ok(self.call_result(&ext.sig.ret, &results, sret))
+        Ok(self.call_result(&ext.sig.ret, &results, sret, true))
     }
 }
