@@ -100,7 +100,11 @@ pub fn preprocess(sm: &mut SourceMap, name: &str, text: &str, opts: &PpOptions) 
         cmdline.push_str(&format!("#undef {}\n", n));
     }
     if !cmdline.is_empty() {
+        let before = pp.diags.len();
         pp.run_pseudo_file(lex::lex(&cmdline, Span::DUMMY.file));
+        for d in &mut pp.diags[before..] {
+            d.message = format!("in a -D/-U option: {}", d.message);
+        }
     }
     let id = pp.sm.add(name, text);
     let dir = Path::new(name).parent().filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
@@ -257,12 +261,12 @@ impl<'s> Pp<'s> {
 
     /// Hand a token to the parser.
     fn emit(&mut self, t: PTok) {
-        if let Some(tok) = self.to_token(t) {
+        if let Some(tok) = self.make_token(t) {
             self.out.push(tok);
         }
     }
 
-    fn to_token(&mut self, t: PTok) -> Option<Token> {
+    fn make_token(&mut self, t: PTok) -> Option<Token> {
         if t.bad != Bad::None {
             let msg = t.bad.message(&t.text);
             self.error(t.span, msg);
@@ -388,7 +392,9 @@ impl<'s> Pp<'s> {
         };
         let skipping = self.skipping();
         let name: &str = &name_tok.text;
-        if name_tok.kind != TokenKind::Ident && !(name_tok.kind == TokenKind::Int && !skipping) {
+        // A GNU line marker (`# 33 "file"`) has a number for a name.
+        let line_marker = name_tok.kind == TokenKind::Int && !skipping;
+        if name_tok.kind != TokenKind::Ident && !line_marker {
             if !skipping {
                 self.error(name_tok.span, format!("invalid preprocessing directive `#{}`", name_tok.text));
             }
@@ -584,7 +590,7 @@ impl<'s> Pp<'s> {
                 self.error(t.span, "a pragma cannot appear inside `#pragma acc`");
                 continue;
             }
-            if let Some(tok) = self.to_token(t) {
+            if let Some(tok) = self.make_token(t) {
                 toks.push(tok);
             }
         }

@@ -201,3 +201,12 @@ fn command_line_defines() {
     let s: Vec<&str> = toks.iter().map(|t| t.text.as_str()).collect();
     assert_eq!(s, ["64", "1", "GONE", "_OPENACC", ""]);
 }
+
+#[test]
+fn bad_command_line_define() {
+    let mut sm = SourceMap::new();
+    let opts = PpOptions { defines: vec![("3x".into(), None), ("F(a".into(), Some("a".into()))], ..Default::default() };
+    let e = preprocess(&mut sm, "t.c", "x", &opts).unwrap_err();
+    let msgs: Vec<&str> = e.0.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(msgs, ["in a -D/-U option: macro names must be identifiers", "in a -D/-U option: expected `,` or `)` in macro parameter list"]);
+}

@@ -69,7 +69,7 @@ fn header_macros_point_at_the_user_file() {
     assert_eq!(sm.location(call.span), "u.c:3:3");
     let strs: Vec<&str> = t.iter().filter(|t| t.kind == TokenKind::Str).map(|t| t.text.as_str()).collect();
     assert_eq!(strs, ["\"v > 0\"", "\"u.c\""]);
-    let line = t.iter().filter(|t| t.kind == TokenKind::Int).map(|t| t.text.as_str()).last();
+    let line = t.iter().filter(|t| t.kind == TokenKind::Int).map(|t| t.text.as_str()).next_back();
     assert_eq!(line, Some("3"));
     // Declarations from the header point into the header.
     let decl = t.iter().find(|t| t.text == "__accjit_assert_fail").unwrap();
