@@ -15,7 +15,8 @@ gcc 12 lacks some OpenACC 3.x spellings, so a temporary copy is rewritten
 (same line count) before compiling: `readonly:`/`zero:` modifiers and `bind(...)`
 are dropped, `self(c)` on compute constructs becomes `if(!(c))`, `device_type`/
 `dtype` and everything after it on the directive is dropped, `gang(dim:n)`
-becomes `gang`. gcc_compat.h (force-included) supplies the runtime routines
+becomes `gang`, `async`/`wait` on `data` are dropped, and the `init`, `shutdown` and `set`
+directives (ignored by gcc 12) become the equivalent runtime calls. gcc_compat.h (force-included) supplies the runtime routines
 libgomp 12 lacks, and ACCJIT_GCC_VALIDATION is defined for the few checks whose
 outcome differs on gcc's single-gang host fallback.
 """
@@ -41,9 +42,48 @@ def expectation(text):
     return (kind, sub, (int(line), int(col)) if line else None)
 
 
+DEVTYPES = {"host": "acc_device_host", "multicore": "acc_device_host", "nvidia": "acc_device_nvidia",
+            "radeon": "acc_device_radeon", "default": "acc_device_default", "*": "acc_device_default"}
+
+
+def clause_arg(line, name):
+    m = re.search(r'\b' + name + r'\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)', line)
+    return m.group(1).strip() if m else None
+
+
+def exec_directive(line):
+    """gcc 12 ignores init/shutdown/set: turn them into the equivalent runtime calls."""
+    m = re.match(r'^(\s*)#\s*pragma\s+acc\s+(init|shutdown|set)\b(.*)$', line)
+    if not m:
+        return None
+    indent, kind, rest = m.groups()
+    dt = clause_arg(rest, "device_type") or clause_arg(rest, "dtype")
+    dev = DEVTYPES.get(dt.split(",")[0].strip(), "acc_device_default") if dt else None
+    num, cond = clause_arg(rest, "device_num"), clause_arg(rest, "if")
+    calls = []
+    if kind in ("init", "shutdown"):
+        t = dev or "acc_get_device_type()"
+        calls.append(f"acc_{kind}_device({num}, {t});" if num is not None else f"acc_{kind}({t});")
+    else:
+        if dev:
+            calls.append(f"acc_set_device_type({dev});")
+        if num is not None:
+            calls.append(f"acc_set_device_num({num}, {dev or 'acc_get_device_type()'});")
+        da = clause_arg(rest, "default_async")
+        if da is not None:
+            calls.append(f"acc_set_default_async({da});")
+    body = " ".join(calls)
+    return f"{indent}{{ if ({cond}) {{ {body} }} }}" if cond else f"{indent}{{ {body} }}"
+
+
 def rewrite_line(line):
     if not re.match(r'^\s*#\s*pragma\s+acc\b', line) and '_Pragma("acc' not in line:
         return line
+    ex = exec_directive(line)
+    if ex is not None:
+        return ex
+    if re.match(r'^\s*#\s*pragma\s+acc\s+data\b', line):
+        line = re.sub(r'\b(async|wait)\s*(\([^()]*\))?', '', line)
     line = re.sub(r'\b(readonly|zero)\s*:', '', line)
     line = re.sub(r'\bbind\s*\([^)]*\)', '', line)
     line = re.sub(r'\bgang\s*\(\s*dim\s*:\s*\d+\s*\)', 'gang', line)
