@@ -127,3 +127,63 @@ int main(void) {
     assert!(serial.contains("= 1:i32"), "acc_on_device(acc_device_host) folds to 1 on multicore: {}", serial);
     assert!(!serial.contains("$acc_on_device"), "{}", serial);
 }
+
+#[test]
+#[ignore]
+fn show_c() {
+    let path = std::env::var("SHOW").unwrap();
+    let src = std::fs::read_to_string(path).unwrap();
+    match lower_c(&src) {
+        Ok((_, t)) => println!("{}", t),
+        Err(e) => println!("ERROR {}", e),
+    }
+}
+
+/// Every program of the conformance corpus that the front end accepts lowers
+/// to valid IR, or fails with a diagnostic that has a real span (never a panic).
+#[test]
+fn conformance_corpus_lowers() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance");
+    let mut files = vec![];
+    fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(d) else { return };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().map(|x| x == "c").unwrap_or(false) {
+                out.push(p);
+            }
+        }
+    }
+    walk(&root, &mut files);
+    files.sort();
+    let mut failures = vec![];
+    let mut lowered = 0;
+    for p in &files {
+        let src = std::fs::read_to_string(p).unwrap();
+        let mut sm = SourceMap::new();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let Ok(mut m) = accjit_front_c::compile(&mut sm, &name, &src, &Default::default()) else { continue };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            accjit_lower::lower_with_sources(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }, Some(&sm))
+        }));
+        match r {
+            Err(_) => failures.push(format!("{}: PANIC", p.display())),
+            Ok(Err(d)) => {
+                let expect_error = p.to_string_lossy().contains("/errors/") || src.contains("expect-compile-error") || src.contains("EXPECT_ERROR");
+                if !expect_error || d.0.iter().any(|x| x.span.is_dummy()) {
+                    failures.push(format!("{}: {}", p.display(), d.render(&sm)));
+                }
+            }
+            Ok(Ok(())) => {
+                lowered += 1;
+                if let Err(d) = validate::validate(&m, validate::Stage::Lowered) {
+                    failures.push(format!("{}: invalid IR: {}", p.display(), d.render(&sm)));
+                }
+            }
+        }
+    }
+    eprintln!("{} of {} programs lowered", lowered, files.len());
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
