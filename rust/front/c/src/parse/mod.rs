@@ -551,7 +551,7 @@ pub fn closest<'b>(name: &str, cands: impl IntoIterator<Item = &'b str>) -> Opti
     let mut best: Option<(&str, usize)> = None;
     for c in cands {
         let d = edit_distance(name, c);
-        let limit = (name.len().max(c.len()) / 3).max(1);
+        let limit = ((name.len().max(c.len()) + 1) / 3).max(1);
         if d <= limit && best.map(|(_, bd)| d < bd).unwrap_or(true) {
             best = Some((c, d));
         }

@@ -1,0 +1,196 @@
+//! Every error case gives the expected message at the expected line:col,
+//! and errors are reported together after recovery.
+
+use accjit_front_c::{compile, CompileOptions};
+use accjit_ir::SourceMap;
+
+/// Headlines (`t.c:L:C: error: msg`) of a failing compilation.
+fn errs(src: &str) -> Vec<String> {
+    let mut sm = SourceMap::new();
+    match compile(&mut sm, "t.c", src, &CompileOptions::default()) {
+        Ok(_) => panic!("expected errors for:\n{}", src),
+        Err(d) => {
+            // Rendering never panics and shows the caret line.
+            let r = d.render(&sm);
+            assert!(r.contains('^'), "{}", r);
+            d.0.iter().map(|x| x.headline(&sm)).collect()
+        }
+    }
+}
+
+fn err1(src: &str) -> String {
+    errs(src).remove(0)
+}
+
+fn hint(src: &str) -> Option<String> {
+    let mut sm = SourceMap::new();
+    compile(&mut sm, "t.c", src, &CompileOptions::default()).err().and_then(|d| d.0[0].hint.clone())
+}
+
+#[test]
+fn undeclared_identifier() {
+    assert_eq!(err1("int f(int n) {\n  return n + k;\n}"), "t.c:2:14: error: use of undeclared identifier 'k'");
+    assert_eq!(hint("int f(int count) { return coutn; }").as_deref(), Some("did you mean 'count'?"));
+}
+
+#[test]
+fn argument_count_and_types() {
+    assert_eq!(err1("int g(int a, int b);\nint f(void) { return g(1); }"), "t.c:2:25: error: too few arguments to 'g' (expected 2, have 1)");
+    assert_eq!(err1("int g(int a);\nint f(void) { return g(1, 2); }"), "t.c:2:27: error: too many arguments to 'g' (expected 1, have 2)");
+    assert_eq!(
+        err1("struct s { int a; };\nint g(int *p);\nint f(struct s v) { return g(v); }"),
+        "t.c:3:30: error: incompatible type for argument 1 of 'g': expected 'int *' but got 'struct s'"
+    );
+}
+
+#[test]
+fn assignment_targets() {
+    assert_eq!(err1("void f(int a) {\n  a + 1 = 2;\n}"), "t.c:2:3: error: expression is not assignable");
+    assert_eq!(err1("void f(void) {\n  const int c = 1;\n  c = 2;\n}"), "t.c:3:3: error: cannot assign to a const-qualified object");
+    assert_eq!(err1("void f(const double *p) { p[0] = 1; }"), "t.c:1:27: error: cannot assign to a const-qualified object");
+    assert_eq!(err1("void f(void) { int a[3], b[3]; a = b; }"), "t.c:1:32: error: array type is not assignable");
+    assert_eq!(
+        err1("struct s { int a; };\nvoid f(struct s v, double *p) { p = v; }"),
+        "t.c:2:37: error: incompatible types in assignment: 'struct s' cannot be converted to 'double *'"
+    );
+}
+
+#[test]
+fn calls_members_and_operators() {
+    assert_eq!(err1("void f(int x) { x(1); }"), "t.c:1:18: error: called object type 'int' is not a function or function pointer");
+    assert_eq!(err1("void f(int x) { x.a = 1; }"), "t.c:1:19: error: member reference base type 'int' is not a struct or union");
+    assert_eq!(err1("struct p { int x, y; };\nint f(struct p v) { return v.z; }"), "t.c:2:30: error: no member named 'z' in 'struct p'");
+    assert_eq!(err1("int f(int *p, int *q) { return p * q; }"), "t.c:1:34: error: invalid operands to binary '*' ('int *' and 'int *')");
+    assert_eq!(err1("int f(double d) { return d % 2; }"), "t.c:1:28: error: invalid operands to binary '%' ('double' and 'int')");
+    assert_eq!(err1("void f(void) { undefined_fn(1); }"), "t.c:1:16: error: use of undeclared identifier 'undefined_fn'");
+}
+
+#[test]
+fn redefinitions_and_declarations() {
+    assert_eq!(err1("void f(void) {\n  int a;\n  double a;\n}"), "t.c:3:10: error: redefinition of 'a'");
+    assert_eq!(err1("int f(void) { return 1; }\nint f(void) { return 2; }"), "t.c:2:5: error: redefinition of 'f'");
+    assert_eq!(err1("int x = 1;\nint x = 2;"), "t.c:2:5: error: redefinition of 'x'");
+    assert_eq!(err1("int f(int);\ndouble f(int);"), "t.c:2:8: error: conflicting types for 'f'");
+    assert_eq!(err1("f(int x) { return x; }"), "t.c:1:1: error: type specifier missing: 'f' needs a return type");
+    assert_eq!(err1("struct s { int a : 3; };"), "t.c:1:18: error: bit-fields are not supported");
+    assert_eq!(err1("void f(void) { struct nope v; }"), "t.c:1:28: error: variable 'v' has incomplete type 'struct nope'");
+    assert_eq!(err1("int f(void) { return; }"), "t.c:1:15: error: non-void function 'f' should return a value");
+    assert_eq!(err1("void f(void) { break; }"), "t.c:1:16: error: 'break' statement not in a loop or switch");
+    assert_eq!(err1("void f(int x) { switch (x) { case 1: case 1: break; } }"), "t.c:1:43: error: duplicate case value '1'");
+    assert_eq!(err1("void f(void) { goto nowhere; }"), "t.c:1:21: error: use of undeclared label 'nowhere'");
+}
+
+#[test]
+fn syntax_errors() {
+    assert_eq!(err1("int f(int n) {\n    int s = 0\n    return s + n;\n}"), "t.c:2:14: error: expected ';' before 'return'");
+    assert_eq!(err1("int f(int n) { return (n + 1; }"), "t.c:1:29: error: expected ')' before ';'");
+}
+
+#[test]
+fn all_errors_at_once_after_recovery() {
+    let e = errs("int f(int n) {\n  int a = b;\n  n = ;\n  return c;\n}\nint g(void) { return d; }");
+    assert_eq!(e.len(), 4, "{:#?}", e);
+    assert!(e[0].starts_with("t.c:2:11:"));
+    assert!(e[1].starts_with("t.c:3:7:"));
+    assert!(e[2].starts_with("t.c:4:10:"));
+    assert!(e[3].starts_with("t.c:6:22:"));
+}
+
+// ---- OpenACC ----
+
+#[test]
+fn clause_not_allowed() {
+    assert_eq!(
+        err1("double f(int n, const double *x) {\n  double s = 0;\n  #pragma acc kernels reduction(+:s)\n  for (int i = 0; i < n; i++) s += x[i];\n  return s;\n}"),
+        "t.c:3:23: error: clause 'reduction' is not allowed on the 'kernels' directive"
+    );
+    assert_eq!(err1("void f(void) {\n#pragma acc serial num_gangs(2)\n{ }\n}"), "t.c:2:20: error: clause 'num_gangs' is not allowed on the 'serial' directive");
+    assert_eq!(
+        err1("void f(float *x) {\n#pragma acc parallel device_type(nvidia) copy(x[0:4])\n{ }\n}"),
+        "t.c:2:42: error: clause 'copy' may not follow a 'device_type' clause on the 'parallel' directive"
+    );
+}
+
+#[test]
+fn duplicates_and_conflicts() {
+    assert_eq!(err1("void f(int n) {\n#pragma acc parallel if(n) if(1)\n{ }\n}"), "t.c:2:28: error: duplicate 'if' clause");
+    assert_eq!(err1("void f(int n) {\n#pragma acc parallel default(none) default(present)\n{ }\n}"), "t.c:2:36: error: duplicate 'default' clause");
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(1) collapse(1)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:39: error: duplicate 'collapse' clause"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop seq gang\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:27: error: 'seq' may not be combined with 'gang' on the same loop"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop vector seq\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:34: error: 'seq' may not be combined with 'vector' on the same loop"
+    );
+}
+
+#[test]
+fn collapse_and_loop_association() {
+    assert_eq!(
+        err1("void f(int n, float *x) {\n    #pragma acc parallel loop collapse(2)\n    for (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:31: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) { x[i] = 0; for (int j = 0; j < n; j++) x[j] = 1; }\n}"),
+        "t.c:2:27: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(0)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:36: error: collapse argument must be a positive integer constant (got 0)"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(n)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:36: error: collapse argument must be an integer constant expression"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n  int i = 0;\n#pragma acc loop\n  while (i < n) x[i++] = 1;\n}"),
+        "t.c:3:1: error: a 'loop' directive must be followed by a 'for' loop"
+    );
+}
+
+#[test]
+fn unknown_directives_and_clauses() {
+    assert_eq!(
+        err1("void f(int n, float *x) {\n    #pragma acc parallel loop copyinn(x[0:n])\n    for (int i = 0; i < n; i++) x[i] = 0;\n}"),
+        "t.c:2:31: error: unknown OpenACC clause 'copyinn'"
+    );
+    assert_eq!(hint("void f(int n, float *x) {\n#pragma acc parallel loop copyinn(x[0:n])\nfor (int i = 0; i < n; i++) x[i] = 0;\n}").as_deref(), Some("did you mean 'copyin'?"));
+    assert_eq!(err1("void f(void) {\n#pragma acc paralel\n{ }\n}"), "t.c:2:13: error: unknown OpenACC directive 'paralel'");
+    assert_eq!(hint("void f(void) {\n#pragma acc paralel\n{ }\n}").as_deref(), Some("did you mean 'parallel'?"));
+}
+
+#[test]
+fn malformed_clauses() {
+    assert_eq!(
+        err1("void f(int n, float *x) {\n    #pragma acc parallel loop copy(x[0:n]\n    for (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:42: error: expected ')' to close the 'copy' clause at end of directive"
+    );
+    assert_eq!(err1("void f(void) {\n#pragma acc parallel default(shared)\n{ }\n}"), "t.c:2:30: error: invalid default clause 'shared': expected 'none' or 'present'");
+    assert_eq!(err1("void f(int s) {\n#pragma acc parallel reduction(-:s)\n{ }\n}"), "t.c:2:32: error: invalid reduction operator '-'");
+    assert_eq!(err1("void f(float *x) {\n#pragma acc data copy(y[0:4])\n{ }\n}"), "t.c:2:23: error: use of undeclared identifier 'y'");
+    assert_eq!(err1("void f(float *x) {\n#pragma acc data copy(x[0:])\n{ }\n}"), "t.c:2:24: error: the length of an array section of pointer 'x[0:]' is required");
+    assert_eq!(err1("void f(void) {\n#pragma acc update if(1)\n}"), "t.c:2:1: error: an 'update' directive requires at least one of 'self', 'host' or 'device'");
+    assert_eq!(err1("void f(void) {\n#pragma acc exit data finalize\n}"), "t.c:2:1: error: an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
+}
+
+#[test]
+fn routine_and_atomic_errors() {
+    assert_eq!(err1("#pragma acc routine seq\nint x;"), "t.c:1:1: error: 'routine' directive is not followed by a function declaration or definition");
+    assert_eq!(err1("#pragma acc routine seq"), "t.c:1:1: error: 'routine' directive is not followed by a function declaration or definition");
+    assert_eq!(err1("#pragma acc routine(nope) seq\nvoid f(void);"), "t.c:1:21: error: 'routine' directive names 'nope', which is not a declared function");
+    assert_eq!(err1("#pragma acc routine gang vector\nvoid f(void);"), "t.c:1:26: error: only one of gang, worker, vector or seq may appear on a routine directive ('gang' and 'vector')");
+    assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic update\n*x = y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic update'");
+    assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic read\n*x += y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic read'");
+    assert_eq!(err1("#pragma acc parallel\nint x;"), "t.c:1:1: error: the 'parallel' directive is not allowed at file scope");
+}
+
+#[test]
+fn macro_expanded_directives_keep_user_spans() {
+    let e = err1("#define N 4\nvoid f(float *x) {\n#pragma acc parallel loop collapse(N) copy(x[0:N])\nfor (int i = 0; i < N; i++) x[i] = 1;\n}");
+    assert!(e.starts_with("t.c:3:"), "{}", e);
+}
