@@ -16,7 +16,8 @@ gcc 12 lacks some OpenACC 3.x spellings, so a temporary copy is rewritten
 are dropped, `self(c)` on compute constructs becomes `if(!(c))`, `device_type`/
 `dtype` and everything after it on the directive is dropped, `gang(dim:n)`
 becomes `gang`, `async`/`wait` on `data` are dropped, and the `init`, `shutdown` and `set`
-directives (ignored by gcc 12) become the equivalent runtime calls. gcc_compat.h (force-included) supplies the runtime routines
+directives (ignored by gcc 12) become the equivalent runtime calls, and an `update` naming one
+array twice becomes one `_Pragma` per section. gcc_compat.h (force-included) supplies the runtime routines
 libgomp 12 lacks, and ACCJIT_GCC_VALIDATION is defined for the few checks whose
 outcome differs on gcc's single-gang host fallback.
 """
@@ -76,12 +77,70 @@ def exec_directive(line):
     return f"{indent}{{ if ({cond}) {{ {body} }} }}" if cond else f"{indent}{{ {body} }}"
 
 
+def split_top(text, sep=","):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def clauses(text):
+    """[(name, args-or-None)] of a directive's clause text."""
+    out, i = [], 0
+    while i < len(text):
+        m = re.match(r'[\s,]*([A-Za-z_]\w*)\s*', text[i:])
+        if not m:
+            break
+        name, i = m.group(1), i + m.end()
+        args = None
+        if i < len(text) and text[i] == "(":
+            depth, j = 0, i
+            while j < len(text):
+                depth += text[j] == "("
+                depth -= text[j] == ")"
+                if depth == 0:
+                    break
+                j += 1
+            args, i = text[i + 1:j], j + 1
+        out.append((name, args))
+    return out
+
+
+def split_update(line):
+    """gcc 12 rejects one array named twice in an update; emit one _Pragma per section."""
+    m = re.match(r'^(\s*)#\s*pragma\s+acc\s+update\b(.*)$', line)
+    if not m:
+        return None
+    indent, rest = m.groups()
+    cl = clauses(rest)
+    moves = [(n, a) for n, a in cl if n in ("self", "host", "device") and a is not None]
+    other = " ".join(n + (f"({a})" if a is not None else "") for n, a in cl if (n, a) not in moves)
+    items = [(n, x) for n, a in moves for x in split_top(a)]
+    bases = [re.match(r'\s*([A-Za-z_][\w.]*)', x).group(1) for _, x in items]
+    if len(set(bases)) == len(bases):
+        return None
+    return indent + " ".join(f'_Pragma("acc update {n}({x}) {other}")' for n, x in items)
+
+
 def rewrite_line(line):
     if not re.match(r'^\s*#\s*pragma\s+acc\b', line) and '_Pragma("acc' not in line:
         return line
     ex = exec_directive(line)
     if ex is not None:
         return ex
+    up = split_update(line)
+    if up is not None:
+        return up
     if re.match(r'^\s*#\s*pragma\s+acc\s+data\b', line):
         line = re.sub(r'\b(async|wait)\s*(\([^()]*\))?', '', line)
     line = re.sub(r'\b(readonly|zero)\s*:', '', line)
