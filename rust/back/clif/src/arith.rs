@@ -208,11 +208,13 @@ impl FnCx<'_, '_, '_> {
             self.b.ins().brif(ta, merge, &[BlockArg::Value(one)], rhs, &[]);
         }
         self.b.switch_to_block(rhs);
+        self.b.seal_block(rhs);
         let bv = self.lower_expr(b)?;
         let bty = self.expr(b).ty.clone();
         let tb = self.truth01(bv, &bty, span)?;
         self.b.ins().jump(merge, &[BlockArg::Value(tb)]);
         self.b.switch_to_block(merge);
+        self.b.seal_block(merge);
         let rs = scalar_of(ty).unwrap_or(Scalar::I32);
         Ok(Val::Scalar(self.cast_scalar(r, Scalar::Bool, rs)))
     }

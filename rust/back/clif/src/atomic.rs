@@ -161,7 +161,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         let prev = self.b.ins().atomic_cas(user_flags(), addr, cur, new_bits);
         let ok = self.b.ins().icmp(IntCC::Equal, prev, cur);
         self.b.ins().brif(ok, done, &[], lp, &[BlockArg::Value(prev)]);
+        self.b.seal_block(lp);
         self.b.switch_to_block(done);
+        self.b.seal_block(done);
         Ok((Val::Scalar(old), Val::Scalar(new)))
     }
 

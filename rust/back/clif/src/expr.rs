@@ -233,6 +233,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.b.ins().brif(t, then_b, &[], else_b, &[]);
         for (blk, arm) in [(then_b, a), (else_b, b)] {
             self.b.switch_to_block(blk);
+            self.b.seal_block(blk);
             let v = self.lower_expr(arm)?;
             let aty = self.expr(arm).ty.clone();
             let v = self.cast(v, &aty, ty, span)?;
@@ -240,6 +241,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             self.b.ins().jump(merge, &args);
         }
         self.b.switch_to_block(merge);
+        self.b.seal_block(merge);
         Ok(match ty {
             Type::Void => Val::Void,
             Type::Complex(s) => {

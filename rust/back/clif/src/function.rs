@@ -172,6 +172,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
     pub fn dead_block(&mut self) {
         let b = self.b.create_block();
         self.b.switch_to_block(b);
+        self.b.seal_block(b);
     }
 
     /// Jump to `target` and continue in a fresh (dead) block.
@@ -373,6 +374,7 @@ pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mu
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
+    b.seal_block(entry);
     let params = b.block_params(entry).to_vec();
     let mut fx = FnCx::new(cx, f, b);
     let mut pi = 0;

@@ -45,6 +45,7 @@ pub fn compile_kernel(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mut 
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
+    b.seal_block(entry);
     let params = b.block_params(entry).to_vec();
     let mut fx = FnCx::new(cx, f, b);
     fx.kernel = Some(KernelVals { gang: params[1], num_gangs: params[2] });
@@ -131,6 +132,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             self.collapsed_loop(l, &lbs, &steps, &trips, start, end, exit)?;
         }
         self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
         self.combine_loop_reductions(l, span)
     }
 
@@ -177,6 +179,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let c = self.b.ins().icmp(IntCC::SignedLessThan, i, end);
         self.b.ins().brif(c, run_b, &[], exit, &[]);
         self.b.switch_to_block(run_b);
+        self.b.seal_block(run_b);
         // Decompose the linear index: k[n-1] fastest.
         let mut ks = vec![i; n];
         let mut t = i;
@@ -201,12 +204,15 @@ impl<'m> FnCx<'_, 'm, '_> {
         let inner_exit = self.b.create_block();
         self.counted_loop_to(l, last, zero, run, lb_run, steps[last], inner_exit, exit)?;
         self.b.switch_to_block(inner_exit);
+        self.b.seal_block(inner_exit);
         let i = self.b.use_var(idx);
         let i2 = self.b.ins().iadd(i, run);
         self.b.def_var(idx, i2);
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
+        self.b.seal_block(next);
         self.b.ins().jump(header, &[]);
+        self.b.seal_block(header);
         Ok(())
     }
 
@@ -226,6 +232,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let c = self.b.ins().icmp(IntCC::SignedLessThan, i, to);
         self.b.ins().brif(c, body, &[], done, &[]);
         self.b.switch_to_block(body);
+        self.b.seal_block(body);
         let v = self.b.use_var(vv);
         self.set_loop_var(l.dims[d].var, v, span)?;
         self.loops.push((brk, Some(cont)));
@@ -234,6 +241,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         r?;
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
+        self.b.seal_block(cont);
         let i = self.b.use_var(iv);
         let i1 = self.b.ins().iadd_imm_s(i, 1);
         self.b.def_var(iv, i1);
@@ -241,6 +249,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let v1 = self.b.ins().iadd(v, step);
         self.b.def_var(vv, v1);
         self.b.ins().jump(header, &[]);
+        self.b.seal_block(header);
         Ok(())
     }
 

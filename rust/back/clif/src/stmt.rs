@@ -117,18 +117,22 @@ impl<'m> FnCx<'_, 'm, '_> {
         if els.stmts.is_empty() {
             self.b.ins().brif(t, then_b, &[], merge, &[]);
             self.b.switch_to_block(then_b);
+            self.b.seal_block(then_b);
             self.lower_block(then)?;
         } else {
             let else_b = self.b.create_block();
             self.b.ins().brif(t, then_b, &[], else_b, &[]);
             self.b.switch_to_block(then_b);
+            self.b.seal_block(then_b);
             self.lower_block(then)?;
             self.b.ins().jump(merge, &[]);
             self.b.switch_to_block(else_b);
+            self.b.seal_block(else_b);
             self.lower_block(els)?;
         }
         self.b.ins().jump(merge, &[]);
         self.b.switch_to_block(merge);
+        self.b.seal_block(merge);
         Ok(())
     }
 
@@ -139,12 +143,15 @@ impl<'m> FnCx<'_, 'm, '_> {
         let t = self.cond_value(c, span)?;
         self.b.ins().brif(t, body_b, &[], exit, &[]);
         self.b.switch_to_block(body_b);
+        self.b.seal_block(body_b);
         self.loops.push((exit, Some(header)));
         let r = self.lower_block(body);
         self.loops.pop();
         r?;
         self.b.ins().jump(header, &[]);
+        self.b.seal_block(header);
         self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
         Ok(())
     }
 
@@ -158,9 +165,12 @@ impl<'m> FnCx<'_, 'm, '_> {
         r?;
         self.b.ins().jump(cond_b, &[]);
         self.b.switch_to_block(cond_b);
+        self.b.seal_block(cond_b);
         let t = self.cond_value(c, span)?;
         self.b.ins().brif(t, body_b, &[], exit, &[]);
+        self.b.seal_block(body_b);
         self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
         Ok(())
     }
 
@@ -179,17 +189,21 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
         }
         self.b.switch_to_block(body_b);
+        self.b.seal_block(body_b);
         self.loops.push((exit, Some(step_b)));
         let r = self.lower_block(body);
         self.loops.pop();
         r?;
         self.b.ins().jump(step_b, &[]);
         self.b.switch_to_block(step_b);
+        self.b.seal_block(step_b);
         if let Some(s) = step {
             self.lower_expr(s)?;
         }
         self.b.ins().jump(header, &[]);
+        self.b.seal_block(header);
         self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
         Ok(())
     }
 
@@ -216,6 +230,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.loops.push((exit, None));
         for (i, c) in cases.iter().enumerate() {
             self.b.switch_to_block(blocks[i]);
+            self.b.seal_block(blocks[i]);
             if let Err(e) = self.lower_block(&c.body) {
                 self.loops.pop();
                 return Err(e);
@@ -225,6 +240,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
         self.loops.pop();
         self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
         Ok(())
     }
 

@@ -30,6 +30,7 @@ pub fn compile_trampoline(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
+    b.seal_block(entry);
     let (args, ret) = (b.block_params(entry)[0], b.block_params(entry)[1]);
     let mut fx = FnCx::bare(cx, f, b);
     let span = f.span;
