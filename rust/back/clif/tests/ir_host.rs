@@ -661,3 +661,119 @@ fn imported_data_symbols() {
     }
     assert_eq!(p, unsafe { stdout } as u64);
 }
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Two {
+    a: f64,
+    b: f64,
+}
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Mix {
+    a: i32,
+    f: f32,
+    d: f64,
+}
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Big {
+    a: i64,
+    b: i64,
+    c: i64,
+}
+extern "C" fn ext_two(t: Two, k: i32) -> Two {
+    Two { a: t.a * k as f64, b: t.b + 1.0 }
+}
+extern "C" fn ext_mix(m: Mix) -> Mix {
+    Mix { a: m.a + 1, f: m.f * 2.0, d: m.d - 1.0 }
+}
+extern "C" fn ext_big(b: Big, x: i64) -> Big {
+    Big { a: b.a + x, b: b.b * x, c: b.c - x }
+}
+
+#[test]
+fn structs_by_value_to_c_functions() {
+    let mut m = Module::default();
+    let sd = |name: &str, fields: Vec<(&str, Type, u64)>, size: u64| StructDef {
+        name: name.into(),
+        is_union: false,
+        fields: fields.into_iter().map(|(n, t, o)| Field { name: n.into(), ty: t, offset: o }).collect(),
+        size,
+        align: 8,
+        complete: true,
+    };
+    m.structs.push(sd("Two", vec![("a", Type::F64, 0), ("b", Type::F64, 8)], 16));
+    m.structs.push(sd("Mix", vec![("a", Type::I32, 0), ("f", Type::F32, 4), ("d", Type::F64, 8)], 16));
+    m.structs.push(sd("Big", vec![("a", Type::I64, 0), ("b", Type::I64, 8), ("c", Type::I64, 16)], 24));
+    let (two, mix, big) = (Type::Struct(StructId(0)), Type::Struct(StructId(1)), Type::Struct(StructId(2)));
+    let ext = |name: &str, params: Vec<Type>, ret: Type| ExternFunc { name: name.into(), sig: FuncSig { params, ret, variadic: false }, span: sp(1) };
+    m.externs.push(ext("ext_two", vec![two.clone(), Type::I32], two.clone()));
+    m.externs.push(ext("ext_mix", vec![mix.clone()], mix.clone()));
+    m.externs.push(ext("ext_big", vec![big.clone(), Type::I64], big.clone()));
+    // double f(void) { Two t = {1.5, 2.5}; Mix x = {3, 0.25f, 8.0}; Big g = {1, 2, 3};
+    //   t = ext_two(t, 4); x = ext_mix(x); g = ext_big(g, 10);
+    //   return t.a + t.b*10 + x.a*100 + x.f*1000 + x.d*10000 + g.a*1e5 + g.b*1e6 + g.c*1e7; }
+    let mut fb = FB::new("f", &[], Type::F64);
+    let t = fb.local("t", two.clone());
+    let x = fb.local("x", mix.clone());
+    let g = fb.local("g", big.clone());
+    let setf = |fb: &mut FB, l: LocalId, idx: u32, v: ExprId| {
+        let p = fb.var(l);
+        let ty = fb.ty(v);
+        let mm = fb.e(ExprKind::Member(p, idx), ty);
+        let a = fb.assign(mm, v);
+        fb.expr_stmt(a);
+    };
+    let v = fb.f64(1.5);
+    setf(&mut fb, t, 0, v);
+    let v = fb.f64(2.5);
+    setf(&mut fb, t, 1, v);
+    let v = fb.i32(3);
+    setf(&mut fb, x, 0, v);
+    let v = fb.e(ExprKind::Float(0.25), Type::F32);
+    setf(&mut fb, x, 1, v);
+    let v = fb.f64(8.0);
+    setf(&mut fb, x, 2, v);
+    for (k, v) in [1i64, 2, 3].into_iter().enumerate() {
+        let v = fb.i64(v);
+        setf(&mut fb, g, k as u32, v);
+    }
+    let (tv, four) = (fb.get(t), fb.i32(4));
+    let c = fb.call(Callee::Extern(ExternId(0)), vec![tv, four], two.clone());
+    fb.set(t, c);
+    let xv = fb.get(x);
+    let c = fb.call(Callee::Extern(ExternId(1)), vec![xv], mix.clone());
+    fb.set(x, c);
+    let (gv, ten) = (fb.get(g), fb.i64(10));
+    let c = fb.call(Callee::Extern(ExternId(2)), vec![gv, ten], big.clone());
+    fb.set(g, c);
+    let mut acc = fb.f64(0.0);
+    for (l, idx, ty, scale) in [
+        (t, 0, Type::F64, 1.0),
+        (t, 1, Type::F64, 10.0),
+        (x, 0, Type::I32, 100.0),
+        (x, 1, Type::F32, 1000.0),
+        (x, 2, Type::F64, 10000.0),
+        (g, 0, Type::I64, 1e5),
+        (g, 1, Type::I64, 1e6),
+        (g, 2, Type::I64, 1e7),
+    ] {
+        let p = fb.var(l);
+        let mm = fb.e(ExprKind::Member(p, idx), ty);
+        let v = fb.load(mm);
+        let v = fb.cast(v, Type::F64);
+        let k = fb.f64(scale);
+        let v = fb.ar(BinOp::Mul, v, k);
+        acc = fb.ar(BinOp::Add, acc, v);
+    }
+    fb.ret(acc);
+    m.functions.push(fb.finish());
+    let mut o = opts();
+    o.symbols.push(("ext_two".into(), ext_two as *const () as usize));
+    o.symbols.push(("ext_mix".into(), ext_mix as *const () as usize));
+    o.symbols.push(("ext_big".into(), ext_big as *const () as usize));
+    let cm = accjit_back_clif::compile(&m, &o).map_err(|d| format!("{:?}", d.0)).unwrap();
+    let want = 6.0 + 3.5 * 10.0 + 4.0 * 100.0 + 0.5 * 1000.0 + 7.0 * 10000.0 + 11.0 * 1e5 + 20.0 * 1e6 + (-7.0) * 1e7;
+    assert_eq!(f64_of(call(&cm, "f", &[])), want);
+}

@@ -468,3 +468,30 @@ fn launch_packs_arguments_and_calls_the_runtime() {
     let err = accjit_back_clif::compile(&m, &opts()).err().expect("no slot");
     assert!(err.0[0].message.contains("kernel slot"), "{}", err.0[0].message);
 }
+
+#[test]
+fn gang_routines_partition_by_the_calling_gang() {
+    // routine gang: void r(long n, int *hits) { acc loop gang: hits[i] += 1; }  kernel: r(n, hits)
+    let ip = Type::ptr(Type::I32);
+    let mut rb = FB::new("r", &[("n", Type::I64), ("hits", ip.clone())], Type::Void);
+    let i = rb.local("i", Type::I64);
+    let n = rb.get(LocalId(0));
+    let d = dim(&mut rb, i, 0, 1, n);
+    let (hp, iv) = (rb.get(LocalId(1)), rb.get(i));
+    let el = rb.index(hp, iv);
+    let inc = rb.e(ExprKind::IncDec { place: el, inc: true, prefix: true }, Type::I32);
+    let l = acc_loop(vec![d], true, false, vec![], vec![st(StmtKind::Expr(inc))]);
+    rb.f.body.stmts.push(l);
+    let mut kb = kfb(&[("n", Type::I64), ("hits", ip.clone())]);
+    let (n, h) = (kb.get(LocalId(0)), kb.get(LocalId(1)));
+    let c = kb.call(Callee::Func(FuncId(0)), vec![n, h], Type::Void);
+    kb.expr_stmt(c);
+    let k = kernel("kr", vec![("n", Type::I64, ParamKind::Value), ("hits", ip, ParamKind::DeviceAddr)], kb.finish(), vec![]);
+    let cm = build(&Module { functions: vec![rb.finish()], kernels: vec![k], ..Default::default() });
+    let mut hits = vec![0i32; 1001];
+    run_gangs(&cm, 0, &[1001, hits.as_mut_ptr() as u64], 4);
+    assert!(hits.iter().all(|&h| h == 1), "each iteration once across gangs");
+    // called from the host (trampoline): gang 0 of 1 runs everything
+    call(&cm, "r", &[1001, hits.as_mut_ptr() as u64]);
+    assert!(hits.iter().all(|&h| h == 2));
+}
