@@ -62,6 +62,19 @@ pub fn device_type_name() -> &'static str {
     device::current_type().name()
 }
 
+/// Ends a whole program's use of the runtime (`accjit run`, after `main`
+/// returns and before its code is freed): waits for every queue of every
+/// device and emits `acc_ev_runtime_shutdown`. Present data stays (the
+/// process is about to end, or a later program may reuse the runtime).
+pub fn program_finished() {
+    for d in device::all_devices() {
+        d.queues.wait_all(None);
+    }
+    if prof::active() {
+        prof::emit(&Event { kind: consts::acc_ev_runtime_shutdown, ..Event::default() });
+    }
+}
+
 macro_rules! symbol_table {
     ($($m:ident :: $f:ident),* $(,)?) => {
         /// Name → address of every `extern "C"` function generated code may
