@@ -6,72 +6,121 @@
 //! raises `KeyboardInterrupt` in Python within ~50 ms. The native call itself
 //! cannot be stopped: it is *abandoned* — it keeps its worker thread (and the
 //! arrays it was given, which the job owns) until it returns on its own; its
-//! result is then dropped. Idle workers are reused, so a call costs one
-//! hand-off, not a thread spawn.
+//! result is then dropped.
+//!
+//! Hand-off cost matters (a tiny kernel launch from Python should cost a few
+//! microseconds): an idle worker spins for [`WORKER_SPIN`] after each job
+//! before it parks, the caller spins for [`CALLER_SPIN`] before it releases
+//! the GIL and parks, and a worker returns itself to the idle list *before*
+//! it reports completion, so back-to-back calls reuse the same warm thread.
 
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering::*};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// How long the caller waits between signal checks.
 pub const SLICE: Duration = Duration::from_millis(50);
+/// How long an idle worker polls for the next job before parking.
+pub const WORKER_SPIN: Duration = Duration::from_micros(200);
+/// How long the caller polls for completion before parking.
+pub const CALLER_SPIN: Duration = Duration::from_micros(30);
 /// Idle workers kept for reuse.
-const MAX_IDLE: usize = 8;
+const MAX_IDLE: usize = 4;
 /// Stack of a worker: C programs keep big arrays on the stack.
 const STACK_BYTES: usize = 64 << 20;
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// A job runs the native call and returns the closure that reports its result.
+type Job = Box<dyn FnOnce() -> Box<dyn FnOnce() + Send> + Send + 'static>;
 
-static IDLE: Mutex<Vec<mpsc::Sender<Job>>> = Mutex::new(Vec::new());
+struct Worker {
+    job: Mutex<Option<Job>>,
+    has_job: AtomicBool,
+    parked: AtomicBool,
+    cv: Condvar,
+}
 
-fn idle() -> std::sync::MutexGuard<'static, Vec<mpsc::Sender<Job>>> {
-    IDLE.lock().unwrap_or_else(|e| e.into_inner())
+static IDLE: Mutex<Vec<Arc<Worker>>> = Mutex::new(Vec::new());
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn submit(job: Job) -> Result<(), String> {
-    let mut job = job;
-    loop {
-        let tx = idle().pop();
-        match tx {
-            Some(tx) => match tx.send(job) {
-                Ok(()) => return Ok(()),
-                Err(mpsc::SendError(j)) => job = j, // that worker is gone; try another
-            },
-            None => return spawn_worker(job),
+    let w = lock(&IDLE).pop();
+    match w {
+        Some(w) => {
+            {
+                let mut g = lock(&w.job);
+                *g = Some(job);
+                w.has_job.store(true, SeqCst);
+            }
+            if w.parked.load(SeqCst) {
+                w.cv.notify_one();
+            }
+            Ok(())
         }
+        None => spawn_worker(job),
     }
 }
 
 fn spawn_worker(first: Job) -> Result<(), String> {
-    let (tx, rx) = mpsc::channel::<Job>();
+    let w = Arc::new(Worker { job: Mutex::new(Some(first)), has_job: AtomicBool::new(true), parked: AtomicBool::new(false), cv: Condvar::new() });
     std::thread::Builder::new()
         .name("accjit-call".into())
         .stack_size(STACK_BYTES)
-        .spawn(move || {
-            first();
-            loop {
-                {
-                    let mut idle = idle();
-                    if idle.len() >= MAX_IDLE {
-                        return;
-                    }
-                    idle.push(tx.clone());
-                }
-                match rx.recv() {
-                    Ok(job) => job(),
-                    Err(_) => return,
-                }
-            }
-        })
+        .spawn(move || worker_loop(w))
         .map(|_| ())
         .map_err(|e| format!("cannot start a thread for the call: {e}"))
 }
 
+fn worker_loop(w: Arc<Worker>) {
+    loop {
+        let deadline = Instant::now() + WORKER_SPIN;
+        let mut n = 0u32;
+        while !w.has_job.load(Acquire) {
+            n = n.wrapping_add(1);
+            if n % 64 == 0 && Instant::now() > deadline {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        let job = {
+            let mut g = lock(&w.job);
+            if g.is_none() {
+                w.parked.store(true, SeqCst);
+                while g.is_none() {
+                    g = w.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+                }
+                w.parked.store(false, SeqCst);
+            }
+            w.has_job.store(false, SeqCst);
+            g.take()
+        };
+        let Some(job) = job else { continue };
+        let report = job();
+        // Back on the idle list before the caller hears of completion, so
+        // that its next call finds this (warm) thread.
+        let keep = {
+            let mut idle = lock(&IDLE);
+            if idle.len() < MAX_IDLE {
+                idle.push(w.clone());
+                true
+            } else {
+                false
+            }
+        };
+        report();
+        if !keep {
+            return;
+        }
+    }
+}
+
 struct Slot<T> {
     done: AtomicBool,
+    waiting: AtomicBool,
     value: Mutex<Option<Result<T, String>>>,
     cv: Condvar,
 }
@@ -85,27 +134,38 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    let slot = Arc::new(Slot { done: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
+    let slot = Arc::new(Slot { done: AtomicBool::new(false), waiting: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
     let s2 = slot.clone();
     let job: Job = Box::new(move || {
         let r = catch_unwind(AssertUnwindSafe(f)).map_err(|p| crate::panic_message(&*p));
-        *s2.value.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-        s2.done.store(true, Ordering::Release);
-        s2.cv.notify_all();
+        Box::new(move || {
+            *lock(&s2.value) = Some(r);
+            s2.done.store(true, SeqCst);
+            if s2.waiting.load(SeqCst) {
+                let _g = lock(&s2.value);
+                s2.cv.notify_all();
+            }
+        })
     });
     if let Err(e) = submit(job) {
         return Ok(Err(e));
     }
-    // Short calls: a brief spin avoids a park/unpark round trip.
-    for _ in 0..2000 {
-        if slot.done.load(Ordering::Acquire) {
-            return Ok(take(&slot));
+    let deadline = Instant::now() + CALLER_SPIN;
+    let mut n = 0u32;
+    while !slot.done.load(Acquire) {
+        n = n.wrapping_add(1);
+        if n % 32 == 0 && Instant::now() > deadline {
+            break;
         }
         std::hint::spin_loop();
     }
+    if slot.done.load(Acquire) {
+        return Ok(take(&slot));
+    }
+    slot.waiting.store(true, SeqCst);
     loop {
         let finished = py.detach(|| {
-            let g = slot.value.lock().unwrap_or_else(|e| e.into_inner());
+            let g = lock(&slot.value);
             let (g, _) = slot.cv.wait_timeout_while(g, SLICE, |v| v.is_none()).unwrap_or_else(|e| e.into_inner());
             g.is_some()
         });
@@ -117,5 +177,5 @@ where
 }
 
 fn take<T>(slot: &Slot<T>) -> Result<T, String> {
-    slot.value.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_else(|| Err("call result lost".into()))
+    lock(&slot.value).take().unwrap_or_else(|| Err("call result lost".into()))
 }
