@@ -401,3 +401,51 @@ pub fn lower_host_data(cx: &mut Cx, f: &mut Function, h: &HostDataConstruct, mut
     out.push(Stmt { kind: StmtKind::Block(body), span });
     out
 }
+
+/// Name of the function [`declare_globals`] adds.
+pub const DECLARE_INIT: &str = "__accjit_declare_init";
+
+/// `declare` on globals (`create`, `copyin`, `device_resident`): their device
+/// copies live as long as the program. Adds an exported function
+/// `void __accjit_declare_init(void)` entering them (structured) that the
+/// loader calls once before anything else runs; `link` globals are entered by
+/// the data clauses that name them.
+pub fn declare_globals(cx: &mut Cx) {
+    let declared: Vec<(GlobalId, DataClauseKind, Span)> = cx
+        .module
+        .globals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| g.declare.as_ref().map(|d| (GlobalId(i as u32), d.kind, d.span)))
+        .collect();
+    let mut f = Function::new(DECLARE_INIT, FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, Span::DUMMY);
+    let mut stmts = vec![];
+    for (g, kind, span) in declared {
+        let kind = match kind {
+            DataClauseKind::DeviceResident | DataClauseKind::Create => DataClauseKind::Create,
+            DataClauseKind::CopyIn | DataClauseKind::Copy => DataClauseKind::CopyIn,
+            DataClauseKind::Link => continue,
+            other => {
+                cx.error(Diagnostic::error(span, format!("declare {} is not allowed on a global variable", other.name())));
+                continue;
+            }
+        };
+        let (ty, name) = (cx.module.globals[g.index()].ty.clone(), cx.module.globals[g.index()].name.clone());
+        let size = cx.size_of(&ty) as i64;
+        let place = f.add_expr(ExprKind::Global(g), ty, span);
+        let a = build::addr_of(&mut f, place, span);
+        let a = cast(&mut f, a, void_ptr(), span);
+        let k = i64c(&mut f, kind as i64, span);
+        let n = i64c(&mut f, size, span);
+        let fl = i64c(&mut f, FLAG_STRUCTURED, span);
+        let asy = i64c(&mut f, -2, span);
+        let nm = build::cstr(&mut f, cx, &name, span);
+        let loc = build::loc(&mut f, cx, span);
+        stmts.push(rt_stmt(&mut f, cx, "__accjit_data_enter", vec![k, a, n, fl, asy, nm, loc], span));
+    }
+    if stmts.is_empty() {
+        return;
+    }
+    f.body = Block::new(stmts);
+    cx.module.functions.push(f);
+}

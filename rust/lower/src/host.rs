@@ -5,17 +5,48 @@
 //! their code, with their loop directives dropped (each call runs the loops
 //! sequentially in the calling executor), and may not contain constructs.
 
+use crate::capture::VarKey;
 use crate::cx::Cx;
 use crate::{data, outline};
 use accjit_ir::*;
 
+/// What lexically enclosing data regions say to a compute construct.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// `default(none|present)` of the nearest enclosing data construct.
+    pub default: Option<DefaultKind>,
+    /// Variables in data clauses of enclosing data constructs and `declare`s:
+    /// a scalar among them is not firstprivate in a compute construct (§2.6.2)
+    /// but accessed by address (present-or-copy).
+    pub data_vars: Vec<VarKey>,
+}
+
+impl Scope {
+    fn with(&self, default: Option<DefaultKind>, f: &Function, data: &[DataClause]) -> Scope {
+        let mut s = self.clone();
+        if default.is_some() {
+            s.default = default;
+        }
+        for c in data {
+            for v in &c.vars {
+                if let Some(k) = VarKey::of_place(f, v.root) {
+                    if (v.base == v.root || VarKey::of_place(f, v.base) == Some(k)) && !s.data_vars.contains(&k) {
+                        s.data_vars.push(k);
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
 /// Lower one function of the module (taken out of it while being lowered).
 pub fn lower_function(cx: &mut Cx, f: &mut Function) {
     let body = std::mem::take(&mut f.body);
-    f.body = if f.routine.is_some() { strip_routine(cx, body) } else { lower_block(cx, f, body, None) };
+    f.body = if f.routine.is_some() { strip_routine(cx, body) } else { lower_block(cx, f, body, &Scope::default()) };
 }
 
-fn lower_block(cx: &mut Cx, f: &mut Function, b: Block, dflt: Option<DefaultKind>) -> Block {
+fn lower_block(cx: &mut Cx, f: &mut Function, b: Block, sc: &Scope) -> Block {
     let mut out = vec![];
     let mut iter = b.stmts.into_iter();
     while let Some(s) = iter.next() {
@@ -23,13 +54,14 @@ fn lower_block(cx: &mut Cx, f: &mut Function, b: Block, dflt: Option<DefaultKind
             if matches!(x.kind, ExecKind::Declare) {
                 let x = x.clone();
                 let rest = Block::new(iter.by_ref().collect());
-                let rest = lower_block(cx, f, rest, dflt);
+                let inner = sc.with(None, f, &x.data);
+                let rest = lower_block(cx, f, rest, &inner);
                 let stmts = data::lower_declare(cx, f, &x, rest);
                 out.push(Stmt { kind: StmtKind::Block(Block::new(stmts)), span: s.span });
                 break;
             }
         }
-        out.extend(lower_stmt(cx, f, s, dflt));
+        out.extend(lower_stmt(cx, f, s, sc));
     }
     Block::new(out)
 }
@@ -38,18 +70,19 @@ fn block_stmt(stmts: Vec<Stmt>, span: Span) -> Vec<Stmt> {
     vec![Stmt { kind: StmtKind::Block(Block::new(stmts)), span }]
 }
 
-fn lower_stmt(cx: &mut Cx, f: &mut Function, s: Stmt, dflt: Option<DefaultKind>) -> Vec<Stmt> {
+fn lower_stmt(cx: &mut Cx, f: &mut Function, s: Stmt, sc: &Scope) -> Vec<Stmt> {
     let span = s.span;
     let kind = match s.kind {
-        StmtKind::Compute(c) => return block_stmt(outline::lower_compute(cx, f, *c, dflt), span),
+        StmtKind::Compute(c) => return block_stmt(outline::lower_compute(cx, f, *c, sc), span),
         StmtKind::Data(mut d) => {
             let body = std::mem::take(&mut d.body);
-            let body = lower_block(cx, f, body, d.default.or(dflt));
+            let inner = sc.with(d.default, f, &d.data);
+            let body = lower_block(cx, f, body, &inner);
             return block_stmt(data::lower_data(cx, f, &d, body), span);
         }
         StmtKind::HostData(mut h) => {
             let body = std::mem::take(&mut h.body);
-            let body = lower_block(cx, f, body, dflt);
+            let body = lower_block(cx, f, body, sc);
             return block_stmt(data::lower_host_data(cx, f, &h, body), span);
         }
         StmtKind::Exec(x) => {
@@ -59,16 +92,16 @@ fn lower_stmt(cx: &mut Cx, f: &mut Function, s: Stmt, dflt: Option<DefaultKind>)
             }
             return block_stmt(stmts, span);
         }
-        StmtKind::If(c, t, e) => StmtKind::If(c, lower_block(cx, f, t, dflt), lower_block(cx, f, e, dflt)),
-        StmtKind::While(c, b) => StmtKind::While(c, lower_block(cx, f, b, dflt)),
-        StmtKind::DoWhile(b, c) => StmtKind::DoWhile(lower_block(cx, f, b, dflt), c),
+        StmtKind::If(c, t, e) => StmtKind::If(c, lower_block(cx, f, t, sc), lower_block(cx, f, e, sc)),
+        StmtKind::While(c, b) => StmtKind::While(c, lower_block(cx, f, b, sc)),
+        StmtKind::DoWhile(b, c) => StmtKind::DoWhile(lower_block(cx, f, b, sc), c),
         StmtKind::For { init, cond, step, body, acc: _ } => {
-            StmtKind::For { init: lower_block(cx, f, init, dflt), cond, step, body: lower_block(cx, f, body, dflt), acc: None }
+            StmtKind::For { init: lower_block(cx, f, init, sc), cond, step, body: lower_block(cx, f, body, sc), acc: None }
         }
         StmtKind::Switch(e, cases) => {
-            StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: lower_block(cx, f, c.body, dflt) }).collect())
+            StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: lower_block(cx, f, c.body, sc) }).collect())
         }
-        StmtKind::Block(b) => StmtKind::Block(lower_block(cx, f, b, dflt)),
+        StmtKind::Block(b) => StmtKind::Block(lower_block(cx, f, b, sc)),
         k => k,
     };
     vec![Stmt { kind, span }]

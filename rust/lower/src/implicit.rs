@@ -9,6 +9,8 @@
 //! - A scalar that is the target of a `reduction` on an acc loop inside the
 //!   region, and is in no clause of the construct, is `copy` (OpenACC 2.7).
 //! - A compute-construct `reduction` implies `copy`.
+//! - A scalar in a data clause of an enclosing `data` construct (or a
+//!   `declare`) is not firstprivate: it is accessed by address (present-or-copy).
 //! - C pointers are passed by value, translated by the runtime (`DeviceAddr`);
 //!   `deviceptr` pointers are passed untranslated (`Value`).
 //! - Globals with `declare` are present (no implicit clause); constant
@@ -118,6 +120,7 @@ pub fn plan(
     extra_reductions: &[(RedOp, VarKey)],
     rv: &RegionVars,
     hoisted: &HashSet<VarKey>,
+    enclosing_data: &[VarKey],
 ) -> Vec<Capture> {
     let mut out = vec![];
     for u in &rv.uses {
@@ -177,7 +180,7 @@ pub fn plan(
             match &ty {
                 Type::Ptr(_) => Mode::PtrValue,
                 Type::Scalar(_) => {
-                    if u.loop_reduction || (c.kind == ComputeKind::Kernels && (u.written || u.addr_taken)) {
+                    if u.loop_reduction || enclosing_data.contains(&k) || (c.kind == ComputeKind::Kernels && (u.written || u.addr_taken)) {
                         implicit = Some(DataClauseKind::Copy);
                         Mode::ByRef
                     } else {

@@ -5,7 +5,9 @@
 //! (kept where written), `AccLoop` (only in kernel bodies), `Launch` (only in
 //! host code) and calls of the runtime ABI (docs/runtime-abi.md), each
 //! `__accjit_*` entry point declared once as an `ExternFunc`, with `name`/`loc`
-//! strings as constant globals.
+//! strings as constant globals. When globals carry `declare` clauses, an
+//! exported `void __accjit_declare_init(void)` ([`DECLARE_INIT`]) is added:
+//! the loader calls it once, before `main` or any other function runs.
 //!
 //! The passes, one file each:
 //! - `host`: the walk over host functions and routines;
@@ -35,6 +37,7 @@ mod walk;
 
 pub use cx::device_type_code;
 pub use fold::on_device_value;
+pub use data::DECLARE_INIT;
 pub use loops::TILE_STAR;
 
 use accjit_ir::{Diagnostics, Function, FuncSig, Linkage, Module, SourceMap, Span, Type};
@@ -61,6 +64,7 @@ pub fn lower_with_sources(module: &mut Module, opts: &LowerOptions, sources: Opt
         host::lower_function(&mut cx, &mut f);
         cx.module.functions[i] = f;
     }
+    data::declare_globals(&mut cx);
     let diags = Diagnostics(std::mem::take(&mut cx.diags));
     if diags.has_errors() {
         return Err(diags);

@@ -139,11 +139,16 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
     Kernel { name, construct: c.kind, params, func, max_gangs, reductions, span }
 }
 
-/// Does a kernel body partition a loop across gangs at its top level?
-fn has_gang_loop(b: &Block) -> bool {
+/// Does a kernel body partition a loop across gangs (at its top level, or
+/// anywhere when `deep`)?
+fn has_gang_loop(b: &Block, deep: bool) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::AccLoop(l) => l.gang,
-        StmtKind::Block(b) => has_gang_loop(b),
+        StmtKind::AccLoop(l) => l.gang || (deep && has_gang_loop(&l.body, deep)),
+        StmtKind::Block(b) => has_gang_loop(b, deep),
+        StmtKind::If(_, t, e) if deep => has_gang_loop(t, deep) || has_gang_loop(e, deep),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) if deep => has_gang_loop(b, deep),
+        StmtKind::For { body, .. } if deep => has_gang_loop(body, deep),
+        StmtKind::Switch(_, cases) if deep => cases.iter().any(|c| has_gang_loop(&c.body, deep)),
         _ => false,
     })
 }
@@ -168,9 +173,9 @@ fn implicit_ops(cx: &Cx, f: &mut Function, caps: &[Capture], out: &mut Vec<Stmt>
 }
 
 /// Lower one compute construct; returns the host statements replacing it.
-pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, inherited_default: Option<DefaultKind>) -> Vec<Stmt> {
+pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, scope: &crate::host::Scope) -> Vec<Stmt> {
     let span = c.span;
-    let default = c.default.or(inherited_default);
+    let default = c.default.or(scope.default);
     let device = cx.opts.device_type.clone();
     let tuning = c.tuning.resolve(&device);
     let mut out = vec![];
@@ -205,7 +210,7 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, inh
     // Parameters in a stable order: host locals (parameters first), then globals.
     rv.uses.sort_by_key(|u| u.key);
     let errors_before = cx.diags.len();
-    let caps = implicit::plan(cx, f, &c, default, &extra, &rv, &hoisted);
+    let caps = implicit::plan(cx, f, &c, default, &extra, &rv, &hoisted, &scope.data_vars);
     if cx.diags.len() > errors_before {
         return vec![];
     }
@@ -218,7 +223,15 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, inh
         let part_caps: Vec<&Capture> = caps.iter().filter(|cap| used.contains(&cap.key) || matches!(cap.mode, Mode::Reduction(_))).collect();
         let name = cx.kernel_name(&fname, c.kind);
         let mut k = build_kernel(cx, f, &c, &tuning, part, &part_caps, name);
-        let single = c.kind == ComputeKind::Serial || (c.kind == ComputeKind::Kernels && !has_gang_loop(&k.func.body));
+        // Serial: one gang. Kernels parts without a gang loop: one gang (their
+        // code is not gang-redundant in the source). Parallel with no gang loop
+        // anywhere and no num_gangs: the default number of gangs is ours to
+        // choose, and more than one would only repeat the same work.
+        let single = match c.kind {
+            ComputeKind::Serial => true,
+            ComputeKind::Kernels => !has_gang_loop(&k.func.body, false),
+            ComputeKind::Parallel => tuning.num_gangs.is_empty() && !has_gang_loop(&k.func.body, true),
+        };
         if single {
             k.max_gangs = Some(1);
         }

@@ -187,3 +187,32 @@ fn conformance_corpus_lowers() {
     eprintln!("{} of {} programs lowered", lowered, files.len());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
+
+#[test]
+fn scalar_in_enclosing_data_clause_is_shared() {
+    let src = "int f(void) {\n int s = 5;\n #pragma acc data copy(s)\n {\n #pragma acc serial\n s *= 3;\n }\n return s;\n}\n";
+    let (m, text) = ok(src);
+    let p = &m.kernels[0].params[0];
+    assert_eq!((p.name.as_str(), &p.kind), ("s", &ParamKind::DeviceAddr), "{}", text);
+    assert_eq!(p.ty, Type::ptr(Type::I32));
+}
+
+#[test]
+fn parallel_without_gang_loop_runs_one_gang() {
+    let src = "void f(int n, float *c) {\n #pragma acc parallel loop vector copy(c[0:n])\n for (int i = 0; i < n; i++) c[i] = -c[i];\n #pragma acc parallel loop gang copy(c[0:n])\n for (int i = 0; i < n; i++) c[i] = -c[i];\n #pragma acc parallel num_gangs(4)\n { c[0] = 1; }\n}\n";
+    let (m, text) = ok(src);
+    assert_eq!(m.kernels[0].max_gangs, Some(1), "{}", text);
+    assert_eq!(m.kernels[1].max_gangs, None, "{}", text);
+    assert_eq!(m.kernels[2].max_gangs, Some(4), "explicit num_gangs keeps gang-redundant execution: {}", text);
+    assert!(text.contains("launch k0 @f_parallel_0(%n.0, %c.1) num_gangs(1:i64);"), "{}", text);
+}
+
+#[test]
+fn declared_globals_get_an_init_function() {
+    let src = "float table[64];\n#pragma acc declare create(table)\nint primes[4] = {2, 3, 5, 7};\n#pragma acc declare copyin(primes)\nint main(void) { return 0; }\n";
+    let (m, text) = ok(src);
+    let f = m.functions.iter().find(|f| f.name == accjit_lower::DECLARE_INIT).expect(&text);
+    let body = print::function_to_string(&m, f);
+    assert!(body.contains("$__accjit_data_enter(3:i64, cast<*void>(&@table), 256:i64, 1:i64, -2:i64"), "{}", body);
+    assert!(body.contains("$__accjit_data_enter(1:i64, cast<*void>(&@primes), 16:i64, 1:i64, -2:i64"), "{}", body);
+}
