@@ -154,7 +154,8 @@ extern "C" {
 /// Calls the program's `main` with `argv` (`argv[0]` is the program name) and
 /// returns its result. Accepted forms: `int main(void)`, `int main(int, char **)`,
 /// `int main(int, char **, char **)` (the environment) and `void main(...)`
-/// (returns 0). C stdio is flushed when `main` returns. A call to `exit()` in
+/// (returns 0). When `main` returns, async queues are drained
+/// (`accjit_runtime::program_finished`) and C stdio is flushed. A call to `exit()` in
 /// the program ends the whole process, as it would for a C program.
 pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
     let f = program.function_info("main").ok_or_else(|| RunError(format!("{}: no function 'main' to run", program.name())))?;
@@ -177,6 +178,11 @@ pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
     // `ret[0]`; argv/envp and their strings outlive the call.
     unsafe {
         (f.trampoline)(call_args.as_ptr(), ret.as_mut_ptr());
+    }
+    // Async work still queued finishes before the program counts as done.
+    crate::rt::program_finished();
+    // SAFETY: fflush(NULL) flushes every C stdio stream.
+    unsafe {
         fflush(std::ptr::null_mut());
     }
     Ok(match f.sig.ret {

@@ -47,3 +47,8 @@ impl Slot {
 pub fn symbols() -> Vec<(String, usize)> {
     accjit_runtime::symbols()
 }
+
+/// `main` returned: drain every async queue, emit the runtime-shutdown event.
+pub fn program_finished() {
+    accjit_runtime::program_finished();
+}
