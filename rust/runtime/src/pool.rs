@@ -85,13 +85,15 @@ impl Pool {
             launcher_sleeping: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
         });
-        let handles = (0..threads - 1)
-            .filter_map(|w| {
-                let s = shared.clone();
-                std::thread::Builder::new().name(format!("accjit-gang-{}", w + 1)).spawn(move || worker(s, w)).ok()
-            })
-            .collect::<Vec<_>>();
-        // If a spawn failed, use fewer workers.
+        let mut handles = Vec::with_capacity(threads - 1);
+        for w in 0..threads - 1 {
+            let s = shared.clone();
+            match std::thread::Builder::new().name(format!("accjit-gang-{}", w + 1)).spawn(move || worker(s, w)) {
+                Ok(h) => handles.push(h),
+                // Workers are slots 0..k: stop at the first failure and use fewer threads.
+                Err(_) => break,
+            }
+        }
         let threads = handles.len() + 1;
         Pool { shared, handles, launch: Mutex::new(()), threads, requested }
     }

@@ -240,3 +240,23 @@ fn assert_failure_prints_like_glibc_and_aborts() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(": prog.c:7: Assertion `x == 1' failed."), "{err}");
 }
+
+#[test]
+fn wait_directive_through_the_abi_emits_wait_events() {
+    let _g = QUEUE_TESTS.lock().unwrap();
+    LOG.lock().unwrap().clear();
+    let s = slot(log_id, vec![PARAM_VALUE, PARAM_VALUE], Some(1));
+    launch(&s, &mut [70, 30], &LaunchOpts { async_: 21, ..LaunchOpts::default() }).unwrap();
+    let seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    accjit_runtime::set_recorder(Some(Box::new(move |e| {
+        if e.loc == Some("w.c:4") {
+            s2.lock().unwrap().push((e.name(), e.async_));
+        }
+    })));
+    let queues = [21i64];
+    unsafe { accjit_runtime::abi::__accjit_wait(-1, queues.as_ptr(), 1, acc_async_sync, c"w.c:4".as_ptr()) };
+    accjit_runtime::set_recorder(None);
+    assert_eq!(*LOG.lock().unwrap(), vec![70], "the host waited for queue 21");
+    assert_eq!(*seen.lock().unwrap(), vec![("wait_start", 21), ("wait_end", 21)]);
+}
