@@ -360,3 +360,24 @@ fn compound_literals_are_initialised_before_use() {
     assert!(f.locals.iter().any(|l| l.name == ".compound"));
     assert!(matches!(f.body.stmts[0].kind, StmtKind::Decl(_, None)), "the literal's object is declared first");
 }
+
+#[test]
+fn bit_fields_pack_and_read_modify_write() {
+    let m = ok("struct flags { unsigned ready : 1; unsigned mode : 3; unsigned count : 12; signed delta : 5; };\n\
+                struct rgb { unsigned b : 5, g : 6, r : 5; };\n\
+                struct flags gf = {1, 5, 4095, -16};\n\
+                int f(struct flags *p) { p->mode = 5; p->count++; return p->delta; }");
+    let fl = m.structs.iter().find(|s| s.name == "flags").unwrap();
+    assert_eq!((fl.size, fl.align), (4, 4));
+    assert!(fl.fields.iter().all(|f| f.offset == 0));
+    assert_eq!(m.structs.iter().find(|s| s.name == "rgb").unwrap().size, 4);
+    let g = m.globals.iter().find(|g| g.name == "gf").unwrap();
+    assert_eq!(g.init.as_ref().unwrap().bytes, 0x0010_FFFBu32.to_le_bytes().to_vec());
+    let f = func(&m, "f");
+    let ExprKind::Assign(pl, v) = expr_stmt(f, 0).kind else { panic!() };
+    assert!(matches!(f.expr(pl).kind, ExprKind::Member(_, 1)));
+    assert!(matches!(f.expr(v).kind, ExprKind::Binary(BinOp::BitOr, _, _)));
+    assert!(matches!(expr_stmt(f, 1).kind, ExprKind::Assign(..)), "++ on a bit-field is a read-modify-write");
+    let StmtKind::Return(Some(r)) = f.body.stmts.last().unwrap().kind else { panic!() };
+    assert!(matches!(f.expr(r).kind, ExprKind::Binary(BinOp::Shr, _, _)), "signed field: sign-extending shift");
+}

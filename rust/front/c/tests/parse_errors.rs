@@ -72,7 +72,9 @@ fn redefinitions_and_declarations() {
     assert_eq!(err1("int x = 1;\nint x = 2;"), "t.c:2:5: error: redefinition of 'x'");
     assert_eq!(err1("int f(int);\ndouble f(int);"), "t.c:2:8: error: conflicting types for 'f'");
     assert_eq!(err1("f(int x) { return x; }"), "t.c:1:1: error: type specifier missing: 'f' needs a return type");
-    assert_eq!(err1("struct s { int a : 3; };"), "t.c:1:18: error: bit-fields are not supported");
+    assert_eq!(err1("struct s { int a : 33; };"), "t.c:1:20: error: invalid width 33 for bit-field 'a'");
+    assert_eq!(err1("struct s { double a : 3; };"), "t.c:1:19: error: bit-field 'a' has non-integer type 'double'");
+    assert_eq!(err1("struct s { unsigned a : 3; };\nunsigned *f(struct s *p) { return &p->a; }"), "t.c:2:35: error: cannot take the address of a bit-field");
     assert_eq!(err1("void f(void) { struct nope v; }"), "t.c:1:28: error: variable 'v' has incomplete type 'struct nope'");
     assert_eq!(err1("int f(void) { return; }"), "t.c:1:15: error: non-void function 'f' should return a value");
     assert_eq!(err1("void f(void) { break; }"), "t.c:1:16: error: 'break' statement not in a loop or switch");

@@ -292,29 +292,49 @@ impl<'a> Parser<'a> {
             }
         };
         self.bump(); // {
-        let mut fields: Vec<(String, CType, Span)> = vec![];
+        // (name, type, span, bit-field width)
+        let mut fields: Vec<(String, CType, Span, Option<u32>)> = vec![];
         while !self.is_p("}") && !self.at_eof() {
             let specs = self.decl_specs()?;
             if self.eat_p(";") {
                 // Anonymous struct/union member.
                 if let CType::Struct(_) = specs.ty {
-                    fields.push((String::new(), specs.ty, specs.span));
+                    fields.push((String::new(), specs.ty, specs.span, None));
                 }
                 continue;
             }
             loop {
-                let d = self.declarator(specs.ty.clone(), specs.is_const, false)?;
-                if self.is_p(":") {
-                    return self.err(self.span(), "bit-fields are not supported");
+                let (name, ty, nsp) = if self.is_p(":") {
+                    (String::new(), specs.ty.clone(), self.span())
+                } else {
+                    let d = self.declarator(specs.ty.clone(), specs.is_const, false)?;
+                    let Some((n, nsp)) = d.name else { return self.err(d.span, "expected a member name") };
+                    (n, d.ty, nsp)
+                };
+                let width = if self.eat_p(":") {
+                    let (w, wsp) = self.const_int_expr()?;
+                    if !ty.is_int() {
+                        let tn = self.tyname(&ty);
+                        return self.err(nsp, format!("bit-field '{}' has non-integer type '{}'", name, tn));
+                    }
+                    let max = ty.size(&self.m.structs).unwrap_or(4) * 8;
+                    if w < 0 || w as u64 > max || (w == 0 && !name.is_empty()) {
+                        return self.err(wsp, format!("invalid width {} for bit-field '{}'", w, name));
+                    }
+                    Some(w as u32)
+                } else {
+                    None
+                };
+                if !name.is_empty() && fields.iter().any(|f| f.0 == name) {
+                    return self.err(nsp, format!("duplicate member '{}'", name));
                 }
-                let Some((n, nsp)) = d.name else { return self.err(d.span, "expected a member name") };
-                if fields.iter().any(|f| f.0 == n) {
-                    return self.err(nsp, format!("duplicate member '{}'", n));
-                }
-                if d.ty.is_vla() {
+                if ty.is_vla() {
                     return self.err(nsp, "a struct member cannot have a variably modified type");
                 }
-                fields.push((n, d.ty, nsp));
+                if name.is_empty() && width.is_none() {
+                    return self.err(nsp, "expected a member name");
+                }
+                fields.push((name, ty, nsp, width));
                 if !self.eat_p(",") {
                     break;
                 }
@@ -323,12 +343,12 @@ impl<'a> Parser<'a> {
         }
         let rb = self.expect_p("}")?;
         let _ = kw.to(rb);
-        // Layout.
+        // Layout, in bits (bit-fields pack into units of their type).
         let mut out = vec![];
         let mut ctys = vec![];
-        let (mut off, mut size, mut align) = (0u64, 0u64, 1u64);
+        let (mut bitoff, mut size, mut align) = (0u64, 0u64, 1u64);
         let nf = fields.len();
-        for (k, (n, t, sp)) in fields.into_iter().enumerate() {
+        for (k, (n, t, sp, width)) in fields.into_iter().enumerate() {
             let flexible = matches!(t, CType::Array(_, ArrLen::Incomplete)) && k == nf - 1 && !is_union;
             let sz = match t.size(&self.m.structs) {
                 Some(s) => s,
@@ -339,15 +359,39 @@ impl<'a> Parser<'a> {
                 }
             };
             let al = t.align(&self.m.structs).max(1);
+            if let Some(w) = width {
+                let unit = sz * 8;
+                let start = if is_union { 0 } else { bitoff };
+                let start = if w == 0 || (start / unit) != ((start + w as u64).saturating_sub(1) / unit) { (start + unit - 1) / unit * unit } else { start };
+                if w == 0 {
+                    bitoff = start;
+                    continue;
+                }
+                let unit_off = start / unit * sz;
+                if !n.is_empty() {
+                    align = align.max(al);
+                    let bit = (start - unit_off * 8) as u32;
+                    self.bitfields.insert((id.0, out.len() as u32), super::bitfield::BitInfo { bit, width: w });
+                    out.push(Field { name: n, ty: t.ir(), offset: unit_off });
+                    ctys.push(t);
+                }
+                if is_union {
+                    size = size.max((w as u64 + 7) / 8);
+                } else {
+                    bitoff = start + w as u64;
+                    size = (bitoff + 7) / 8;
+                }
+                continue;
+            }
             align = align.max(al);
-            let o = if is_union { 0 } else { (off + al - 1) / al * al };
+            let o = if is_union { 0 } else { ((bitoff + 7) / 8 + al - 1) / al * al };
             out.push(Field { name: n, ty: t.ir(), offset: o });
             ctys.push(t);
             if is_union {
                 size = size.max(sz);
             } else {
-                off = o + sz;
-                size = off;
+                bitoff = (o + sz) * 8;
+                size = o + sz;
             }
         }
         let size = (size + align - 1) / align * align;

@@ -358,7 +358,7 @@ impl<'a> Parser<'a> {
             if group > 0 && !after.contains(&name) && name != "device_type" {
                 return self.err(t.span, format!("clause '{}' may not follow a 'device_type' clause on the '{}' directive", written, d.kind.name()));
             }
-            if UNIQUE.contains(&name) && d.clauses.iter().any(|c| c.name == name && c.group == group) {
+            if UNIQUE.contains(&name) && !(name == "self" && d.kind == DirKind::Update) && d.clauses.iter().any(|c| c.name == name && c.group == group) {
                 return self.err(t.span, format!("duplicate '{}' clause", written));
             }
             let val = self.clause_value(d.kind, name, &written, t.span)?;

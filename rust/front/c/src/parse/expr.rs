@@ -21,6 +21,8 @@ pub enum Cat {
     Value,
     /// An lvalue (`id` is an IR place).
     Place { is_const: bool },
+    /// A bit-field: `id` is the place of its storage unit.
+    Bit { is_const: bool, bit: u8, width: u8 },
     /// An array of run-time size: `id` is its address (a pointer value).
     VlaAddr { is_const: bool },
     /// A function designator; `Some(i)`: the function `fns[i]` (`id` is its `FuncAddr`).
@@ -244,6 +246,7 @@ impl<'a> Parser<'a> {
     pub fn rv(&mut self, e: CExpr) -> CExpr {
         match e.cat {
             Cat::Value => e,
+            Cat::Bit { bit, width, .. } => self.bitfield_read(e, super::bitfield::BitInfo { bit: bit as u32, width: width as u32 }),
             Cat::Func(_) => CExpr { ty: CType::ptr(e.ty), cat: Cat::Value, ..e },
             Cat::VlaAddr { is_const } => {
                 let elem = e.ty.elem().cloned().unwrap_or(CType::Void);
@@ -368,6 +371,8 @@ impl<'a> Parser<'a> {
             Cat::Place { is_const: true } => self.err(e.span.to(op_span), "cannot assign to a const-qualified object"),
             Cat::Place { .. } if e.ty.is_array() => self.err(e.span, "array type is not assignable"),
             Cat::Place { .. } => Ok(()),
+            Cat::Bit { is_const: true, .. } => self.err(e.span.to(op_span), "cannot assign to a const-qualified object"),
+            Cat::Bit { .. } => Ok(()),
             _ => self.err(e.span, "expression is not assignable"),
         }
     }
@@ -376,6 +381,9 @@ impl<'a> Parser<'a> {
         self.check_place(&lhs, op_span)?;
         let v = self.conv_assign(rhs, &lhs.ty, "assignment")?;
         let sp = lhs.span.to(v.span);
+        if let Cat::Bit { bit, width, .. } = lhs.cat {
+            return Ok(self.bitfield_write(&lhs, v, super::bitfield::BitInfo { bit: bit as u32, width: width as u32 }, sp));
+        }
         let id = self.mk(ExprKind::Assign(lhs.id, v.id), lhs.ty.ir(), sp);
         Ok(CExpr { id, ty: lhs.ty, cat: Cat::Value, span: sp })
     }
@@ -384,6 +392,9 @@ impl<'a> Parser<'a> {
         self.check_place(&lhs, op_span)?;
         let rhs = self.rv(rhs);
         let sp = lhs.span.to(rhs.span);
+        if let Cat::Bit { bit, width, .. } = lhs.cat {
+            return self.bitfield_update(lhs, op, rhs, super::bitfield::BitInfo { bit: bit as u32, width: width as u32 }, op_span);
+        }
         let (op_ty, value) = if lhs.ty.is_ptr() && matches!(op, BinOp::Add | BinOp::Sub) {
             if !rhs.ty.is_int() {
                 let n = self.tyname(&rhs.ty);
@@ -639,11 +650,20 @@ impl<'a> Parser<'a> {
             Some(path) => {
                 let mut id = base.id;
                 let mut ty = CType::Struct(sid);
+                let mut bitinfo = None;
                 for (idx, fty) in path {
+                    bitinfo = match ty {
+                        CType::Struct(s) => self.bitfield(s, idx),
+                        _ => None,
+                    };
                     id = self.mk(ExprKind::Member(id, idx), fty.ir(), sp);
                     ty = fty;
                 }
-                Ok(CExpr { id, ty, cat: Cat::Place { is_const }, span: sp })
+                let cat = match bitinfo {
+                    Some(b) => Cat::Bit { is_const, bit: b.bit as u8, width: b.width as u8 },
+                    None => Cat::Place { is_const },
+                };
+                Ok(CExpr { id, ty, cat, span: sp })
             }
             None => {
                 let d = &self.m.structs[sid.0 as usize];
@@ -777,6 +797,7 @@ impl<'a> Parser<'a> {
             }
             Cat::VlaAddr { is_const } => Ok(CExpr { ty: CType::Ptr(Box::new(e.ty), is_const), cat: Cat::Value, span: sp, ..e }),
             Cat::Func(_) => Ok(CExpr { ty: CType::ptr(e.ty), cat: Cat::Value, span: sp, ..e }),
+            Cat::Bit { .. } => self.err(sp, "cannot take the address of a bit-field"),
             Cat::Value => self.err(sp, "cannot take the address of an rvalue"),
         }
     }
@@ -846,6 +867,12 @@ impl<'a> Parser<'a> {
     pub fn build_incdec(&mut self, e: CExpr, inc: bool, prefix: bool, op_span: Span) -> PResult<CExpr> {
         self.check_place(&e, op_span)?;
         let sp = e.span.to(op_span);
+        if let Cat::Bit { bit, width, .. } = e.cat {
+            let one = self.int_const(1, CType::INT, op_span);
+            let bi = super::bitfield::BitInfo { bit: bit as u32, width: width as u32 };
+            let op = if inc { BinOp::Add } else { BinOp::Sub };
+            return self.bitfield_update(e, op, one, bi, op_span);
+        }
         if !(e.ty.is_ptr() || matches!(e.ty, CType::Scalar(_))) {
             let n = self.tyname(&e.ty);
             return self.err(op_span, format!("cannot increment or decrement a value of type '{}'", n));

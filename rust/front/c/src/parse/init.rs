@@ -340,6 +340,24 @@ impl<'a> Parser<'a> {
         off
     }
 
+    /// The bit-field at the end of `path`, if it is one.
+    fn path_bitfield(&self, ty: &CType, path: &[u32]) -> Option<super::bitfield::BitInfo> {
+        let mut t = ty.clone();
+        let mut last = None;
+        for &k in path {
+            last = None;
+            t = match &t {
+                CType::Array(e, _) => (**e).clone(),
+                CType::Struct(id) => {
+                    last = self.bitfield(*id, k);
+                    self.struct_ctypes[&id.0][k as usize].clone()
+                }
+                t => t.clone(),
+            };
+        }
+        last
+    }
+
     /// Constant bytes and relocations of a global's initialiser.
     pub fn global_init(&mut self, ty: &CType, node: &InitNode) -> PResult<GlobalInit> {
         let leaves = self.layout(ty, node)?;
@@ -365,6 +383,14 @@ impl<'a> Parser<'a> {
                     let v = self.conv_assign(e, &lty, "initialisation")?;
                     let cv = self.const_value(v.id);
                     let sz = lty.size(&self.m.structs).unwrap_or(0) as usize;
+                    if let Some(bi) = self.path_bitfield(ty, &path) {
+                        let Some(CVal::Int(x)) = cv else { return self.err(sp, "initialiser element is not a compile-time constant") };
+                        let mut unit = [0u8; 8];
+                        unit[..sz].copy_from_slice(&bytes[off..off + sz]);
+                        let u = u64::from_le_bytes(unit) | (((x as u64) & super::bitfield::mask(bi.width)) << bi.bit);
+                        bytes[off..off + sz].copy_from_slice(&u.to_le_bytes()[..sz]);
+                        continue;
+                    }
                     match (cv, &lty) {
                         (Some(CVal::Int(x)), _) if sz <= 8 => {
                             let le = x.to_le_bytes();
@@ -452,7 +478,12 @@ impl<'a> Parser<'a> {
                     let sp = e.span;
                     let v = self.conv_assign(e, &lty, "initialisation")?;
                     let place = self.path_place(l, ty, &path, sp)?;
-                    let a = self.mk(ExprKind::Assign(place.id, v.id), lty.ir(), sp);
+                    let a = match place.cat {
+                        Cat::Bit { bit, width, .. } => {
+                            self.bitfield_write(&place, v, super::bitfield::BitInfo { bit: bit as u32, width: width as u32 }, sp).id
+                        }
+                        _ => self.mk(ExprKind::Assign(place.id, v.id), lty.ir(), sp),
+                    };
                     stmts.push(Stmt { kind: StmtKind::Expr(a), span: sp });
                 }
                 Leaf::Bytes(b, sp) => {
@@ -523,10 +554,15 @@ impl<'a> Parser<'a> {
                     let i = self.int_const(k as i64, CType::LONG, sp);
                     self.index(e, i, sp)?
                 }
-                CType::Struct(id) => {
-                    let fty = self.struct_ctypes[&id.0][k as usize].clone();
+                CType::Struct(sid) => {
+                    let sid = *sid;
+                    let fty = self.struct_ctypes[&sid.0][k as usize].clone();
                     let id = self.mk(ExprKind::Member(e.id, k), fty.ir(), sp);
-                    CExpr { id, ty: fty, cat: Cat::Place { is_const: false }, span: sp }
+                    let cat = match self.bitfield(sid, k) {
+                        Some(b) => Cat::Bit { is_const: false, bit: b.bit as u8, width: b.width as u8 },
+                        None => Cat::Place { is_const: false },
+                    };
+                    CExpr { id, ty: fty, cat, span: sp }
                 }
                 _ => e,
             };

@@ -15,6 +15,7 @@
 //! indexes `Parser::fns`; `finish` rewrites them.
 
 mod atomic;
+mod bitfield;
 mod builtins;
 mod consteval;
 mod construct;
@@ -93,6 +94,8 @@ pub struct Parser<'a> {
     pub quiet: u32,
     /// C types of each struct's fields (the IR keeps only IR types).
     pub struct_ctypes: HashMap<u32, Vec<CType>>,
+    /// Bit-fields: (struct, field index) → bit position and width.
+    pub bitfields: HashMap<(u32, u32), bitfield::BitInfo>,
 }
 
 impl<'a> Parser<'a> {
@@ -118,6 +121,7 @@ impl<'a> Parser<'a> {
             sm,
             quiet: 0,
             struct_ctypes: HashMap::new(),
+            bitfields: HashMap::new(),
         }
     }
 
