@@ -608,7 +608,7 @@ impl<'s> Pp<'s> {
                 let span = line[0].span.to(line[line.len() - 1].span);
                 let exp = self.expand_isolated(line);
                 match exp.first() {
-                    Some(t) if t.kind == TokenKind::Str => (t.text.to_string(), span),
+                    Some(t) if t.kind == TokenKind::Str && t.bad == Bad::None => (t.text.to_string(), span),
                     Some(t) if t.is_punct("<") && exp.last().map(|l| l.is_punct(">")).unwrap_or(false) && exp.len() > 1 => {
                         let inner = &exp[1..exp.len() - 1];
                         (format!("<{}>", spell(inner)), span)
@@ -624,12 +624,14 @@ impl<'s> Pp<'s> {
                 return;
             }
         };
-        if spelled.len() < 3 {
+        let Some((hname, angled)) = header_inner(&spelled) else {
+            self.error(span, "#include expects \"FILENAME\" or <FILENAME>");
+            return;
+        };
+        if hname.is_empty() {
             self.error(span, "empty filename in #include");
             return;
         }
-        let angled = spelled.starts_with('<');
-        let hname = &spelled[1..spelled.len() - 1];
         if self.files.len() > MAX_INCLUDE_DEPTH {
             self.error(span, format!("#include nested too deeply (more than {} levels)", MAX_INCLUDE_DEPTH));
             return;
@@ -739,10 +741,10 @@ impl<'s> Pp<'s> {
 
     /// `__has_include` in `#if`.
     fn has_include(&self, spelled: &str) -> bool {
-        if spelled.len() < 3 {
-            return false;
+        match header_inner(spelled) {
+            Some((name, angled)) if !name.is_empty() => self.resolve_include(name, angled).is_some(),
+            _ => false,
         }
-        self.resolve_include(&spelled[1..spelled.len() - 1], spelled.starts_with('<')).is_some()
     }
 
     // ----- __FILE__ / __LINE__ -----
@@ -774,6 +776,14 @@ impl<'s> Pp<'s> {
 enum Found {
     File(PathBuf),
     Bundled(String, &'static str),
+}
+
+/// The name inside `<name>` or `"name"`, and whether it was `<…>`.
+fn header_inner(spelled: &str) -> Option<(&str, bool)> {
+    if let Some(n) = spelled.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+        return Some((n, true));
+    }
+    spelled.strip_prefix('"').and_then(|r| r.strip_suffix('"')).map(|n| (n, false))
 }
 
 /// Spell tokens as source text, one space where the source had whitespace.
