@@ -109,3 +109,10 @@ impl CompiledModule {
 pub fn compile(module: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
     module::compile_module(module, opts)
 }
+
+// The driver caches compiled modules behind a Mutex/Arc and calls their code
+// from any thread.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<CompiledModule>();
+};

@@ -266,3 +266,25 @@ fn conformance_core_programs() {
     assert!(ours.is_empty(), "back-end failures:\n{}", ours.join("\n"));
     assert!(tried == 0 || ok * 10 >= tried * 7, "only {ok}/{tried} programs pass: {others:?}");
 }
+
+#[test]
+fn firstprivate_aggregates_and_private_arrays() {
+    let j = jit(r#"
+int test(int n, double *out) {
+    double w[4] = {1, 2, 3, 4};
+    struct { int a; double b; } s = {1, 2.0};
+    #pragma acc parallel loop firstprivate(w, s) copyout(out[0:n])
+    for (int i = 0; i < n; i++) { w[i % 4] += 0.0; out[i] = w[i % 4] + s.b; }
+    int tmp[3];
+    int bad = 0;
+    #pragma acc parallel loop private(tmp) reduction(+:bad)
+    for (int i = 0; i < n; i++) { tmp[0] = i; tmp[1] = 2 * i; tmp[2] = tmp[0] + tmp[1]; if (tmp[2] != 3 * i) bad++; }
+    return bad;
+}
+"#);
+    let mut out = vec![0.0f64; 101];
+    assert_eq!(j.call("test", &[101, out.as_mut_ptr() as u64]), 0);
+    for (i, v) in out.iter().enumerate() {
+        assert_eq!(*v, (i % 4 + 1) as f64 + 2.0);
+    }
+}
