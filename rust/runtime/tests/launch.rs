@@ -74,11 +74,11 @@ fn async_launches_run_in_order_and_wait_joins() {
     LOG.lock().unwrap().clear();
     let s = slot(log_id, vec![PARAM_VALUE, PARAM_VALUE], Some(1));
     let t0 = Instant::now();
-    for (id, ms) in [(1u64, 60u64), (2, 0), (3, 0)] {
+    for (id, ms) in [(1u64, 300u64), (2, 0), (3, 0)] {
         let mut args = [id, ms];
         launch(&s, &mut args, &LaunchOpts { async_: 5, ..LaunchOpts::default() }).unwrap();
     }
-    assert!(t0.elapsed() < Duration::from_millis(50), "async launches must not block the host");
+    assert!(t0.elapsed() < Duration::from_millis(250), "async launches must not block the host");
     assert!(!api::async_test(5).unwrap(), "queue 5 is still busy");
     assert!(api::async_test(6).unwrap(), "an unused queue is idle");
     assert!(!api::async_test_all().unwrap());
@@ -93,11 +93,11 @@ fn wait_clause_orders_queues_and_wait_any() {
     let _g = QUEUE_TESTS.lock().unwrap();
     LOG.lock().unwrap().clear();
     let s = slot(log_id, vec![PARAM_VALUE, PARAM_VALUE], Some(1));
-    launch(&s, &mut [10, 60], &LaunchOpts { async_: 7, ..LaunchOpts::default() }).unwrap();
+    launch(&s, &mut [10, 300], &LaunchOpts { async_: 7, ..LaunchOpts::default() }).unwrap();
     // async(8) wait(7): runs after queue 7's kernel, without blocking the host
     let t0 = Instant::now();
     launch(&s, &mut [20, 0], &LaunchOpts { async_: 8, wait: Some(&[7]), ..LaunchOpts::default() }).unwrap();
-    assert!(t0.elapsed() < Duration::from_millis(50));
+    assert!(t0.elapsed() < Duration::from_millis(250));
     assert_eq!(api::wait_any(&[acc_async_sync, 9]).unwrap(), 1, "unused queue 9 is idle");
     assert_eq!(api::wait_any(&[acc_async_sync]).unwrap(), -1);
     api::wait_all().unwrap();
