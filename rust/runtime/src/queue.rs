@@ -286,7 +286,7 @@ mod tests {
                 3,
                 Box::new(move || {
                     if i == 0 {
-                        std::thread::sleep(Duration::from_millis(30));
+                        std::thread::sleep(Duration::from_millis(200));
                     }
                     l.lock().unwrap().push(i)
                 }),
