@@ -233,9 +233,12 @@ fn conformance_one() {
 /// crash is a reported failure): `main()` must return 0.
 #[test]
 fn conformance_core_programs() {
-    let dir = format!("{}/../../../tests/conformance/core", env!("CARGO_MANIFEST_DIR"));
-    let Ok(entries) = std::fs::read_dir(&dir) else { return };
-    let mut names: Vec<_> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+    let mut names = Vec::new();
+    for sub in ["core", "data"] {
+        let dir = format!("{}/../../../tests/conformance/{sub}", env!("CARGO_MANIFEST_DIR"));
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        names.extend(entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")));
+    }
     names.sort();
     let exe = std::env::current_exe().unwrap();
     let (mut ok, mut tried, mut ours, mut others) = (0, 0, Vec::new(), Vec::new());
