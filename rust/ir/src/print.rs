@@ -900,3 +900,82 @@ fn default_name(k: DefaultKind) -> &'static str {
         DefaultKind::Present => " default(present)",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+    use crate::types::Scalar;
+
+    #[test]
+    fn prints_functions_statements_and_types() {
+        let mut m = Module::default();
+        m.globals.push(Global {
+            name: "msg".into(),
+            ty: Type::Array(Box::new(Type::Scalar(Scalar::I8)), Some(3)),
+            linkage: Linkage::Internal,
+            init: Some(GlobalInit { bytes: b"hi\0".to_vec(), relocs: vec![] }),
+            is_const: true,
+            declare: None,
+            span: Span::DUMMY,
+        });
+        m.externs.push(ExternFunc { name: "puts".into(), sig: FuncSig { params: vec![Type::ptr(Type::Scalar(Scalar::I8))], ret: Type::I32, variadic: false }, span: Span::DUMMY });
+        let sig = FuncSig { params: vec![Type::I32], ret: Type::I32, variadic: false };
+        let mut f = Function::new("f", sig, Linkage::Export, Span::DUMMY);
+        let n = f.add_local("n", Type::I32, Span::DUMMY);
+        let i = f.add_local("i", Type::I32, Span::DUMMY);
+        let d = Span::DUMMY;
+        let zero = f.add_expr(ExprKind::Int(0), Type::I32, d);
+        let ip = f.add_expr(ExprKind::Local(i), Type::I32, d);
+        let il = f.add_expr(ExprKind::Load(ip), Type::I32, d);
+        let np = f.add_expr(ExprKind::Local(n), Type::I32, d);
+        let nl = f.add_expr(ExprKind::Load(np), Type::I32, d);
+        let cond = f.add_expr(ExprKind::Binary(BinOp::Lt, il, nl), Type::I32, d);
+        let ip2 = f.add_expr(ExprKind::Local(i), Type::I32, d);
+        let step = f.add_expr(ExprKind::IncDec { place: ip2, inc: true, prefix: false }, Type::I32, d);
+        let g = f.add_expr(ExprKind::Global(GlobalId(0)), m.globals[0].ty.clone(), d);
+        let s = f.add_expr(ExprKind::AddrOf(g), Type::ptr(Type::Scalar(Scalar::I8)), d);
+        let call = f.add_expr(ExprKind::Call(Callee::Extern(ExternId(0)), vec![s]), Type::I32, d);
+        let fl = f.add_expr(ExprKind::Float(2.5), Type::F64, d);
+        let c = f.add_expr(ExprKind::Cast(fl), Type::I32, d);
+        f.body = Block::new(vec![
+            Stmt {
+                kind: StmtKind::For {
+                    init: Block::new(vec![Stmt { kind: StmtKind::Decl(i, Some(zero)), span: d }]),
+                    cond: Some(cond),
+                    step: Some(step),
+                    body: Block::new(vec![Stmt { kind: StmtKind::Expr(call), span: d }]),
+                    acc: None,
+                },
+                span: d,
+            },
+            Stmt { kind: StmtKind::Return(Some(c)), span: d },
+        ]);
+        m.functions.push(f);
+        let text = module_to_string(&m);
+        let want = concat!(
+            "global @msg: [3 x i8] internal const = \"hi\\00\"\n",
+            "extern $puts: fn(*i8) -> i32\n",
+            "\n",
+            "fn @f(%n.0: i32) -> i32 export {\n",
+            "  local %i.1: i32\n",
+            "  for (decl %i.1: i32 = 0:i32; %i.1 < %n.0; %i.1++) {\n",
+            "    $puts(&@msg);\n",
+            "  }\n",
+            "  return cast<i32>(2.5:f64);\n",
+            "}\n"
+        );
+        assert_eq!(text, want);
+        assert_eq!(format!("{}", m), want, "Display is the same text");
+        assert_eq!(module_to_string(&m), text, "deterministic");
+    }
+
+    #[test]
+    fn type_notation() {
+        let t = Type::Ptr(Box::new(Type::Array(Box::new(Type::Desc { elem: Box::new(Type::F32), rank: 2 }), None)));
+        assert_eq!(type_to_string(&t, &[]), "*[? x desc<f32, 2>]");
+        let f = Type::Func(Box::new(FuncSig { params: vec![Type::I32], ret: Type::Void, variadic: true }));
+        assert_eq!(type_to_string(&f, &[]), "fn(i32, ...) -> void");
+        assert_eq!(type_to_string(&Type::Complex(Scalar::F64), &[]), "complex<f64>");
+    }
+}

@@ -253,3 +253,44 @@ pub fn children(k: &ExprKind) -> Vec<ExprId> {
         DescElem(p, idx) => std::iter::once(*p).chain(idx.iter().copied()).collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{FuncSig, Type};
+
+    fn func() -> Function {
+        Function::new("f", FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, Span::DUMMY)
+    }
+
+    #[test]
+    fn out_of_range_handles_are_reported() {
+        let mut m = Module::default();
+        let mut f = func();
+        let e = f.add_expr(ExprKind::Local(LocalId(3)), Type::I32, Span::DUMMY);
+        f.body = Block::new(vec![Stmt { kind: StmtKind::Expr(e), span: Span::DUMMY }, Stmt { kind: StmtKind::Expr(ExprId(9)), span: Span::DUMMY }]);
+        m.functions.push(f);
+        let errs = validate(&m, Stage::Parsed).unwrap_err();
+        assert_eq!(errs.0.len(), 2, "{:?}", errs.0.iter().map(|d| &d.message).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn lowered_stage_rejects_constructs_and_misplaced_launches() {
+        let mut m = Module::default();
+        let mut f = func();
+        f.body = Block::new(vec![Stmt {
+            kind: StmtKind::Launch(Box::new(Launch { kernel: KernelId(0), args: vec![], num_gangs: None, num_workers: None, vector_length: None, async_queue: None, wait: None, local_cond: None })),
+            span: Span::DUMMY,
+        }]);
+        m.functions.push(f);
+        let errs = validate(&m, Stage::Lowered).unwrap_err();
+        assert!(errs.0[0].message.contains("out of range"));
+        let mut k = func();
+        k.body = Block::new(vec![Stmt { kind: StmtKind::Exec(Box::new(crate::acc::ExecDirective { kind: crate::acc::ExecKind::Cache, data: vec![], if_cond: None, async_: None, wait: None, span: Span::DUMMY })), span: Span::DUMMY }]);
+        m.functions[0].body = Block::default();
+        m.kernels.push(Kernel { name: "k".into(), construct: crate::acc::ComputeKind::Parallel, params: vec![], func: k, max_gangs: None, reductions: vec![], span: Span::DUMMY });
+        assert!(validate(&m, Stage::Parsed).is_ok());
+        let errs = validate(&m, Stage::Lowered).unwrap_err();
+        assert!(errs.0[0].message.contains("executable directive remains"), "{}", errs.0[0].message);
+    }
+}
