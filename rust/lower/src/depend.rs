@@ -123,11 +123,7 @@ fn scan_expr(f: &Function, e: ExprId, s: &mut Scan) {
     crate::walk::for_each_expr(f, e, &mut |_, x| match &x.kind {
         ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => s.writes.push((*p, false)),
         ExprKind::Load(p) => s.reads.push(*p),
-        ExprKind::AddrOf(p) => {
-            if !matches!(f.expr(*p).kind, ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_)) {
-                s.reads.push(*p)
-            }
-        }
+        ExprKind::AddrOf(p) if !matches!(f.expr(*p).kind, ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_)) => s.reads.push(*p),
         ExprKind::Call(Callee::Func(_), _) | ExprKind::CallIndirect(..) => s.calls_unknown = true,
         _ => {}
     });

@@ -112,6 +112,7 @@ fn is_scalar(ty: &Type) -> bool {
 
 /// Decide the mode of every captured variable. `rv` must include the
 /// construct's reduction variables. Errors (default(none)) go to `cx`.
+#[allow(clippy::too_many_arguments)]
 pub fn plan(
     cx: &mut Cx,
     f: &Function,

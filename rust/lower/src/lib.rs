@@ -18,6 +18,7 @@
 //! - `data`: data clauses, data/host_data constructs, executable directives
 //!   (with `exits`, structured exits on every path);
 //! - `fold`: `acc_on_device` and reduction identities.
+//!
 //! `build` and `walk` are shared helpers; `cx` holds the lowering context.
 
 mod build;
