@@ -35,8 +35,8 @@ fn undeclared_identifier() {
 
 #[test]
 fn argument_count_and_types() {
-    assert_eq!(err1("int g(int a, int b);\nint f(void) { return g(1); }"), "t.c:2:25: error: too few arguments to 'g' (expected 2, have 1)");
-    assert_eq!(err1("int g(int a);\nint f(void) { return g(1, 2); }"), "t.c:2:27: error: too many arguments to 'g' (expected 1, have 2)");
+    assert_eq!(err1("int g(int a, int b);\nint f(void) { return g(1); }"), "t.c:2:22: error: too few arguments to 'g' (expected 2, have 1)");
+    assert_eq!(err1("int g(int a);\nint f(void) { return g(1, 2); }"), "t.c:2:22: error: too many arguments to 'g' (expected 1, have 2)");
     assert_eq!(
         err1("struct s { int a; };\nint g(int *p);\nint f(struct s v) { return g(v); }"),
         "t.c:3:30: error: incompatible type for argument 1 of 'g': expected 'int *' but got 'struct s'"
@@ -151,7 +151,7 @@ fn collapse_and_loop_association() {
     );
     assert_eq!(
         err1("void f(int n, float *x) {\n  int i = 0;\n#pragma acc loop\n  while (i < n) x[i++] = 1;\n}"),
-        "t.c:3:1: error: a 'loop' directive must be followed by a 'for' loop"
+        "t.c:4:3: error: a 'loop' directive must be followed by a 'for' loop"
     );
 }
 
@@ -195,4 +195,23 @@ fn routine_and_atomic_errors() {
 fn macro_expanded_directives_keep_user_spans() {
     let e = err1("#define N 4\nvoid f(float *x) {\n#pragma acc parallel loop collapse(N) copy(x[0:N])\nfor (int i = 0; i < N; i++) x[i] = 1;\n}");
     assert!(e.starts_with("t.c:3:"), "{}", e);
+}
+
+#[test]
+fn loops_must_be_canonical() {
+    assert_eq!(
+        err1("int g(int);\nvoid f(int n, float *x) {\n  int i;\n#pragma acc parallel loop\n  for (i = 0; g(i); i++) x[i] = 1;\n}"),
+        "t.c:5:15: error: the condition of an OpenACC loop must compare the loop variable 'i' with <, <=, >, >= or !="
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop\nfor (int i = 1; i < n; i *= 2) x[i] = 1;\n}"),
+        "t.c:3:24: error: the increment of an OpenACC loop must step the loop variable 'i' by a loop-invariant amount"
+    );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) for (int j = 0; j < n; ) x[j] = 1;\n}"),
+        "t.c:3:29: error: the increment of an OpenACC loop must step the loop variable 'j' by a loop-invariant amount"
+    );
+    // seq loops may be anything
+    let mut sm = accjit_ir::SourceMap::new();
+    assert!(compile(&mut sm, "t.c", "void f(int n, float *x) {\n#pragma acc parallel loop seq\nfor (int i = 1; i < n; i *= 2) x[i] = 1;\n}", &CompileOptions::default()).is_ok());
 }

@@ -38,14 +38,30 @@ fn conformance_corpus_parses() {
         paths.sort();
         for p in paths {
             let src = std::fs::read_to_string(&p).unwrap();
-            // Programs that must fail to compile say so in their first lines.
-            let expect_error = src.contains("EXPECT-COMPILE-ERROR") || src.contains("expect: compile error");
+            // `// expect: compile-error "substring" LINE:COL` on the first line.
+            let first = src.lines().next().unwrap_or("");
+            let expect_error = first.starts_with("// expect: compile-error");
             let mut sm = SourceMap::new();
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             let r = compile(&mut sm, &name, &src, &CompileOptions::default());
             n += 1;
+            if let Ok(m) = &r {
+                if let Err(d) = accjit_ir::validate::validate(m, accjit_ir::validate::Stage::Parsed) {
+                    failures.push(format!("{}: invalid IR: {}", name, d.0.iter().map(|x| x.message.clone()).collect::<Vec<_>>().join("; ")));
+                }
+            }
             match (r, expect_error) {
                 (Err(d), false) => failures.push(d.0.iter().map(|x| x.headline(&sm)).collect::<Vec<_>>().join("\n")),
+                (Err(d), true) => {
+                    // The substring and NAME.c:LINE:COL must appear in the first error.
+                    let head = d.0[0].headline(&sm);
+                    let mut parts = first.splitn(2, '"').nth(1).unwrap_or("").splitn(2, '"');
+                    let sub = parts.next().unwrap_or("").to_lowercase();
+                    let pos = parts.next().unwrap_or("").trim().to_string();
+                    if !head.to_lowercase().contains(&sub) || !head.contains(&format!("{}:{}", name, pos)) {
+                        failures.push(format!("{}: expected \"{}\" at {} but got: {}", name, sub, pos, head));
+                    }
+                }
                 (Ok(_), true) => failures.push(format!("{}: expected a compile error", name)),
                 _ => {}
             }

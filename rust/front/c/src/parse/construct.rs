@@ -8,6 +8,7 @@ use super::directive::{Clause, DirKind, Directive, CV};
 use super::{PResult, Parser};
 use crate::token::Token;
 use accjit_ir::{
+    BinOp,
     ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, ExecDirective,
     ExecKind, ExprId, ExprKind, HostDataConstruct, Level, LoopDirective, LoopTuning, Reduction, RoutineInfo, Span, Stmt, StmtKind, VarRef, WaitArgs,
 };
@@ -257,7 +258,7 @@ impl<'a> Parser<'a> {
         let ld = LoopDirective { tuning: loop_tuning(d), private: vars_of(d, "private"), reductions: reductions(d), construct, span: d.span };
         if !self.is_kw("for") {
             let t = self.peek().clone();
-            return self.err_hint(d.span, format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()), format!("found {}", super::describe_found(&t).trim_start_matches("before ")));
+            return self.err_hint(t.span, format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()), format!("the directive is at {}", self.location(d.span)));
         }
         // Collapse / tile need that many nested loops.
         let mut need: Vec<(u32, bool, Span, String)> = vec![];
@@ -271,6 +272,12 @@ impl<'a> Parser<'a> {
         let mut v = vec![];
         self.for_stmt(&mut v, Some(Box::new(ld)))?;
         if let Some(s) = v.first() {
+            // Loops that are partitioned need the canonical form (trip count computable).
+            let seq = d.clauses.iter().any(|c| c.name == "seq" && c.group == 0);
+            let depth = need.iter().map(|x| x.0).max().unwrap_or(1);
+            if !seq {
+                self.check_canonical(s, depth)?;
+            }
             for (n, force, sp, what) in need {
                 let found = nest_depth(s, force);
                 if found < n {
@@ -285,6 +292,97 @@ impl<'a> Parser<'a> {
         }
         out.extend(v);
         Ok(())
+    }
+
+    /// `for (init; cond; step)` of an OpenACC loop (and the next `depth - 1`
+    /// nested loops): `var = lb` / `T var = lb`; `var relop ub`;
+    /// `var++`, `var--`, `var += c`, `var -= c`, `var = var ± c`.
+    fn check_canonical(&mut self, s: &Stmt, depth: u32) -> PResult<()> {
+        let StmtKind::For { init, cond, step, body, .. } = &s.kind else { return Ok(()) };
+        let var = match init.stmts.last().map(|x| &x.kind) {
+            Some(StmtKind::Decl(l, Some(_))) => Some(*l),
+            Some(StmtKind::Expr(e)) => match self.ex(*e).kind {
+                ExprKind::Assign(p, _) => match self.ex(p).kind {
+                    ExprKind::Local(l) => Some(l),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(var) = var else {
+            let sp = init.stmts.last().map(|x| x.span).unwrap_or(s.span);
+            return self.err_hint(sp, "the loop of an OpenACC loop construct must initialise its loop variable", "write 'for (int i = lb; i < ub; i++)'");
+        };
+        let vname = self.func().local(var).name.clone();
+        let vty = self.func().local(var).ty.clone();
+        if !matches!(vty, accjit_ir::Type::Scalar(sc) if sc.is_int()) && !vty.is_ptr() {
+            let sp = init.stmts.last().map(|x| x.span).unwrap_or(s.span);
+            return self.err(sp, format!("the loop variable '{}' of an OpenACC loop must have an integer or pointer type", vname));
+        }
+        let is_var = |p: &Self, e: ExprId| {
+            let mut e = e;
+            while let ExprKind::Cast(a) = p.ex(e).kind {
+                e = a;
+            }
+            matches!(p.ex(e).kind, ExprKind::Load(x) if matches!(p.ex(x).kind, ExprKind::Local(l) if l == var))
+        };
+        match cond {
+            None => return self.err(s.span, format!("an OpenACC loop needs a condition on its loop variable '{}'", vname)),
+            Some(c) => {
+                let ok = match self.ex(*c).kind {
+                    ExprKind::Binary(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Ne, a, b) => is_var(self, a) || is_var(self, b),
+                    _ => false,
+                };
+                if !ok {
+                    let sp = self.ex(*c).span;
+                    return self.err_hint(sp, format!("the condition of an OpenACC loop must compare the loop variable '{}' with <, <=, >, >= or !=", vname), "the trip count must be computable before the loop");
+                }
+            }
+        }
+        let step_ok = match step {
+            None => false,
+            Some(st) => match self.ex(*st).kind.clone() {
+                ExprKind::IncDec { place, .. } => matches!(self.ex(place).kind, ExprKind::Local(l) if l == var),
+                ExprKind::CompoundAssign { op: BinOp::Add | BinOp::Sub, place, .. } => matches!(self.ex(place).kind, ExprKind::Local(l) if l == var),
+                ExprKind::Assign(place, v) => {
+                    let mut v = v;
+                    while let ExprKind::Cast(a) = self.ex(v).kind {
+                        v = a;
+                    }
+                    matches!(self.ex(place).kind, ExprKind::Local(l) if l == var)
+                        && matches!(self.ex(v).kind, ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) if is_var(self, a) || is_var(self, b))
+                }
+                _ => false,
+            },
+        };
+        if !step_ok {
+            let sp = step.map(|e| self.ex(e).span).unwrap_or(s.span);
+            return self.err_hint(sp, format!("the increment of an OpenACC loop must step the loop variable '{}' by a loop-invariant amount", vname), "write i++, i--, i += c or i = i + c");
+        }
+        if depth > 1 {
+            let inner = if body.stmts.len() == 1 {
+                match &body.stmts[0].kind {
+                    StmtKind::Block(b) if b.stmts.len() == 1 => Some(b.stmts[0].clone()),
+                    _ => Some(body.stmts[0].clone()),
+                }
+            } else {
+                body.stmts.iter().find(|x| matches!(x.kind, StmtKind::For { .. })).cloned()
+            };
+            if let Some(inner) = inner {
+                if matches!(inner.kind, StmtKind::For { .. }) {
+                    self.check_canonical(&inner, depth - 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn location(&self, sp: Span) -> String {
+        match self.sm {
+            Some(sm) => sm.location(sp),
+            None => format!("{}..{}", sp.lo, sp.hi),
+        }
     }
 
     fn data_construct(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {

@@ -436,7 +436,8 @@ impl<'a> Parser<'a> {
                 Ok(())
             } else {
                 let t = p.peek().clone();
-                p.err(t.span, format!("expected ')' to close the '{}' clause {}", written, super::describe_found(&t)))
+                let at = if t.kind == TokenKind::Eof { t.span } else { p.after_prev() };
+                p.err(at, format!("expected ')' to close the '{}' clause {}", written, super::describe_found(&t)))
             }
         };
         let val = match name {
@@ -679,7 +680,8 @@ impl<'a> Parser<'a> {
         }
         if !self.is_p(")") {
             let t = self.peek().clone();
-            return self.err(t.span, format!("expected ')' to close the wait arguments {}", super::describe_found(&t)));
+            let at = self.after_prev();
+            return self.err(at, format!("expected ')' to close the wait arguments {}", super::describe_found(&t)));
         }
         self.bump();
         Ok(w)

@@ -954,11 +954,11 @@ impl<'a> Parser<'a> {
         };
         if fty.proto {
             if args.len() < fty.params.len() {
-                return self.err(rp, format!("too few arguments to {} (expected {}, have {})", fname, fty.params.len(), args.len()));
+                let _ = rp;
+                return self.err(f.span, format!("too few arguments to {} (expected {}, have {})", fname, fty.params.len(), args.len()));
             }
             if args.len() > fty.params.len() && !fty.variadic {
-                let sp = args[fty.params.len()].span;
-                return self.err(sp, format!("too many arguments to {} (expected {}, have {})", fname, fty.params.len(), args.len()));
+                return self.err(f.span, format!("too many arguments to {} (expected {}, have {})", fname, fty.params.len(), args.len()));
             }
         }
         let mut ids = vec![];

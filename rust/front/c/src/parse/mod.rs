@@ -143,6 +143,11 @@ impl<'a> Parser<'a> {
     pub fn span(&self) -> Span {
         self.peek().span
     }
+    /// An empty span just after the previous token (where a missing token goes).
+    pub fn after_prev(&self) -> Span {
+        let ps = self.prev_span();
+        Span::new(ps.file, ps.hi, ps.hi)
+    }
     /// Span of the previous token.
     pub fn prev_span(&self) -> Span {
         if self.pos == 0 {
@@ -181,8 +186,8 @@ impl<'a> Parser<'a> {
             Ok(self.bump().span)
         } else {
             let t = self.peek().clone();
-            // A missing `;` is reported at the end of the previous token.
-            let sp = if p == ";" && self.pos > 0 {
+            // A missing token is reported just after the previous token.
+            let sp = if self.pos > 0 {
                 let ps = self.prev_span();
                 Span::new(ps.file, ps.hi, ps.hi)
             } else {
