@@ -1,0 +1,17 @@
+// expect: fail "partly present"
+// present(a[0:20]) when only a[0:10] is present: acc_error_partly_present.
+// gcc 12's shared-memory host fallback does not report this error (the program exits 0 there); gcc_check.py only compiles it.
+#include <stdio.h>
+#include <stdlib.h>
+#include <openacc.h>
+
+int main(void) {
+  int *a = malloc(20 * sizeof(int));
+  for (int i = 0; i < 20; i++) a[i] = i;
+  #pragma acc enter data copyin(a[0:10])
+  #pragma acc parallel loop present(a[0:20])
+  for (int i = 0; i < 20; i++) a[i] *= 2;
+  printf("FAIL: present(a[0:20]) accepted a[0:10]\n");
+  free(a);
+  return 0;
+}
