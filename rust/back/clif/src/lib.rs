@@ -29,6 +29,13 @@
 //! struct writes the whole struct to the buffer `ret` points to (which must be
 //! `size_of` the struct); a complex return is `ret[0]` = real, `ret[1]` =
 //! imaginary part (a `float` part in the low 32 bits of its slot).
+//! Functions that partition gang loops (`routine gang`) take the caller's gang
+//! index and count as two hidden trailing i64 parameters (0 and 1 from the
+//! host and from trampolines).
+//!
+//! Code is compiled with `opt_level=speed`; the Cranelift verifier runs in
+//! debug builds (or when `ACCJIT_CLIF_VERIFY` is set) and its findings come
+//! back as diagnostics.
 
 mod abi;
 mod arith;
