@@ -241,3 +241,32 @@ pub fn unmarshal(py: Python<'_>, ret: &Type, slots: [u64; 2]) -> PyResult<Py<PyA
         _ => return Err(PyTypeError::new_err("this return type cannot be converted to Python")),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dtypes_match_lp64_c_types() {
+        assert_eq!(dtype_of(Scalar::F32), (b'f', 4, "float32"));
+        assert_eq!(dtype_of(Scalar::F64), (b'f', 8, "float64"));
+        assert_eq!(dtype_of(Scalar::I32), (b'i', 4, "int32"));
+        assert_eq!(dtype_of(Scalar::I64), (b'i', 8, "int64"));
+        assert_eq!(dtype_of(Scalar::U8), (b'u', 1, "uint8"));
+        assert_eq!(dtype_of(Scalar::Bool), (b'b', 1, "bool"));
+        for s in [Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64] {
+            assert_eq!(dtype_of(s).1 as u64, s.size(), "{s:?}");
+            assert_eq!(dtype_of(s).0 == b'f', s.is_float(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn required_dtypes_for_pointees() {
+        assert_eq!(required_dtype(&Type::F32).as_deref(), Some("float32"));
+        assert_eq!(required_dtype(&Type::Complex(Scalar::F64)).as_deref(), Some("complex128"));
+        assert_eq!(required_dtype(&Type::Complex(Scalar::F32)).as_deref(), Some("complex64"));
+        assert_eq!(required_dtype(&Type::ptr(Type::F64)).as_deref(), Some("uint64"));
+        assert_eq!(required_dtype(&Type::Array(Box::new(Type::I32), Some(4))).as_deref(), Some("int32"));
+        assert_eq!(required_dtype(&Type::Void), None);
+    }
+}
