@@ -102,3 +102,24 @@ def test_kernels_c_anchor(accjit_cli, shared_dir):
     # sum of x[i] = (i % 1000) / 1000 over 1e6 elements = 1000 * 499.5 / 1000 * 1000
     red = next(l for l in lines if l.startswith("reduction"))
     assert "sum=4.995000e+05" in red, red
+
+
+def test_device_option_sets_the_runtime_device(accjit_cli, tmp_path):
+    p = tmp_path / "dev.c"
+    p.write_text(r"""
+#include <openacc.h>
+#include <stdio.h>
+int main(void) {
+    printf("%d\n", (int)acc_get_device_type());
+    return 0;
+}
+""")
+    r = accjit_cli("run", "--device", "host", p)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) == 2  # acc_device_host
+    r = accjit_cli("run", "--device", "multicore", p)
+    assert int(r.stdout) == 7  # acc_device_multicore
+    r = accjit_cli("run", p, env={"ACC_DEVICE_TYPE": "host"})
+    assert int(r.stdout) == 2
+    r = accjit_cli("run", "--device", "fpga", p)
+    assert r.returncode == 2 and "fpga" in r.stderr

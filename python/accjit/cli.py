@@ -49,6 +49,13 @@ def _compile(args, keep_clif=False):
     except OSError as e:
         print(f"accjit: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         sys.exit(2)
+    if args.device:
+        # The device type is a runtime setting too: kernels launch on it.
+        try:
+            _core.set_device_type(args.device)
+        except (ValueError, _core.AccError) as e:
+            print(f"accjit: --device {args.device}: {e}", file=sys.stderr)
+            sys.exit(2)
     try:
         return _core.compile_c(
             text,
