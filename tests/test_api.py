@@ -325,3 +325,27 @@ def test_notebooks_execute():
                 continue
             src = "".join(cell["source"])
             exec(compile(src, f"{book.name}[cell {i}]", "exec"), env)
+
+
+def test_module_freed_while_async_work_is_queued():
+    import gc
+
+    src = r"""
+    void slow(long n, double *a) {
+        #pragma acc parallel loop async(1) copy(a[0:n])
+        for (long i = 0; i < n; i++) {
+            double s = a[i];
+            for (int k = 0; k < 100; k++) s = s * 0.5 + 1.0;
+            a[i] = s;
+        }
+    }
+    /* test_module_freed_while_async_work_is_queued */
+    """
+    a = np.zeros(200_000)
+    lib = acc.c(src)
+    lib.slow(a.size, a)
+    acc.clear_cache()
+    del lib
+    gc.collect()  # dropping the program waits for its queued kernels before freeing code
+    acc.wait()
+    np.testing.assert_allclose(a, 2.0)

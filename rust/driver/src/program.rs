@@ -137,6 +137,16 @@ impl Program {
     }
 }
 
+impl Drop for Program {
+    fn drop(&mut self) {
+        // Async launches of this program may still be queued; its code must
+        // outlive them. (Fields drop after this: code, then slots.)
+        if !self.slots.is_empty() {
+            rt::drain_queues();
+        }
+    }
+}
+
 /// Why `run_main` could not start the program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunError(pub String);

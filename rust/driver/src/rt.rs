@@ -52,3 +52,11 @@ pub fn symbols() -> Vec<(String, usize)> {
 pub fn program_finished() {
     accjit_runtime::program_finished();
 }
+
+/// Waits until no async work is queued on any device (before code that
+/// queued work may be freed).
+pub fn drain_queues() {
+    for d in accjit_runtime::device::all_devices() {
+        d.queues.wait_all(None);
+    }
+}
