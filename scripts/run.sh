@@ -49,10 +49,15 @@ case "$cmd" in
     test)
         setup_venv pytest
         build
+        # Both suites always run (a Rust failure must not hide the Python
+        # results); the exit status is non-zero if either failed.
+        status=0
         log "cargo test --workspace"
-        cargo test --workspace "$@"
+        cargo test --workspace --no-fail-fast "$@" || status=1
         log "pytest tests"
-        "$PY" -m pytest -q tests
+        "$PY" -m pytest -q tests || status=1
+        [ "$status" = 0 ] && log "all tests passed" || log "some tests FAILED (see above)"
+        exit "$status"
         ;;
     bench)
         setup_venv
