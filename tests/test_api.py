@@ -278,8 +278,14 @@ def test_ctrl_c_interrupts_a_long_call():
     }
     """)
     stop = np.zeros(1, dtype=np.int32)
+    # CI may start us with SIGINT ignored (background jobs of a non-interactive
+    # shell): install Python's handler for this test.
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    # Never hang: release the spin after 10 s whatever happens.
+    safety = threading.Timer(10.0, lambda: stop.__setitem__(0, 1))
     timer.start()
+    safety.start()
     t = time.perf_counter()
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -288,6 +294,8 @@ def test_ctrl_c_interrupts_a_long_call():
     finally:
         stop[0] = 1  # lets the abandoned call finish on its worker thread
         timer.cancel()
+        safety.cancel()
+        signal.signal(signal.SIGINT, old_handler)
     time.sleep(0.05)
     assert lib.spin(np.ones(1, dtype=np.int32)) == 0  # the module still works
 
@@ -302,6 +310,7 @@ def test_gil_is_released_during_calls():
     result = []
     th = threading.Thread(target=lambda: result.append(lib.spin2(stop)))
     th.start()
+    # If the GIL were held, this sleep would not return until spin2 did.
     time.sleep(0.05)
     # The main thread runs Python while the native call spins.
     stop[0] = 1
