@@ -121,7 +121,7 @@ fn pointee_is_const(sm: &SourceMap, f: &Function, span: accjit_ir::Span, prev_hi
         return None;
     }
     let slice = text.get(start..end)?;
-    let from = slice.rfind(|c| c == '(' || c == ',').map(|p| p + 1).unwrap_or(0);
+    let from = slice.rfind(['(', ',']).map(|p| p + 1).unwrap_or(0);
     let decl = &slice[from..];
     let head = match decl.rfind('*') {
         Some(s) => &decl[..s],

@@ -81,7 +81,7 @@ fn worker_loop(w: Arc<Worker>) {
         let mut n = 0u32;
         while !w.has_job.load(Acquire) {
             n = n.wrapping_add(1);
-            if n % 64 == 0 && Instant::now() > deadline {
+            if n.is_multiple_of(64) && Instant::now() > deadline {
                 break;
             }
             std::hint::spin_loop();
@@ -154,7 +154,7 @@ where
     let mut n = 0u32;
     while !slot.done.load(Acquire) {
         n = n.wrapping_add(1);
-        if n % 32 == 0 && Instant::now() > deadline {
+        if n.is_multiple_of(32) && Instant::now() > deadline {
             break;
         }
         std::hint::spin_loop();

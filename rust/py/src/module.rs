@@ -48,8 +48,8 @@ impl PyProgram {
     }
 
     /// True when this module came from the in-process cache.
-    #[getter]
-    fn from_cache(&self) -> bool {
+    #[getter(from_cache)]
+    fn is_from_cache(&self) -> bool {
         self.from_cache
     }
 

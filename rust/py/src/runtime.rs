@@ -64,7 +64,7 @@ fn range(what: &str, a: &Bound<'_, PyAny>) -> PyResult<(usize, usize)> {
 }
 
 fn async_arg(a: Option<i64>) -> i64 {
-    a.unwrap_or(acc_async_sync as i64)
+    a.unwrap_or(acc_async_sync)
 }
 
 fn run<T>(py: Python<'_>, r: accjit_runtime::AccResult<T>) -> PyResult<T> {
@@ -192,7 +192,7 @@ fn data_enter(py: Python<'_>, kind: &str, array: &Bound<'_, PyAny>, name: Option
     crate::guard(|| {
         let c = clause_of(kind)?;
         let (h, b) = range("data", array)?;
-        run(py, api::data_enter(c, h, b, api::flags::STRUCTURED, acc_async_sync as i64, name.as_deref(), None).map(|_| ()))
+        run(py, api::data_enter(c, h, b, api::flags::STRUCTURED, acc_async_sync, name.as_deref(), None).map(|_| ()))
     })
 }
 
@@ -203,7 +203,7 @@ fn data_exit(py: Python<'_>, kind: &str, array: &Bound<'_, PyAny>, name: Option<
     crate::guard(|| {
         let c = clause_of(kind)?;
         let (h, b) = range("data", array)?;
-        run(py, api::data_exit(c, h, b, api::flags::STRUCTURED, acc_async_sync as i64, name.as_deref(), None))
+        run(py, api::data_exit(c, h, b, api::flags::STRUCTURED, acc_async_sync, name.as_deref(), None))
     })
 }
 
