@@ -435,7 +435,7 @@ impl<'s> Pp<'s> {
             "include" | "include_next" | "import" => self.dir_include(&name_tok, line),
             "error" => {
                 let msg = self.line_text(&line);
-                self.error(hash.span.to(name_tok.span), format!("#error {}", msg).trim_end().to_string());
+                self.error(name_tok.span, format!("#error {}", msg).trim_end().to_string());
             }
             "warning" | "ident" | "sccs" | "assert" | "unassert" => {}
             "line" => self.dir_line(&name_tok, line),
@@ -464,7 +464,8 @@ impl<'s> Pp<'s> {
 
     fn dir_if(&mut self, kind: &str, hash: &PTok, name_tok: &PTok) {
         let parent_active = !self.skipping();
-        let span = hash.span.to(name_tok.span);
+        let _ = hash;
+        let span = name_tok.span;
         let value = if !parent_active {
             self.skip_line();
             false

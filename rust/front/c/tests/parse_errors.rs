@@ -123,24 +123,55 @@ fn duplicates_and_conflicts() {
     );
     assert_eq!(
         err1("void f(int n, float *x) {\n#pragma acc parallel loop seq gang\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
-        "t.c:2:27: error: 'seq' may not be combined with 'gang' on the same loop"
+        "t.c:2:31: error: 'gang' may not be combined with 'seq' on the same loop"
     );
     assert_eq!(
         err1("void f(int n, float *x) {\n#pragma acc parallel loop vector seq\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
         "t.c:2:34: error: 'seq' may not be combined with 'vector' on the same loop"
     );
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop independent gang auto\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
+        "t.c:2:44: error: 'auto' may not be combined with 'independent' on the same loop"
+    );
+    // Conflicts are per device_type group.
+    let mut sm = SourceMap::new();
+    let ok = "void f(int n, float *x) {\n#pragma acc parallel loop seq device_type(nvidia) gang\nfor (int i = 0; i < n; i++) x[i] = 1;\n}";
+    assert!(compile(&mut sm, "t.c", ok, &CompileOptions::default()).is_ok());
 }
 
 #[test]
 fn collapse_and_loop_association() {
     assert_eq!(
         err1("void f(int n, float *x) {\n    #pragma acc parallel loop collapse(2)\n    for (int i = 0; i < n; i++) x[i] = 1;\n}"),
-        "t.c:2:31: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found"
+        "t.c:3:33: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found before this statement"
     );
     assert_eq!(
         err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) { x[i] = 0; for (int j = 0; j < n; j++) x[j] = 1; }\n}"),
-        "t.c:2:27: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found"
+        "t.c:3:31: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found before this statement"
     );
+    // A statement after the inner loop breaks the tight nest too.
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) {\n  for (int j = 0; j < n; j++) x[j] = 1;\n  x[i] = 2;\n}\n}"),
+        "t.c:5:3: error: collapse(2) requires 2 tightly nested 'for' loops, but only 1 found before this statement"
+    );
+    // Nested braces around the inner loop are fine; the third level is missing.
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(3)\nfor (int i = 0; i < n; i++) { { for (int j = 0; j < n; j++) x[j] = 1; } }\n}"),
+        "t.c:3:61: error: collapse(3) requires 3 tightly nested 'for' loops, but only 2 found before this statement"
+    );
+    // An empty body leaves no statement to point at: the clause.
+    assert_eq!(
+        err1("void f(int n, float *x) {\n#pragma acc parallel loop tile(2,2)\nfor (int i = 0; i < n; i++) { }\n}"),
+        "t.c:2:27: error: tile requires 2 tightly nested 'for' loops, but only 1 found"
+    );
+    // The clause is shown in a note, the directive in the hint-free case of a missing loop.
+    let mut sm = SourceMap::new();
+    let d = compile(&mut sm, "t.c", "void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}", &CompileOptions::default()).unwrap_err();
+    assert_eq!(d.0[0].notes.len(), 1);
+    assert_eq!(sm.location(d.0[0].notes[0].0), "t.c:2:27");
+    let d = compile(&mut sm, "t.c", "void f(int n, float *x) {\n#pragma acc loop\nx[0] = 1;\n}", &CompileOptions::default()).unwrap_err();
+    assert_eq!(d.0[0].headline(&sm), "t.c:3:1: error: a 'loop' directive must be followed by a 'for' loop");
+    assert_eq!(sm.location(d.0[0].notes[0].0), "t.c:2:13");
     assert_eq!(
         err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(0)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
         "t.c:2:36: error: collapse argument must be a positive integer constant (got 0)"
@@ -176,25 +207,30 @@ fn malformed_clauses() {
     assert_eq!(err1("void f(int s) {\n#pragma acc parallel reduction(-:s)\n{ }\n}"), "t.c:2:32: error: invalid reduction operator '-'");
     assert_eq!(err1("void f(float *x) {\n#pragma acc data copy(y[0:4])\n{ }\n}"), "t.c:2:23: error: use of undeclared identifier 'y'");
     assert_eq!(err1("void f(float *x) {\n#pragma acc data copy(x[0:])\n{ }\n}"), "t.c:2:24: error: the length of an array section of pointer 'x[0:]' is required");
-    assert_eq!(err1("void f(void) {\n#pragma acc update if(1)\n}"), "t.c:2:1: error: an 'update' directive requires at least one of 'self', 'host' or 'device'");
-    assert_eq!(err1("void f(void) {\n#pragma acc exit data finalize\n}"), "t.c:2:1: error: an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
+    assert_eq!(err1("void f(void) {\n#pragma acc update if(1)\n}"), "t.c:2:13: error: an 'update' directive requires at least one of 'self', 'host' or 'device'");
+    assert_eq!(err1("void f(void) {\n#pragma acc exit data finalize\n}"), "t.c:2:13: error: an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
 }
 
 #[test]
 fn routine_and_atomic_errors() {
-    assert_eq!(err1("#pragma acc routine seq\nint x;"), "t.c:1:1: error: 'routine' directive is not followed by a function declaration or definition");
-    assert_eq!(err1("#pragma acc routine seq"), "t.c:1:1: error: 'routine' directive is not followed by a function declaration or definition");
+    assert_eq!(err1("#pragma acc routine seq\nint x;"), "t.c:1:13: error: 'routine' directive is not followed by a function declaration or definition");
+    assert_eq!(err1("#pragma acc routine seq"), "t.c:1:13: error: 'routine' directive is not followed by a function declaration or definition");
     assert_eq!(err1("#pragma acc routine(nope) seq\nvoid f(void);"), "t.c:1:21: error: 'routine' directive names 'nope', which is not a declared function");
     assert_eq!(err1("#pragma acc routine gang vector\nvoid f(void);"), "t.c:1:26: error: only one of gang, worker, vector or seq may appear on a routine directive ('gang' and 'vector')");
+    assert_eq!(err1("#pragma acc routine seq worker\nvoid f(void);"), "t.c:1:25: error: only one of gang, worker, vector or seq may appear on a routine directive ('seq' and 'worker')");
     assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic update\n*x = y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic update'");
     assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic read\n*x += y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic read'");
-    assert_eq!(err1("#pragma acc parallel\nint x;"), "t.c:1:1: error: the 'parallel' directive is not allowed at file scope");
+    assert_eq!(err1("#pragma acc parallel\nint x;"), "t.c:1:13: error: the 'parallel' directive is not allowed at file scope");
 }
 
 #[test]
 fn macro_expanded_directives_keep_user_spans() {
     let e = err1("#define N 4\nvoid f(float *x) {\n#pragma acc parallel loop collapse(N) copy(x[0:N])\nfor (int i = 0; i < N; i++) x[i] = 1;\n}");
-    assert!(e.starts_with("t.c:3:"), "{}", e);
+    assert!(e.starts_with("t.c:4:29:"), "{}", e);
+    let mut sm = SourceMap::new();
+    let src = "#define N 4\nvoid f(float *x) {\n#pragma acc parallel loop collapse(N) copy(x[0:N])\nfor (int i = 0; i < N; i++) x[i] = 1;\n}";
+    let d = compile(&mut sm, "t.c", src, &CompileOptions::default()).unwrap_err();
+    assert_eq!(sm.location(d.0[0].notes[0].0), "t.c:3:27");
 }
 
 #[test]

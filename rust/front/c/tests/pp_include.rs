@@ -139,6 +139,6 @@ fn errors_in_included_files_point_there() {
     let main = write(&d, "main.c", "#include \"bad.h\"\n");
     let mut sm = SourceMap::new();
     let e = run(&mut sm, &main, &PpOptions::default()).unwrap_err();
-    assert!(e.contains("bad.h:2:1: error: #error from header"), "{}", e);
-    assert!(e.contains("bad.h:3:1: error: unterminated conditional directive"), "{}", e);
+    assert!(e.contains("bad.h:2:2: error: #error from header"), "{}", e);
+    assert!(e.contains("bad.h:3:2: error: unterminated conditional directive"), "{}", e);
 }

@@ -9,7 +9,7 @@ use super::{PResult, Parser};
 use crate::token::Token;
 use accjit_ir::{
     BinOp,
-    ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, ExecDirective,
+    ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, Diagnostic, ExecDirective,
     ExecKind, ExprId, ExprKind, HostDataConstruct, Level, LoopDirective, LoopTuning, Reduction, RoutineInfo, Span, Stmt, StmtKind, VarRef, WaitArgs,
 };
 
@@ -104,16 +104,22 @@ fn loop_tuning(d: &Directive) -> DeviceTyped<LoopTuning> {
     DeviceTyped { default, per_type: d.groups.iter().cloned().zip(groups.into_iter().skip(1)).collect() }
 }
 
-/// Tightly nested `for` loops starting at `s` (`force`: not necessarily tightly).
-fn nest_depth(s: &Stmt, force: bool) -> u32 {
+/// Tightly nested `for` loops starting at `s` (`force`: not necessarily
+/// tightly), and the span of the statement where the next loop of the nest
+/// should have started (None where the IR kept no statement there, e.g. an
+/// empty body).
+fn nest_depth(s: &Stmt, force: bool) -> (u32, Option<Span>) {
     match &s.kind {
-        StmtKind::For { body, .. } => 1 + inner_depth(&body.stmts, force),
+        StmtKind::For { body, .. } => {
+            let (d, at) = inner_depth(&body.stmts, force);
+            (1 + d, at)
+        }
         StmtKind::Block(b) => inner_depth(&b.stmts, force),
-        _ => 0,
+        _ => (0, Some(s.span)),
     }
 }
 
-fn inner_depth(stmts: &[Stmt], force: bool) -> u32 {
+fn inner_depth(stmts: &[Stmt], force: bool) -> (u32, Option<Span>) {
     if stmts.len() == 1 {
         return nest_depth(&stmts[0], force);
     }
@@ -121,8 +127,15 @@ fn inner_depth(stmts: &[Stmt], force: bool) -> u32 {
         if let Some(s) = stmts.iter().find(|s| matches!(s.kind, StmtKind::For { .. } | StmtKind::Block(_))) {
             return nest_depth(s, force);
         }
+        return (0, stmts.first().map(|s| s.span));
     }
-    0
+    // Not tightly nested: the first statement that is not the loop, i.e. the
+    // one after a leading loop, or the first one.
+    match stmts {
+        [] => (0, None),
+        [first, second, ..] if matches!(first.kind, StmtKind::For { .. }) => (0, Some(second.span)),
+        [first, ..] => (0, Some(first.span)),
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -131,7 +144,7 @@ impl<'a> Parser<'a> {
         match d.kind {
             DirKind::Routine => self.routine_directive(d),
             DirKind::Declare => self.declare_globals(d),
-            k => self.err(t.span, format!("the '{}' directive is not allowed at file scope", k.name())),
+            k => self.err(d.name_span, format!("the '{}' directive is not allowed at file scope", k.name())),
         }
     }
 
@@ -258,7 +271,10 @@ impl<'a> Parser<'a> {
         let ld = LoopDirective { tuning: loop_tuning(d), private: vars_of(d, "private"), reductions: reductions(d), construct, span: d.span };
         if !self.is_kw("for") {
             let t = self.peek().clone();
-            return self.err_hint(t.span, format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()), format!("the directive is at {}", self.location(d.span)));
+            let diag = Diagnostic::error(t.span, format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()))
+                .with_note(d.name_span, format!("the '{}' directive is here", d.kind.name()));
+            self.push_diag(diag);
+            return Err(());
         }
         // Collapse / tile need that many nested loops.
         let mut need: Vec<(u32, bool, Span, String)> = vec![];
@@ -279,19 +295,29 @@ impl<'a> Parser<'a> {
                 self.check_canonical(s, depth)?;
             }
             for (n, force, sp, what) in need {
-                let found = nest_depth(s, force);
+                let (found, at) = nest_depth(s, force);
                 if found < n {
-                    let hint = if force { "the loops must be nested" } else { "the loops must be tightly nested: nothing between one 'for' and the next" };
-                    return self.err_hint(
-                        sp,
-                        format!("{} requires {} {}nested 'for' loops, but only {} found", what, n, if force { "" } else { "tightly " }, found),
-                        hint,
-                    );
+                    self.missing_nested_loop(n, found, force, sp, &what, at)?;
                 }
             }
         }
         out.extend(v);
         Ok(())
+    }
+
+    /// `collapse(n)`/`tile(…)` over fewer than `n` loops: reported at the
+    /// statement where the next loop should have started (gcc's position),
+    /// with a note at the clause; at the clause when no such statement exists.
+    fn missing_nested_loop(&mut self, n: u32, found: u32, force: bool, clause: Span, what: &str, at: Option<Span>) -> PResult<()> {
+        let tight = if force { "" } else { "tightly " };
+        let hint = if force { "the loops must be nested" } else { "the loops must be tightly nested: nothing between one 'for' and the next" };
+        let msg = format!("{} requires {} {}nested 'for' loops, but only {} found", what, n, tight, found);
+        let d = match at {
+            Some(at) => Diagnostic::error(at, format!("{} before this statement", msg)).with_note(clause, format!("'{}' is here", what)),
+            None => Diagnostic::error(clause, msg),
+        };
+        self.push_diag(d.with_hint(hint));
+        Err(())
     }
 
     /// `for (init; cond; step)` of an OpenACC loop (and the next `depth - 1`
@@ -378,13 +404,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn location(&self, sp: Span) -> String {
-        match self.sm {
-            Some(sm) => sm.location(sp),
-            None => format!("{}..{}", sp.lo, sp.hi),
-        }
-    }
-
     fn data_construct(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {
         let default = find(&d, "default").and_then(|c| match c.val {
             CV::Default(k) => Some(k),
@@ -400,7 +419,7 @@ impl<'a> Parser<'a> {
     fn host_data_construct(&mut self, d: Directive, out: &mut Vec<Stmt>) -> PResult<()> {
         let use_device = vars_of(&d, "use_device");
         if use_device.is_empty() {
-            return self.err(d.span, "a 'host_data' directive requires a 'use_device' clause");
+            return self.err(d.name_span, "a 'host_data' directive requires a 'use_device' clause");
         }
         for v in &use_device {
             if !v.sections.is_empty() {
@@ -428,19 +447,19 @@ impl<'a> Parser<'a> {
         let kind = match d.kind {
             DirKind::EnterData => {
                 if data.is_empty() {
-                    return self.err(d.span, "an 'enter data' directive requires at least one data clause (copyin, create or attach)");
+                    return self.err(d.name_span, "an 'enter data' directive requires at least one data clause (copyin, create or attach)");
                 }
                 ExecKind::EnterData
             }
             DirKind::ExitData => {
                 if data.is_empty() {
-                    return self.err(d.span, "an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
+                    return self.err(d.name_span, "an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
                 }
                 ExecKind::ExitData { finalize: flag(&d, "finalize") }
             }
             DirKind::Update => {
                 if data.is_empty() {
-                    return self.err(d.span, "an 'update' directive requires at least one of 'self', 'host' or 'device'");
+                    return self.err(d.name_span, "an 'update' directive requires at least one of 'self', 'host' or 'device'");
                 }
                 ExecKind::Update { if_present: flag(&d, "if_present") }
             }
@@ -452,10 +471,11 @@ impl<'a> Parser<'a> {
                 let default_async = expr_of(&d, "default_async");
                 let device_num = expr_of(&d, "device_num");
                 if dt.is_empty() && default_async.is_none() && device_num.is_none() {
-                    return self.err(d.span, "a 'set' directive requires one of 'default_async', 'device_num' or 'device_type'");
+                    return self.err(d.name_span, "a 'set' directive requires one of 'default_async', 'device_num' or 'device_type'");
                 }
                 if dt.len() > 1 {
-                    return self.err(d.span, "'device_type' on a 'set' directive takes one device type");
+                    let sp = find(&d, "device_type").map(|c| c.span).unwrap_or(d.name_span);
+                    return self.err(sp, "'device_type' on a 'set' directive takes one device type");
                 }
                 ExecKind::Set { default_async, device_num, device_type: dt.into_iter().next() }
             }
@@ -466,7 +486,7 @@ impl<'a> Parser<'a> {
             }
             DirKind::Declare => {
                 if data.is_empty() {
-                    return self.err(d.span, "a 'declare' directive requires at least one data clause");
+                    return self.err(d.name_span, "a 'declare' directive requires at least one data clause");
                 }
                 for dc in &data {
                     for v in &dc.vars {
@@ -477,7 +497,7 @@ impl<'a> Parser<'a> {
                 }
                 ExecKind::Declare
             }
-            _ => return self.err(d.span, format!("the '{}' directive is not allowed here", d.kind.name())),
+            _ => return self.err(d.name_span, format!("the '{}' directive is not allowed here", d.kind.name())),
         };
         let async_ = find(&d, "async").map(|c| match c.val {
             CV::OptExpr(e) => e,
@@ -493,7 +513,7 @@ impl<'a> Parser<'a> {
     fn declare_globals(&mut self, d: Directive) -> PResult<()> {
         let data = data_clauses(&d);
         if data.is_empty() {
-            return self.err(d.span, "a 'declare' directive requires at least one data clause");
+            return self.err(d.name_span, "a 'declare' directive requires at least one data clause");
         }
         for dc in data {
             if !matches!(dc.kind, DataClauseKind::Create | DataClauseKind::CopyIn | DataClauseKind::DevicePtr | DataClauseKind::DeviceResident | DataClauseKind::Link) {
@@ -544,9 +564,9 @@ impl<'a> Parser<'a> {
             }
             None => {
                 if !self.is_type_start_at(0) {
-                    return self.err(d.span, "'routine' directive is not followed by a function declaration or definition");
+                    return self.err(d.name_span, "'routine' directive is not followed by a function declaration or definition");
                 }
-                self.pending_routine = Some((info, d.span));
+                self.pending_routine = Some((info, d.name_span));
                 Ok(())
             }
         }

@@ -213,6 +213,9 @@ pub struct Directive {
     /// Device type names of each group (index k-1 for group k).
     pub groups: Vec<Vec<String>>,
     pub span: Span,
+    /// The directive name (`update`, `enter data`, `parallel loop`), for
+    /// errors about the directive as a whole.
+    pub name_span: Span,
     /// `wait(…)` directive arguments, `cache(…)` vars, `routine(name)`.
     pub wait_args: Option<WaitArgs>,
     pub cache: Option<(bool, Vec<VarRef>)>,
@@ -292,7 +295,8 @@ impl<'a> Parser<'a> {
                 };
             }
         };
-        let mut d = Directive { kind, clauses: vec![], groups: vec![], span, wait_args: None, cache: None, routine_name: None };
+        let name_span = nt.span.to(self.prev_span());
+        let mut d = Directive { kind, clauses: vec![], groups: vec![], span, name_span, wait_args: None, cache: None, routine_name: None };
         match kind {
             DirKind::Cache => {
                 self.expect_p("(")?;
@@ -374,22 +378,35 @@ impl<'a> Parser<'a> {
         self.check_conflicts(d)
     }
 
+    /// Clauses that exclude each other within one `device_type` group. The
+    /// error points at the later clause of a conflicting pair (the one that
+    /// made the list invalid) and names both.
     fn check_conflicts(&mut self, d: &Directive) -> PResult<()> {
         let ngroups = d.groups.len() + 1;
+        let what = if d.kind == DirKind::Routine { "routine directive" } else { "loop" };
         for g in 0..ngroups {
-            let has = |n: &str| d.clauses.iter().find(|c| c.name == n && (c.group == g || (g > 0 && c.group == 0 && false)));
-            if let Some(seq) = has("seq") {
-                for other in ["gang", "worker", "vector", "independent", "auto"] {
-                    if has(other).is_some() {
-                        return self.err(seq.span, format!("'seq' may not be combined with '{}' on the same {}", other, if d.kind == DirKind::Routine { "routine directive" } else { "loop" }));
+            let in_group: Vec<&Clause> = d.clauses.iter().filter(|c| c.group == g).collect();
+            let has = |n: &str| in_group.iter().copied().find(|c| c.name == n);
+            let pairs: &[(&str, &str)] =
+                &[("seq", "gang"), ("seq", "worker"), ("seq", "vector"), ("seq", "independent"), ("seq", "auto"), ("auto", "independent")];
+            let mut worst: Option<(&Clause, &Clause)> = None;
+            for (a, b) in pairs {
+                if d.kind == DirKind::Routine && *a == "seq" && matches!(*b, "gang" | "worker" | "vector") {
+                    continue; // reported below as "only one of" for routines
+                }
+                if let (Some(x), Some(y)) = (has(a), has(b)) {
+                    let (first, later) = if x.span.lo <= y.span.lo { (x, y) } else { (y, x) };
+                    if worst.map(|(_, l)| later.span.lo < l.span.lo).unwrap_or(true) {
+                        worst = Some((first, later));
                     }
                 }
             }
-            if let (Some(a), Some(_)) = (has("auto"), has("independent")) {
-                return self.err(a.span, "'auto' may not be combined with 'independent'");
+            if let Some((first, later)) = worst {
+                return self.err(later.span, format!("'{}' may not be combined with '{}' on the same {}", later.name, first.name, what));
             }
             if d.kind == DirKind::Routine {
-                let levels: Vec<&Clause> = ["gang", "worker", "vector", "seq"].iter().filter_map(|n| has(n)).collect();
+                let mut levels: Vec<&Clause> = ["gang", "worker", "vector", "seq"].iter().filter_map(|n| has(n)).collect();
+                levels.sort_by_key(|c| c.span.lo);
                 if levels.len() > 1 {
                     return self.err(levels[1].span, format!("only one of gang, worker, vector or seq may appear on a routine directive ('{}' and '{}')", levels[0].name, levels[1].name));
                 }
