@@ -107,6 +107,13 @@ fn clause_not_allowed() {
         "t.c:3:23: error: clause 'reduction' is not allowed on the 'kernels' directive"
     );
     assert_eq!(err1("void f(void) {\n#pragma acc serial num_gangs(2)\n{ }\n}"), "t.c:2:20: error: clause 'num_gangs' is not allowed on the 'serial' directive");
+    // The hint says where the clause belongs.
+    assert_eq!(
+        hint("double f(int n, const double *x) {\n  double s = 0;\n  #pragma acc kernels reduction(+:s)\n  for (int i = 0; i < n; i++) s += x[i];\n  return s;\n}").as_deref(),
+        Some("'reduction' is allowed on the 'parallel', 'serial' and 'loop' directives")
+    );
+    assert_eq!(hint("void f(void) {\n#pragma acc serial num_gangs(2)\n{ }\n}").as_deref(), Some("'num_gangs' is allowed on the 'parallel' and 'kernels' directives"));
+    assert_eq!(hint("void f(int *x) {\n#pragma acc atomic capture read\n*x = 1;\n}"), None);
     assert_eq!(
         err1("void f(float *x) {\n#pragma acc parallel device_type(nvidia) copy(x[0:4])\n{ }\n}"),
         "t.c:2:42: error: clause 'copy' may not follow a 'device_type' clause on the 'parallel' directive"

@@ -135,6 +135,20 @@ fn allowed(kind: DirKind) -> Vec<&'static str> {
     v
 }
 
+/// "'reduction' is allowed on the 'parallel', 'serial' and 'loop' directives"
+/// (combined constructs are implied by their parts).
+fn directives_allowing(clause: &str) -> Option<String> {
+    use DirKind::*;
+    let kinds = [Parallel, Serial, Kernels, Loop, Data, EnterData, ExitData, HostData, Update, Wait, Init, Shutdown, Set, Declare, Routine, Atomic];
+    let names: Vec<String> = kinds.iter().filter(|k| allowed(**k).contains(&clause)).map(|k| format!("'{}'", k.name())).collect();
+    let list = match names.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {}", rest.join(", "), last),
+    };
+    Some(format!("'{}' is allowed on the {} directive{}", clause, list, if names.len() > 1 { "s" } else { "" }))
+}
+
 fn allowed_after_dtype(kind: DirKind) -> Vec<&'static str> {
     match kind {
         DirKind::Parallel | DirKind::Serial | DirKind::Kernels => AFTER_DTYPE_COMPUTE.to_vec(),
@@ -357,7 +371,11 @@ impl<'a> Parser<'a> {
             // `self(list)` on update is the data clause; `host` is its synonym.
             let ok = allowed.contains(&name);
             if !ok {
-                return self.err(t.span, format!("clause '{}' is not allowed on the '{}' directive", written, d.kind.name()));
+                let msg = format!("clause '{}' is not allowed on the '{}' directive", written, d.kind.name());
+                return match directives_allowing(name) {
+                    Some(h) => self.err_hint(t.span, msg, h),
+                    None => self.err(t.span, msg),
+                };
             }
             if group > 0 && !after.contains(&name) && name != "device_type" {
                 return self.err(t.span, format!("clause '{}' may not follow a 'device_type' clause on the '{}' directive", written, d.kind.name()));
