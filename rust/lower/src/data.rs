@@ -28,6 +28,8 @@ pub const FLAG_FINALIZE: i64 = 2;
 pub const FLAG_IF_PRESENT: i64 = 4;
 pub const FLAG_READONLY: i64 = 8;
 pub const FLAG_ZERO: i64 = 16;
+/// `__accjit_set`'s `default_async` when the directive has no `default_async` clause.
+pub const SET_UNSET: i64 = i64::MIN;
 
 /// One variable of a data clause, ready for enter/exit calls.
 #[derive(Clone, Debug)]
@@ -327,7 +329,7 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
             };
             let da = match default_async {
                 Some(e) => cast(f, *e, Type::I64, span),
-                None => i64c(f, -3, span),
+                None => i64c(f, SET_UNSET, span),
             };
             let loc = build::loc(f, cx, span);
             body.push(rt_stmt(f, cx, "__accjit_set", vec![code, dn, da, loc], span));

@@ -12,7 +12,10 @@
 //! - A scalar in a data clause of an enclosing `data` construct (or a
 //!   `declare`) is not firstprivate: it is accessed by address (present-or-copy).
 //! - C pointers are passed by value, translated by the runtime (`DeviceAddr`);
-//!   `deviceptr` pointers are passed untranslated (`Value`).
+//!   `deviceptr` pointers are passed untranslated (`Value`). Under
+//!   `default(present)` a pointer with no clause gets an implicit `present`
+//!   of the byte it points to (null: no action), so that a region using an
+//!   absent array through a pointer fails with `acc_error_not_present`.
 //! - Globals with `declare` are present (no implicit clause); constant
 //!   globals with an initialiser (string literals, tables) are referenced
 //!   directly by the kernel, not captured.
@@ -179,7 +182,15 @@ pub fn plan(
                 continue;
             }
             match &ty {
-                Type::Ptr(_) => Mode::PtrValue,
+                Type::Ptr(_) => {
+                    // The pointer is firstprivate; under default(present) the
+                    // data it points to is treated as an aggregate that must
+                    // be present (as compilers treat `p[i]` on a pointer).
+                    if default == Some(DefaultKind::Present) {
+                        implicit = Some(DataClauseKind::Present);
+                    }
+                    Mode::PtrValue
+                }
                 Type::Scalar(_) => {
                     if u.loop_reduction || enclosing_data.contains(&k) || (c.kind == ComputeKind::Kernels && (u.written || u.addr_taken)) {
                         implicit = Some(DataClauseKind::Copy);

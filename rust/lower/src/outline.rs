@@ -160,10 +160,11 @@ fn implicit_ops(cx: &Cx, f: &mut Function, caps: &[Capture], out: &mut Vec<Stmt>
         let Some(kind) = cap.implicit else { continue };
         let sp = cap.span;
         let p = host_place(cx, f, cap.key, sp);
-        let a = build::addr_of(f, p, sp);
+        // A pointer (default(present)): the byte it points to; else the variable.
+        let (a, size) = if cap.mode == Mode::PtrValue { (build::load(f, p, sp), 1) } else { (build::addr_of(f, p, sp), cx.size_of(&cap.ty) as i64) };
         let a = build::cast(f, a, void_ptr(), sp);
         let (addr, d1) = build::temp(f, "__acc_addr", a, sp);
-        let n = i64c(f, cx.size_of(&cap.ty) as i64, sp);
+        let n = i64c(f, size, sp);
         let (bytes, d2) = build::temp(f, "__acc_bytes", n, sp);
         out.push(d1);
         out.push(d2);

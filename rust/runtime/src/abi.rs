@@ -215,9 +215,11 @@ pub unsafe extern "C" fn __accjit_shutdown(device_type: i64, devnum: i64, loc: *
     or_fatal(r.map_err(|e| e.with_loc(loc)))
 }
 
-/// The `set` directive. `default_async` -3 means "not given" (so
-/// `set default_async(acc_async_default)` cannot be expressed; use
-/// `acc_set_default_async`).
+/// `default_async` argument of [`__accjit_set`] meaning "no `default_async` clause".
+pub const SET_UNSET: i64 = i64::MIN;
+
+/// The `set` directive. `default_async` [`SET_UNSET`] (`i64::MIN`) means
+/// "not given"; `acc_async_default` (-3) restores the initial value.
 #[no_mangle]
 pub unsafe extern "C" fn __accjit_set(device_type: i64, devnum: i64, default_async: i64, loc: *const c_char) {
     let loc = cstr(loc);
@@ -233,7 +235,7 @@ pub unsafe extern "C" fn __accjit_set(device_type: i64, devnum: i64, default_asy
         if devnum >= 0 {
             device::set_current_num(ty, devnum as i32)?;
         }
-        if default_async != acc_async_default {
+        if default_async != SET_UNSET {
             device::set_default_async(default_async)?;
         }
         Ok(())

@@ -386,7 +386,7 @@ pub fn is_present(h: usize, bytes: usize) -> AccResult<bool> {
     if h == 0 {
         return Ok(false);
     }
-    Ok(dev()?.table().find(h, bytes.max(1)).is_some())
+    Ok(dev()?.table().covers(h, bytes))
 }
 
 /// The attachment count of the pointer stored at `ptr_addr` (0 if not attached).

@@ -159,7 +159,7 @@ unsafe fn wait_list(count: c_int, qs: *const c_int) -> Vec<i64> {
 #[no_mangle]
 pub unsafe extern "C" fn acc_wait_any(count: c_int, qs: *const c_int) -> c_int {
     if count < 0 {
-        crate::error::fatal(&crate::AccError::new(acc_error_invalid_argument, format!("acc_wait_any: count {count} is negative")));
+        crate::error::fatal(&crate::AccError::new(acc_error_invalid_argument, format!("acc_wait_any: invalid argument: count {count} is negative")));
     }
     or_fatal(api::wait_any(&wait_list(count, qs)))
 }
@@ -167,7 +167,7 @@ pub unsafe extern "C" fn acc_wait_any(count: c_int, qs: *const c_int) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn acc_wait_any_device(count: c_int, qs: *const c_int, num: c_int) -> c_int {
     if count < 0 {
-        crate::error::fatal(&crate::AccError::new(acc_error_invalid_argument, format!("acc_wait_any_device: count {count} is negative")));
+        crate::error::fatal(&crate::AccError::new(acc_error_invalid_argument, format!("acc_wait_any_device: invalid argument: count {count} is negative")));
     }
     or_fatal(api::wait_any_device(&wait_list(count, qs), num))
 }

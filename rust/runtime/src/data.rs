@@ -24,6 +24,7 @@
 use crate::consts::*;
 use crate::device::Device;
 use crate::error::{AccError, AccResult};
+use crate::hosted::{self, Held};
 use crate::present::{Attachment, Entry, Lookup};
 use crate::prof::{self, Event};
 use crate::queue;
@@ -240,6 +241,28 @@ unsafe fn do_step(dev: &Device, s: &Step) {
     }
 }
 
+/// The journal record of a structured reference (see `hosted.rs`).
+fn held(dev: &'static Device, addr: usize, bytes: usize) -> Held {
+    Held::Data { dev: dev as *const Device as usize, addr, bytes }
+}
+
+/// Drops a structured reference of a hosted call that ended early: a
+/// structured exit without copying back.
+pub(crate) fn release_held(h: Held) {
+    let ctx = Ctx::directive(None, None, acc_construct_data);
+    match h {
+        Held::Data { dev, addr, bytes } => {
+            // SAFETY: devices are statics (`device::all_devices`).
+            let dev: &'static Device = unsafe { &*(dev as *const Device) };
+            let _ = exit(dev, Clause::Create, addr, bytes, STRUCTURED, acc_async_sync, ctx);
+        }
+        Held::Attach { dev, ptr_addr } => {
+            let dev: &'static Device = unsafe { &*(dev as *const Device) };
+            let _ = detach(dev, ptr_addr, STRUCTURED, acc_async_sync, ctx);
+        }
+    }
+}
+
 fn lookup_err(dev: &Device, what: &str, addr: usize, bytes: usize, l: Lookup) -> AccError {
     match l {
         Lookup::Partly(s, b) => AccError::partly_present(what, addr, bytes, (s, b), dev.name()),
@@ -271,6 +294,7 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
                 if bytes > 0 {
                     if structured {
                         e.structured += 1;
+                        hosted::journal_push(held(dev, addr, bytes));
                     } else {
                         e.dynamic += 1;
                     }
@@ -292,6 +316,9 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
                         dynamic: !structured as u64,
                         mapped: false,
                     });
+                    if structured {
+                        hosted::journal_push(held(dev, addr, bytes));
+                    }
                     plan.ev(acc_ev_alloc, addr, d, bytes);
                     plan.ev(acc_ev_create, addr, d, bytes);
                     if matches!(clause, Copy | CopyIn) {
@@ -336,6 +363,7 @@ pub fn exit(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl:
                 return Ok(());
             }
             e.structured -= 1;
+            hosted::journal_pop(held(dev, addr, bytes));
         } else {
             if e.dynamic == 0 {
                 return Ok(());
@@ -392,10 +420,10 @@ pub fn update(dev: &'static Device, to_device: bool, addr: usize, bytes: usize, 
 const PTR: usize = std::mem::size_of::<usize>();
 
 /// The attach action for the pointer stored at host address `ptr_addr`.
-pub fn attach(dev: &'static Device, ptr_addr: usize, _fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
+pub fn attach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
     let mut plan = Plan::new(dev, async_, ctx)?;
     if ptr_addr == 0 {
-        return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "attach: the pointer's address is null")));
+        return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "attach: invalid null pointer (the address of the pointer to attach is null)")));
     }
     {
         let mut t = dev.table();
@@ -410,6 +438,9 @@ pub fn attach(dev: &'static Device, ptr_addr: usize, _fl: i64, async_: i64, ctx:
             return Ok(());
         }
         let Some(tdev) = t.find(target, 1).map(|e| e.dev_of(target)) else { return Ok(()) };
+        if fl & STRUCTURED != 0 {
+            hosted::journal_push(Held::Attach { dev: dev as *const Device as usize, ptr_addr });
+        }
         match t.attachment(ptr_addr) {
             Some(a) if a.count > 0 && a.target == target => {
                 t.set_attachment(ptr_addr, Some(Attachment { count: a.count + 1, target }));
@@ -432,7 +463,7 @@ pub fn attach(dev: &'static Device, ptr_addr: usize, _fl: i64, async_: i64, ctx:
 pub fn detach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
     let mut plan = Plan::new(dev, async_, ctx)?;
     if ptr_addr == 0 {
-        return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "detach: the pointer's address is null")));
+        return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "detach: invalid null pointer (the address of the pointer to detach is null)")));
     }
     {
         let mut t = dev.table();
@@ -444,6 +475,9 @@ pub fn detach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: 
         let Some(pe) = pe else { return Ok(()) };
         let Some(a) = t.attachment(ptr_addr) else { return Ok(()) };
         let count = if fl & FINALIZE != 0 { 0 } else { a.count - 1 };
+        if fl & STRUCTURED != 0 {
+            hosted::journal_pop(Held::Attach { dev: dev as *const Device as usize, ptr_addr });
+        }
         t.set_attachment(ptr_addr, Some(Attachment { count, target: a.target }));
         if count == 0 {
             let pdev = pe.dev_of(ptr_addr);

@@ -159,7 +159,7 @@ impl Device {
         if prof::active() {
             prof::emit(&ev(acc_ev_device_shutdown_start));
         }
-        self.queues.wait_all(None);
+        let _ = self.queues.wait_all(None);
         let drained = self.table().drain();
         for e in drained {
             if !e.mapped {

@@ -83,11 +83,14 @@ impl AccError {
     }
 
     pub fn invalid_async(value: i64) -> AccError {
-        AccError::new(acc_error_invalid_async, format!("{value} is not a valid async argument"))
+        AccError::new(
+            acc_error_invalid_async,
+            format!("invalid async argument {value} (expected a queue number >= 0, acc_async_noval or acc_async_sync)"),
+        )
     }
 
     pub fn null_pointer(what: &str) -> AccError {
-        AccError::new(acc_error_invalid_null_pointer, format!("{what}: null pointer with a nonzero byte count"))
+        AccError::new(acc_error_invalid_null_pointer, format!("{what}: invalid null pointer (with a nonzero byte count)"))
     }
 }
 
@@ -106,11 +109,12 @@ impl fmt::Display for AccError {
 impl std::error::Error for AccError {}
 
 /// Ends the program after an error inside an `extern "C"` entry point: calls
-/// the error callbacks, prints the message, `exit(1)`.
+/// the error callbacks, prints the message, then [`crate::hosted::terminate`]
+/// (`exit(1)` when not hosted; the hosted caller gets the error).
 pub fn fatal(err: &AccError) -> ! {
     crate::prof::dispatch_error(err);
     eprintln!("accjit: {err}");
-    unsafe { libc::exit(1) }
+    crate::hosted::terminate(crate::hosted::Outcome::Error(err.clone()))
 }
 
 /// Unwraps a result in an `extern "C"` entry point, ending the program on error.

@@ -194,7 +194,12 @@ fn run_gangs(ty: DeviceType, f: KernelFn, args: *const u64, n: i64) {
     let p = P(args);
     let run = |g: i64| unsafe { f(p.get(), g, n) };
     match ty {
-        DeviceType::Multicore => pool::global().run(n, acc_device_multicore, &run),
+        DeviceType::Multicore => {
+            // A gang on a worker ended the program: this thread ends it too.
+            if let Some(o) = pool::global().run(n, acc_device_multicore, &run) {
+                crate::hosted::terminate(o);
+            }
+        }
         _ => pool::run_sequential(n, ty.to_acc(), &run),
     }
 }

@@ -17,7 +17,9 @@
 //! `opencl` are known names with 0 devices until their back ends land.
 //!
 //! Errors met by C callers end the program through [`error::fatal`] (error
-//! callbacks, a one-line message on stderr, `exit(1)`); nothing else prints.
+//! callbacks, a one-line message on stderr, then [`hosted::terminate`]:
+//! `exit(1)`, or — on a thread hosted by the Python bindings — the caller
+//! gets the error and the process goes on); nothing else prints.
 
 // The spec's C names (`acc_device_host`, …) are kept as constant names.
 #![allow(non_upper_case_globals)]
@@ -29,6 +31,7 @@ pub mod consts;
 pub mod data;
 pub mod device;
 pub mod error;
+pub mod hosted;
 pub mod launch;
 pub mod memory;
 pub mod pool;
@@ -66,13 +69,31 @@ pub fn device_type_name() -> &'static str {
 /// returns and before its code is freed): waits for every queue of every
 /// device and emits `acc_ev_runtime_shutdown`. Present data stays (the
 /// process is about to end, or a later program may reuse the runtime).
-pub fn program_finished() {
+/// An async task that ended the program is the error (the first found).
+pub fn program_finished() -> AccResult<()> {
+    let mut r = Ok(());
     for d in device::all_devices() {
-        d.queues.wait_all(None);
+        let w = d.queues.wait_all(None);
+        if r.is_ok() {
+            r = w;
+        }
     }
     if prof::active() {
         prof::emit(&Event { kind: consts::acc_ev_runtime_shutdown, ..Event::default() });
     }
+    r
+}
+
+/// The C library functions that end a program, bound for generated code
+/// ahead of the process's libc (`exit`, `_Exit`, `_exit`, `abort`): hosted,
+/// they end only the program (see [`hosted`]); otherwise they behave as libc's.
+pub fn libc_overrides() -> Vec<(String, usize)> {
+    vec![
+        ("exit".to_string(), hosted::__accjit_exit as *const () as usize),
+        ("_Exit".to_string(), hosted::__accjit_exit_now as *const () as usize),
+        ("_exit".to_string(), hosted::__accjit_exit_now as *const () as usize),
+        ("abort".to_string(), hosted::__accjit_abort as *const () as usize),
+    ]
 }
 
 macro_rules! symbol_table {
@@ -102,7 +123,7 @@ symbol_table!(
     support::__accjit_alloca,
     support::__accjit_stack_mark,
     support::__accjit_stack_release,
-    support::__accjit_assert_fail,
+    hosted::__accjit_assert_fail,
     printf::__accjit_va_printf,
     printf::__accjit_va_fprintf,
     printf::__accjit_va_sprintf,

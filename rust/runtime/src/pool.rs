@@ -9,9 +9,19 @@
 //! briefly (~50 µs), then yield, then park on their futex; the launcher waits
 //! for the participants the same way. One launch runs at a time per pool.
 //!
+//! A gang that ends the program (a runtime error, `exit`, `abort`; see
+//! `hosted.rs`) fails the launch: a worker records the outcome, stops the
+//! remaining gangs from being claimed, marks itself dead, counts itself
+//! done and parks forever; the launcher, once the other participants are
+//! done, terminates with the outcome itself. If the launcher's own gang
+//! fails, it stops the claims, waits for the others and terminates. Either
+//! way the pool is *retired*: its live workers exit, and the next launch
+//! starts a fresh pool.
+//!
 //! Thread count: `ACCJIT_NUM_THREADS`, else `ACC_NUM_CORES`, else all cores;
 //! [`set_num_threads`] changes it (the pool is rebuilt at the next launch).
 
+use crate::hosted::Outcome;
 use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex};
@@ -46,6 +56,8 @@ struct Job {
 struct Slot {
     gen: AtomicU32,
     sleeping: AtomicBool,
+    /// The worker parked forever after its gang failed.
+    dead: AtomicBool,
 }
 
 struct Shared {
@@ -55,6 +67,10 @@ struct Shared {
     pending: AtomicU32,
     launcher_sleeping: AtomicBool,
     shutdown: AtomicBool,
+    /// The first outcome of a failed gang of the current launch.
+    failure: Mutex<Option<Outcome>>,
+    /// A launch failed: [`global`] starts a new pool.
+    retired: AtomicBool,
 }
 
 // The job cell is written only by the launcher between launches (no
@@ -78,12 +94,14 @@ impl Pool {
         let requested = threads.max(1);
         let threads = requested;
         let shared = Arc::new(Shared {
-            slots: (1..threads).map(|_| Slot { gen: AtomicU32::new(0), sleeping: AtomicBool::new(false) }).collect(),
+            slots: (1..threads).map(|_| Slot { gen: AtomicU32::new(0), sleeping: AtomicBool::new(false), dead: AtomicBool::new(false) }).collect(),
             job: UnsafeCell::new(None),
             next: AtomicI64::new(0),
             pending: AtomicU32::new(0),
             launcher_sleeping: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
+            failure: Mutex::new(None),
+            retired: AtomicBool::new(false),
         });
         let mut handles = Vec::with_capacity(threads - 1);
         for w in 0..threads - 1 {
@@ -103,16 +121,18 @@ impl Pool {
     }
 
     /// Runs `run(g)` for every `g` in `0..n`, each exactly once, over the
-    /// pool; gang 0 runs on the calling thread. Returns when all are done.
+    /// pool; gang 0 runs on the calling thread. Returns when all are done:
+    /// `None`, or the outcome of a gang on a worker that ended the program
+    /// (the caller terminates with it; the pool is then retired).
     /// `device` is the `acc_device_t` `acc_on_device` reports inside.
-    pub fn run(&self, n: i64, device: i32, run: Gang<'_>) {
+    pub fn run(&self, n: i64, device: i32, run: Gang<'_>) -> Option<Outcome> {
         if n <= 0 {
-            return;
+            return None;
         }
         let participants = (n.min(self.threads as i64) - 1) as usize;
-        if participants == 0 || IN_POOL.with(|c| c.get()) {
+        if participants == 0 || IN_POOL.with(|c| c.get()) || self.shared.retired.load(Acquire) {
             run_sequential(n, device, run);
-            return;
+            return None;
         }
         let _guard = self.launch.lock().unwrap_or_else(|p| p.into_inner());
         let sh = &*self.shared;
@@ -129,12 +149,82 @@ impl Pool {
         }
         let prev = IN_KERNEL.with(|c| c.replace(device));
         IN_POOL.with(|c| c.set(true));
+        ROLE.with(|r| r.set(Role::Launcher(sh as *const Shared, prev)));
         run(0);
         claim_gangs(sh, job);
+        ROLE.with(|r| r.set(Role::None));
         IN_POOL.with(|c| c.set(false));
         IN_KERNEL.with(|c| c.set(prev));
         wait_zero(sh);
         unsafe { *sh.job.get() = None };
+        let failed = sh.failure.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if failed.is_some() {
+            retire(sh);
+        }
+        failed
+    }
+}
+
+/// What the current thread does for a pool launch.
+#[derive(Clone, Copy)]
+enum Role {
+    None,
+    /// Launching (and running gangs of) a job; the `IN_KERNEL` value to restore.
+    Launcher(*const Shared, i32),
+    /// Worker `w` running gangs of a job.
+    Worker(*const Shared, usize),
+}
+
+thread_local! {
+    static ROLE: Cell<Role> = const { Cell::new(Role::None) };
+}
+
+/// True while this thread runs gangs of a pool launch (as worker or launcher).
+pub fn in_launch() -> bool {
+    !matches!(ROLE.with(|r| r.get()), Role::None)
+}
+
+/// Stops a failing launch (see the module docs). On a worker: records `o`
+/// for the launcher and parks forever. On the launcher: stops the other
+/// gangs, waits for them, retires the pool and returns (the caller then
+/// terminates with its own outcome).
+pub(crate) fn fail_gang(o: Outcome) {
+    match ROLE.with(|r| r.replace(Role::None)) {
+        Role::None => {}
+        Role::Worker(sh, w) => {
+            // SAFETY: the worker's `Arc<Shared>` is alive on this thread's stack.
+            let sh = unsafe { &*sh };
+            sh.failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(o);
+            sh.next.store(i64::MAX / 2, SeqCst);
+            sh.slots[w].dead.store(true, SeqCst);
+            sh.retired.store(true, SeqCst);
+            IN_KERNEL.with(|c| c.set(0));
+            crate::support::release_lock_if_held();
+            if sh.pending.fetch_sub(1, AcqRel) == 1 && sh.launcher_sleeping.load(SeqCst) {
+                futex_wake(&sh.pending);
+            }
+            crate::hosted::park_forever()
+        }
+        Role::Launcher(sh, prev) => {
+            // SAFETY: the launcher's pool is borrowed by `Pool::run` below us on this stack.
+            let sh = unsafe { &*sh };
+            sh.next.store(i64::MAX / 2, SeqCst);
+            IN_POOL.with(|c| c.set(false));
+            IN_KERNEL.with(|c| c.set(prev));
+            crate::support::release_lock_if_held();
+            wait_zero(sh);
+            retire(sh);
+        }
+    }
+}
+
+/// Marks the pool unusable and lets its live workers exit.
+fn retire(sh: &Shared) {
+    sh.retired.store(true, SeqCst);
+    sh.shutdown.store(true, SeqCst);
+    for slot in &sh.slots {
+        slot.gen.fetch_add(1, SeqCst);
+        futex_wake(&slot.gen);
     }
 }
 
@@ -145,8 +235,11 @@ impl Drop for Pool {
             slot.gen.fetch_add(1, SeqCst);
             futex_wake(&slot.gen);
         }
-        for h in self.handles.drain(..) {
-            let _ = h.join();
+        for (h, slot) in self.handles.drain(..).zip(&self.shared.slots) {
+            // A dead worker never returns: leave it parked.
+            if !slot.dead.load(SeqCst) {
+                let _ = h.join();
+            }
         }
     }
 }
@@ -231,7 +324,9 @@ fn worker(sh: Arc<Shared>, w: usize) {
         }
         let Some(job) = (unsafe { *sh.job.get() }) else { continue };
         IN_KERNEL.with(|c| c.set(job.device));
+        ROLE.with(|r| r.set(Role::Worker(&*sh as *const Shared, w)));
         claim_gangs(&sh, job);
+        ROLE.with(|r| r.set(Role::None));
         IN_KERNEL.with(|c| c.set(0));
         if sh.pending.fetch_sub(1, AcqRel) == 1 && sh.launcher_sleeping.load(SeqCst) {
             futex_wake(&sh.pending);
@@ -312,7 +407,7 @@ pub fn global() -> Arc<Pool> {
     let want = num_threads();
     let mut g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
     match &*g {
-        Some(p) if p.requested == want => p.clone(),
+        Some(p) if p.requested == want && !p.shared.retired.load(Acquire) => p.clone(),
         _ => {
             let p = Arc::new(Pool::new(want));
             *g = Some(p.clone());

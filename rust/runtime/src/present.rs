@@ -99,6 +99,21 @@ impl PresentTable {
         }
     }
 
+    /// True when `[addr, addr+bytes)` is covered by present entries, one or
+    /// several adjacent ones (`acc_is_present`: "fully present", however it
+    /// was mapped); `bytes` 0 is treated as 1.
+    pub fn covers(&self, addr: usize, bytes: usize) -> bool {
+        let end = addr.saturating_add(bytes.max(1));
+        let mut at = addr;
+        while at < end {
+            match self.entries.range(..=at).next_back() {
+                Some((_, e)) if at < e.host + e.bytes => at = e.host + e.bytes,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// Adds an entry; the caller has checked that the range is not present.
     pub fn insert(&mut self, e: Entry) {
         if e.dev != e.host {
@@ -196,6 +211,22 @@ mod tests {
         assert_eq!(t.lookup(900, 100), Lookup::NotPresent);
         assert_eq!(t.lookup(1150, 10), Lookup::NotPresent);
         assert_eq!(t.lookup(1140, 20), Lookup::Partly(1100, 50));
+    }
+
+    #[test]
+    fn covers_spans_adjacent_entries() {
+        let mut t = PresentTable::new();
+        t.insert(entry(1000, 100));
+        t.insert(entry(1100, 50));
+        t.insert(entry(1200, 10));
+        assert!(t.covers(1000, 150));
+        assert!(t.covers(1090, 20));
+        assert!(t.covers(1149, 0));
+        assert!(!t.covers(1000, 151), "a gap after 1150");
+        assert!(!t.covers(999, 2));
+        assert!(!t.covers(1140, 70));
+        assert!(t.covers(1200, 10));
+        assert!(!t.covers(1210, 0));
     }
 
     #[test]

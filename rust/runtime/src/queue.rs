@@ -10,11 +10,18 @@
 //! until the count seen at the call has completed; a wait enqueued on
 //! another queue (`wait async`) snapshots the counts first, so it can never
 //! wait on itself.
+//!
+//! A task that ends the program (`hosted.rs`) is recorded on its queue as
+//! failed and counted done; a fresh thread serves the rest of the queue,
+//! and the next host wait on that queue returns the failure as an error
+//! (`acc_error_execution` for `exit`/`abort` in an async task).
 
 use crate::consts::*;
 use crate::device::{self, Device};
 use crate::error::{AccError, AccResult};
+use crate::hosted::Outcome;
 use crate::prof::{self, Event};
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -30,6 +37,8 @@ struct QState {
     submitted: u64,
     completed: u64,
     started: bool,
+    /// A task of this queue ended the program; reported by the next wait.
+    failed: Option<Outcome>,
 }
 
 /// One in-order queue.
@@ -56,12 +65,39 @@ impl Queue {
         s.completed == s.submitted
     }
 
+    /// Blocks until the first `ticket` tasks have completed; then reports
+    /// (once) a task of the queue that ended the program.
+    pub fn wait_for(&self, ticket: u64) -> AccResult<()> {
+        let failed = {
+            let mut s = self.wait_done(ticket);
+            s.failed.take()
+        };
+        match failed {
+            None => Ok(()),
+            Some(Outcome::Error(e)) => Err(AccError { message: format!("an async operation failed: {}", e.message), ..e }),
+            Some(Outcome::Exit(c)) => Err(AccError::new(acc_error_execution, format!("an async kernel called exit({c})"))),
+            Some(Outcome::Abort(m)) => Err(AccError::new(acc_error_execution, format!("an async kernel aborted: {m}"))),
+        }
+    }
+
     /// Blocks until the first `ticket` tasks have completed.
-    pub fn wait_for(&self, ticket: u64) {
+    fn wait_done(&self, ticket: u64) -> MutexGuard<'_, QState> {
         let mut s = self.lock();
         while s.completed < ticket {
             s = self.done.wait(s).unwrap_or_else(|p| p.into_inner());
         }
+        s
+    }
+
+    /// Starts a thread serving the queue (with the state lock held).
+    fn start(self: &Arc<Self>, s: &mut QState) -> bool {
+        s.started = true;
+        let q = self.clone();
+        let spawned = std::thread::Builder::new().name("accjit-queue".into()).spawn(move || q.serve());
+        if spawned.is_err() {
+            s.started = false;
+        }
+        spawned.is_ok()
     }
 
     fn submit(self: &Arc<Self>, t: Task) {
@@ -69,12 +105,8 @@ impl Queue {
         s.tasks.push_back(t);
         s.submitted += 1;
         if !s.started {
-            s.started = true;
-            let q = self.clone();
-            let spawned = std::thread::Builder::new().name("accjit-queue".into()).spawn(move || q.serve());
-            if spawned.is_err() {
+            if !self.start(&mut s) {
                 // No thread: run everything queued now, in order.
-                s.started = false;
                 let tasks: Vec<Task> = s.tasks.drain(..).collect();
                 drop(s);
                 for t in tasks {
@@ -90,6 +122,7 @@ impl Queue {
     }
 
     fn serve(self: Arc<Self>) {
+        CURRENT.with(|c| *c.borrow_mut() = Some(self.clone()));
         loop {
             let task = {
                 let mut s = self.lock();
@@ -106,6 +139,34 @@ impl Queue {
             self.done.notify_all();
         }
     }
+}
+
+thread_local! {
+    /// The queue this thread serves.
+    static CURRENT: RefCell<Option<Arc<Queue>>> = const { RefCell::new(None) };
+}
+
+/// True on a thread serving an async queue.
+pub fn in_queue_thread() -> bool {
+    CURRENT.with(|c| c.borrow().is_some())
+}
+
+/// The running task ended the program: record `o` on the queue, count the
+/// task done, hand the rest of the queue to a fresh thread, park forever.
+pub(crate) fn fail_task(o: Outcome) -> ! {
+    let Some(q) = CURRENT.with(|c| c.borrow_mut().take()) else { crate::hosted::terminate_here(o) };
+    crate::support::release_lock_if_held();
+    {
+        let mut s = q.lock();
+        s.failed.get_or_insert(o);
+        s.completed += 1;
+        s.started = false;
+        if !s.tasks.is_empty() {
+            q.start(&mut s);
+        }
+        q.done.notify_all();
+    }
+    crate::hosted::park_forever()
 }
 
 /// The queues of one device.
@@ -167,13 +228,19 @@ impl Queues {
         }
     }
 
-    /// Blocks until every queue (but `except`) has drained what it had.
-    pub fn wait_all(&self, except: Option<i64>) {
+    /// Blocks until every queue (but `except`) has drained what it had;
+    /// the first failed task found is the error.
+    pub fn wait_all(&self, except: Option<i64>) -> AccResult<()> {
+        let mut r = Ok(());
         for (k, q, t) in self.snapshot(None) {
             if Some(k) != except.map(physical) {
-                q.wait_for(t);
+                let w = q.wait_for(t);
+                if r.is_ok() {
+                    r = w;
+                }
             }
         }
+        r
     }
 }
 
@@ -215,8 +282,9 @@ pub fn wait(dev: &'static Device, queues: Option<&[i64]>, async_: i64, loc: Opti
         dev.queues.submit(
             t,
             Box::new(move || {
+                // A failure stays recorded on its own queue for its own waiters.
                 for (_, q, ticket) in snaps {
-                    q.wait_for(ticket);
+                    drop(q.wait_done(ticket));
                 }
             }),
         );
@@ -235,10 +303,11 @@ pub fn wait(dev: &'static Device, queues: Option<&[i64]>, async_: i64, loc: Opti
             ..Event::default()
         };
         let ti = if prof::active() { prof::emit(&ev(acc_ev_wait_start, 0)) } else { 0 };
-        q.wait_for(ticket);
+        let r = q.wait_for(ticket);
         if prof::active() {
             prof::emit(&ev(acc_ev_wait_end, ti));
         }
+        r?;
     }
     Ok(())
 }
@@ -312,7 +381,7 @@ mod tests {
         let snaps = qs.snapshot(Some(&[1]));
         qs.submit(2, Box::new(move || {
             for (_, q, t) in snaps {
-                q.wait_for(t);
+                q.wait_for(t).unwrap();
             }
         }));
         let l = log.clone();

@@ -1,6 +1,7 @@
 //! Support for generated code that is not OpenACC: the process-wide lock
 //! (gang-partial combining, atomics without a native instruction), the
-//! thread-local stack for variable-length arrays, and `assert` failure.
+//! thread-local stack for variable-length arrays. (`assert` failure is in
+//! `hosted.rs`, with `exit` and `abort`.)
 //!
 //! The VLA stack is a list of 16-byte-aligned chunks per thread (1 MiB, or
 //! larger for a big request); a mark is (chunk index << 40 | offset), so
@@ -9,10 +10,15 @@
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::cell::RefCell;
-use std::ffi::{c_char, c_uint};
 use std::sync::atomic::{AtomicBool, Ordering::*};
 
 static LOCK: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// This thread holds `LOCK` (so that a program ended inside a critical
+    /// section does not leave the lock taken for the rest of the process).
+    static HOLDS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// Takes the process-wide lock (spins, then yields).
 #[no_mangle]
@@ -20,6 +26,7 @@ pub extern "C" fn __accjit_lock() {
     let mut spins = 0u32;
     loop {
         if !LOCK.swap(true, Acquire) {
+            HOLDS.with(|h| h.set(true));
             return;
         }
         while LOCK.load(Relaxed) {
@@ -35,7 +42,15 @@ pub extern "C" fn __accjit_lock() {
 
 #[no_mangle]
 pub extern "C" fn __accjit_unlock() {
+    HOLDS.with(|h| h.set(false));
     LOCK.store(false, Release);
+}
+
+/// Releases the process-wide lock if this thread holds it.
+pub(crate) fn release_lock_if_held() {
+    if HOLDS.with(|h| h.replace(false)) {
+        LOCK.store(false, Release);
+    }
 }
 
 const ALIGN: usize = 16;
@@ -147,20 +162,6 @@ pub extern "C" fn __accjit_stack_mark() -> i64 {
 #[no_mangle]
 pub extern "C" fn __accjit_stack_release(mark: i64) {
     STACK.with(|s| s.borrow_mut().release(mark))
-}
-
-extern "C" {
-    fn __assert_fail(expr: *const c_char, file: *const c_char, line: c_uint, func: *const c_char) -> !;
-}
-
-/// `assert` failure: libc's own message (`prog: file:line: Assertion `e' failed.`) and `abort()`.
-///
-/// # Safety
-/// `expr` and `file` must be null or NUL-terminated strings.
-#[no_mangle]
-pub unsafe extern "C" fn __accjit_assert_fail(expr: *const c_char, file: *const c_char, line: i64) -> ! {
-    let q = c"?".as_ptr();
-    __assert_fail(if expr.is_null() { q } else { expr }, if file.is_null() { q } else { file }, line as c_uint, std::ptr::null())
 }
 
 #[cfg(test)]

@@ -225,7 +225,7 @@ fn assert_child() {
     if std::env::var("ACCJIT_ASSERT_CHILD").is_err() {
         return;
     }
-    unsafe { accjit_runtime::support::__accjit_assert_fail(c"x == 1".as_ptr(), c"prog.c".as_ptr(), 7) }
+    unsafe { accjit_runtime::hosted::__accjit_assert_fail(c"x == 1".as_ptr(), c"prog.c".as_ptr(), 7) }
 }
 
 #[test]
