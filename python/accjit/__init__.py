@@ -15,7 +15,8 @@ for the multicore CPU device and called with NumPy arrays::
     x = np.arange(8, dtype=np.float32); y = np.ones_like(x)
     lib.saxpy(x.size, 2.0, x, y)
 
-See docs/python-api.md for the full reference.
+See docs/python-api.md for the full reference, docs/data-environment.md for
+the data API and ``acc.profile()`` for profiling.
 """
 
 from ._core import (  # noqa: F401
@@ -30,6 +31,9 @@ from . import _core
 from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache, compile_file  # noqa: F401
 from ._runtime import *  # noqa: F401,F403
 from ._runtime import __all__ as _runtime_all
+from ._data import *  # noqa: F401,F403  (the full data API; supersedes _runtime's data routines)
+from ._data import __all__ as _data_all
+from .profile import Profile, profile  # noqa: F401
 
 __version__ = _core.__version__
 
@@ -47,4 +51,7 @@ __all__ = [
     "cache_stats",
     "clear_cache",
     *_runtime_all,
+    *[n for n in _data_all if n not in _runtime_all],
+    "profile",
+    "Profile",
 ]

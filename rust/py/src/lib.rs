@@ -4,6 +4,9 @@
 //!   functions are called with NumPy arrays and Python scalars ([`marshal`]),
 //!   off-thread and interruptibly ([`caller`]).
 //! - [`runtime`]: runtime settings and the OpenACC data API on NumPy arrays.
+//! - [`data`]: the full data API (`_core.data_api`: views, memory, waits,
+//!   devices, `acc.data` regions) with readable variable names.
+//! - [`profile`]: profiling sessions for `acc.profile()`.
 //! - Errors: `CompileError` (file/line/col, rendered diagnostics) and
 //!   `AccError` (spec error code, variable, host range).
 //!
@@ -11,8 +14,10 @@
 //! a panic into `RuntimeError`.
 
 mod caller;
+mod data;
 mod marshal;
 mod module;
+mod profile;
 mod runtime;
 
 use module::PyProgram;
@@ -130,5 +135,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
     m.add_function(wrap_pyfunction!(clear_cache, m)?)?;
     runtime::register(m)?;
+    data::register(m)?;
+    profile::register(m)?;
     Ok(())
 }
