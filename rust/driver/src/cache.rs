@@ -8,10 +8,12 @@
 //! CLIF is kept).
 //!
 //! Headers are covered after the fact, as ccache's "direct mode" does: each
-//! entry records every file the preprocessor read from disk (the source map's
-//! files, other than the main text, that exist on disk with the same content)
-//! with a hash of its content. A lookup re-reads those files and treats any
-//! change, or a missing file, as a miss. Headers that accjit bundles
+//! entry records every file the preprocessor read from disk (every file of
+//! the program's source map but the main text, which is in the key, and the
+//! bundled `<bundled>/...` headers) by absolute path, with a hash of the text
+//! the compiler saw. A lookup re-reads those files (decoded as the
+//! preprocessor decodes them) and treats any change, or a file that cannot be
+//! read, as a miss. Headers that accjit bundles
 //! (`<stdio.h>`, `<openacc.h>`) are part of the engine and covered by the
 //! version. Known gap: a *new* file that would now shadow a recorded one
 //! earlier on the include path is not noticed.
@@ -105,7 +107,7 @@ pub(crate) fn lookup(key: u128) -> Option<Arc<Program>> {
             MISSES.fetch_add(1, Ordering::Relaxed);
             return None;
         }
-        Some(e) => e.deps.iter().all(|d| std::fs::read(&d.path).map(|b| hash128(&b) == d.hash).unwrap_or(false)),
+        Some(e) => deps_fresh(&e.deps),
     };
     if fresh {
         HITS.fetch_add(1, Ordering::Relaxed);
@@ -122,24 +124,40 @@ pub(crate) fn lookup(key: u128) -> Option<Arc<Program>> {
 pub(crate) fn peek(key: u128) -> Option<Arc<Program>> {
     let mut c = lru();
     let e = c.get(&key)?;
-    if e.deps.iter().all(|d| std::fs::read(&d.path).map(|b| hash128(&b) == d.hash).unwrap_or(false)) {
+    if deps_fresh(&e.deps) {
         Some(e.program.clone())
     } else {
         None
     }
 }
 
-pub(crate) fn insert(key: u128, program: Arc<Program>) {
-    let deps = program
-        .source_map()
-        .files
+/// The hash a dependency is recorded with: of the text as the preprocessor
+/// decodes a file (lossy UTF-8).
+fn text_hash(bytes: &[u8]) -> u128 {
+    hash128(String::from_utf8_lossy(bytes).as_bytes())
+}
+
+fn deps_fresh(deps: &[Dep]) -> bool {
+    deps.iter().all(|d| std::fs::read(&d.path).map(|b| text_hash(&b) == d.hash).unwrap_or(false))
+}
+
+/// Every file the preprocessor read from disk for `program`.
+fn deps_of(program: &Program) -> Vec<Dep> {
+    let files = &program.source_map().files;
+    files
         .iter()
-        .filter_map(|f| {
+        .skip(1) // the main text: part of the key
+        .filter(|f| !f.name.starts_with("<bundled>/"))
+        .map(|f| {
             let path = PathBuf::from(&f.name);
-            let bytes = std::fs::read(&path).ok()?;
-            (bytes == f.text.as_bytes()).then(|| Dep { path, hash: hash128(&bytes) })
+            let path = std::fs::canonicalize(&path).unwrap_or(path);
+            Dep { path, hash: hash128(f.text.as_bytes()) }
         })
-        .collect();
+        .collect()
+}
+
+pub(crate) fn insert(key: u128, program: Arc<Program>) {
+    let deps = deps_of(&program);
     lru().put(key, Entry { program, deps });
 }
 

@@ -189,7 +189,9 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
     let t1 = Instant::now();
 
     let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
-    guarded("lower", || accjit_lower::lower(&mut module, &lower_opts)).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    // With the source map, runtime messages name `file.c:LINE`.
+    guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm)))
+        .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     let t2 = Instant::now();
 
     let slots: Vec<rt::Slot> = module.kernels.iter().map(rt::Slot::for_kernel).collect();

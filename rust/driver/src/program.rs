@@ -3,12 +3,22 @@
 //!
 //! Field order is drop order: the compiled code goes first, then the kernel
 //! slots its launch sites point at, then the IR.
+//!
+//! Globals with `declare create/copyin/device_resident` are entered by
+//! lower's `__accjit_declare_init` ([`accjit_lower::DECLARE_INIT`]), which
+//! [`Program::prepare`] runs once, before the first function of the program
+//! runs (`run_main` and the Python call path call it). Their device copies
+//! live as long as the program (spec: the implicit data region of the whole
+//! program); when the program is dropped they are released (no copy back),
+//! so that the present table never keeps ranges of freed JIT data.
+//! Functions named `__accjit_*` are not listed among the exports.
 
 use crate::ctype::{self, ParamInfo};
 use crate::rt;
 use accjit_back_clif::{CompiledModule, Trampoline};
 use accjit_ir::{FuncSig, Module, SourceMap};
 use std::ffi::CString;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::*};
 use std::time::Duration;
 
 /// Wall time of each pipeline stage of one compilation.
@@ -53,6 +63,18 @@ pub struct Program {
     name: String,
     device_type: String,
     timings: Timings,
+    declare: Declare,
+}
+
+/// The `declare`d globals of a program and whether they were entered.
+struct Declare {
+    init: Option<Trampoline>,
+    /// 0 not entered, 1 entering, 2 entered.
+    state: AtomicU8,
+    /// `&'static Device` the globals were entered on (0: none yet).
+    device: AtomicUsize,
+    /// (host address, bytes) of each declared global.
+    globals: Vec<(usize, usize)>,
 }
 
 // SAFETY: after finalisation the native code and the IR are immutable; the
@@ -73,7 +95,7 @@ impl Program {
         timings: Timings,
     ) -> Program {
         let mut functions = Vec::new();
-        for cf in &compiled.functions {
+        for cf in compiled.functions.iter().filter(|f| !f.name.starts_with("__accjit_")) {
             let (params, ret) = match module.functions.iter().find(|f| f.name == cf.name) {
                 Some(f) => (ctype::params_of(f, &sm, &module.structs), ctype::type_name(&f.sig.ret, &module.structs)),
                 None => {
@@ -94,7 +116,49 @@ impl Program {
             };
             functions.push(FunctionInfo { name: cf.name.clone(), sig: cf.sig.clone(), params, ret_ctype: ret, trampoline: cf.trampoline });
         }
-        Program { compiled, slots, functions, module, sm, name, device_type, timings }
+        let declare = Declare {
+            init: compiled.function(accjit_lower::DECLARE_INIT).map(|f| f.trampoline),
+            state: AtomicU8::new(0),
+            device: AtomicUsize::new(0),
+            globals: module
+                .globals
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| g.declare.as_ref().is_some_and(|d| d.kind != accjit_ir::DataClauseKind::Link))
+                .filter_map(|(i, g)| {
+                    let addr = compiled.globals.get(i).copied().filter(|a| *a != 0)?;
+                    Some((addr, accjit_ir::size_of(&g.ty, &module.structs) as usize))
+                })
+                .collect(),
+        };
+        Program { compiled, slots, functions, module, sm, name, device_type, timings, declare }
+    }
+
+    /// Enters the program's `declare`d globals on the current device, once,
+    /// before any of its functions runs (later calls return at once). Call
+    /// it on the thread that then calls into the program: a runtime error in
+    /// it ends the program like any other (hosted: the caller gets it, and
+    /// a later call tries again).
+    pub fn prepare(&self) {
+        let Some(init) = self.declare.init else { return };
+        loop {
+            match self.declare.state.compare_exchange(0, 1, AcqRel, Acquire) {
+                Ok(_) => break,
+                Err(2) => return,
+                Err(_) => std::thread::yield_now(),
+            }
+        }
+        let state = &self.declare.state as *const AtomicU8 as usize;
+        // SAFETY: a hosted call that ends early keeps its `Arc<Program>`
+        // forever (its thread parks), so the state outlives the cleanup.
+        rt::on_early_end(Box::new(move || unsafe { (*(state as *const AtomicU8)).store(0, Release) }));
+        let dev = rt::current_device().map_or(0, |d| d as *const _ as usize);
+        let mut ret = [0u64; 2];
+        // SAFETY: `void __accjit_declare_init(void)`: no arguments, no result.
+        unsafe { init([].as_ptr(), ret.as_mut_ptr()) };
+        rt::keep_references();
+        self.declare.device.store(dev, Release);
+        self.declare.state.store(2, Release);
     }
 
     /// The display name the source was compiled under.
@@ -144,6 +208,17 @@ impl Drop for Program {
         if !self.slots.is_empty() {
             rt::drain_queues();
         }
+        // The declared globals' memory goes with the code: leave the present table.
+        if self.declare.state.load(Acquire) == 2 {
+            let dev = self.declare.device.load(Acquire);
+            if dev != 0 {
+                // SAFETY: devices are statics of the runtime.
+                let dev = unsafe { &*(dev as *const accjit_runtime::device::Device) };
+                for &(addr, bytes) in &self.declare.globals {
+                    rt::release_declared(dev, addr, bytes);
+                }
+            }
+        }
     }
 }
 
@@ -164,9 +239,12 @@ extern "C" {
 /// Calls the program's `main` with `argv` (`argv[0]` is the program name) and
 /// returns its result. Accepted forms: `int main(void)`, `int main(int, char **)`,
 /// `int main(int, char **, char **)` (the environment) and `void main(...)`
-/// (returns 0). When `main` returns, async queues are drained
-/// (`accjit_runtime::program_finished`) and C stdio is flushed. A call to `exit()` in
-/// the program ends the whole process, as it would for a C program.
+/// (returns 0). The program's `declare`d globals are entered first
+/// ([`Program::prepare`]). When `main` returns, async queues are drained
+/// (`accjit_runtime::program_finished`) and C stdio is flushed. A call to
+/// `exit()` in the program ends the whole process, as it would for a C
+/// program — unless the calling thread is hosted (`accjit_runtime::hosted`),
+/// where it ends only the program and the host gets the outcome.
 pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
     let f = program.function_info("main").ok_or_else(|| RunError(format!("{}: no function 'main' to run", program.name())))?;
     let nparams = f.sig.params.len();
@@ -184,6 +262,7 @@ pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
     env_ptrs.push(std::ptr::null());
     let call_args: [u64; 3] = [args.len() as u64, argv_ptrs.as_ptr() as u64, env_ptrs.as_ptr() as u64];
     let mut ret = [0u64; 2];
+    program.prepare();
     // SAFETY: the trampoline reads `nparams` slots of `call_args` and writes
     // `ret[0]`; argv/envp and their strings outlive the call.
     unsafe {

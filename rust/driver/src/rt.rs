@@ -43,20 +43,57 @@ impl Slot {
     }
 }
 
-/// Runtime symbols (`__accjit_*`, `acc_*`) for the JIT linker.
+/// Runtime symbols (`__accjit_*`, `acc_*`) for the JIT linker, and the
+/// runtime's `exit`/`_Exit`/`_exit`/`abort`, which the linker must take
+/// ahead of libc's (`dlsym`): a program hosted by Python ends without ending
+/// the process.
 pub fn symbols() -> Vec<(String, usize)> {
-    accjit_runtime::symbols()
+    let mut s = accjit_runtime::symbols();
+    s.extend(accjit_runtime::libc_overrides());
+    s
 }
 
-/// `main` returned: drain every async queue, emit the runtime-shutdown event.
+/// `main` returned: drain every async queue, emit the runtime-shutdown
+/// event. An async task that ended the program ends it now (through
+/// `fatal`: hosted, the caller gets the error).
 pub fn program_finished() {
-    accjit_runtime::program_finished();
+    if let Err(e) = accjit_runtime::program_finished() {
+        accjit_runtime::fatal(&e);
+    }
 }
 
 /// Waits until no async work is queued on any device (before code that
-/// queued work may be freed).
+/// queued work may be freed). Failures of async tasks are not reported here.
 pub fn drain_queues() {
     for d in accjit_runtime::device::all_devices() {
-        d.queues.wait_all(None);
+        let _ = d.queues.wait_all(None);
     }
+}
+
+/// The device that data entered now goes to (for the later teardown).
+pub fn current_device() -> Option<&'static accjit_runtime::device::Device> {
+    accjit_runtime::device::current_device().ok()
+}
+
+/// A hosted call that ends early runs `f` first (see `accjit_runtime::hosted`).
+pub fn on_early_end(f: Box<dyn FnOnce()>) {
+    accjit_runtime::hosted::push_cleanup(f);
+}
+
+/// The call went on normally: drop the latest [`on_early_end`] action and
+/// keep the structured references taken so far (they outlive the call).
+pub fn keep_references() {
+    accjit_runtime::hosted::pop_cleanup();
+    accjit_runtime::hosted::commit();
+}
+
+/// Removes one `declare`d global from the present table when its memory
+/// goes away: the structured exit of its declare, then (if `enter data`
+/// still holds it) a finalizing dynamic exit; no copy back.
+pub fn release_declared(dev: &'static accjit_runtime::device::Device, addr: usize, bytes: usize) {
+    use accjit_runtime::data::{exit, flags, Ctx};
+    let ctx = Ctx::directive(None, None, consts::acc_construct_data);
+    let (create, sync) = (accjit_runtime::Clause::Create, consts::acc_async_sync);
+    let _ = exit(dev, create, addr, bytes, flags::STRUCTURED, sync, ctx);
+    let _ = exit(dev, create, addr, bytes, flags::FINALIZE, sync, ctx);
 }

@@ -206,3 +206,76 @@ fn clif_is_kept_on_request() {
     assert!(p.clif().contains("function"), "{}", p.clif());
     assert!(p.ir_text().contains("add"));
 }
+
+const DECLARED: &str = r#"
+#include <openacc.h>
+double table[64];
+#pragma acc declare create(table)
+long table_addr(void) { return (long)table; }
+int present(void) { return acc_is_present(table, sizeof table); }
+"#;
+
+#[test]
+fn declared_globals_enter_once_before_the_first_call_and_leave_with_the_program() {
+    let _s = serial();
+    let p = compile_c("declared.c", DECLARED, &Options::default()).unwrap_or_else(|e| panic!("{}", e.rendered));
+    assert!(p.function("__accjit_declare_init").is_none(), "runtime helpers are not exports");
+    let addr = call_i64(&p, "table_addr", &[]) as usize;
+    assert!(!accjit_runtime::api::is_present(addr, 512).unwrap(), "not entered before prepare");
+    p.prepare();
+    p.prepare();
+    assert_eq!(call_i64(&p, "present", &[]) as u32, 1);
+    assert_eq!(accjit_runtime::api::ref_counts(addr, 512).unwrap(), Some((1, 0)), "entered exactly once");
+    clear_cache();
+    drop(p);
+    assert!(!accjit_runtime::api::is_present(addr, 512).unwrap(), "released with the program's memory");
+}
+
+#[test]
+fn runtime_messages_carry_file_and_line() {
+    let _s = serial();
+    let src = "void f(int n, float *a) {\n  #pragma acc update self(a[0:n])\n}\n";
+    let p = compile_c("where.c", src, &Options::default()).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let ir = p.ir_text();
+    assert!(ir.contains("where.c:2"), "no location string in:\n{ir}");
+    assert!(!ir.contains("<unknown>"), "{ir}");
+}
+
+#[test]
+fn exit_and_abort_bind_to_the_runtime() {
+    let syms = rt::symbols();
+    for name in ["exit", "_Exit", "abort", "__accjit_assert_fail"] {
+        let (_, a) = syms.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("{name} is not bound"));
+        let libc_addr = unsafe { libc_dlsym(name) };
+        assert_ne!(*a, libc_addr, "{name} must not be libc's");
+    }
+}
+
+unsafe fn libc_dlsym(name: &str) -> usize {
+    extern "C" {
+        fn dlsym(handle: *mut std::ffi::c_void, symbol: *const std::ffi::c_char) -> *mut std::ffi::c_void;
+    }
+    let c = std::ffi::CString::new(name).unwrap();
+    dlsym(std::ptr::null_mut(), c.as_ptr()) as usize
+}
+
+#[test]
+fn editing_a_header_in_an_include_dir_recompiles() {
+    let _s = serial();
+    let dir = std::env::temp_dir().join(format!("accjit-driver-inc-{}", std::process::id()));
+    let inc = dir.join("inc");
+    std::fs::create_dir_all(&inc).unwrap();
+    std::fs::write(inc.join("k.h"), "static int k(void) { return 1; }\n").unwrap();
+    let src = "#include <k.h>\nint get(void) { return k(); }\n";
+    let opts = Options { include_dirs: vec![inc.clone()], ..Options::default() };
+    let (p, _) = compile_c_cached("<string>", src, &opts).unwrap_or_else(|e| panic!("{}", e.rendered));
+    assert_eq!(call_i64(&p, "get", &[]) as u32, 1);
+    assert!(compile_c_cached("<string>", src, &opts).unwrap().1, "unchanged: a hit");
+    std::fs::write(inc.join("k.h"), "static int k(void) { return 2; }\n").unwrap();
+    let (p2, hit) = compile_c_cached("<string>", src, &opts).unwrap();
+    assert!(!hit, "an edited header must recompile");
+    assert_eq!(call_i64(&p2, "get", &[]) as u32, 2);
+    std::fs::remove_file(inc.join("k.h")).unwrap();
+    assert!(compile_c_cached("<string>", src, &opts).is_err(), "a deleted header is a miss (and now an error)");
+    let _ = std::fs::remove_dir_all(&dir);
+}
