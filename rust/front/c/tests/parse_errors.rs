@@ -46,8 +46,8 @@ fn argument_count_and_types() {
 #[test]
 fn assignment_targets() {
     assert_eq!(err1("void f(int a) {\n  a + 1 = 2;\n}"), "t.c:2:3: error: expression is not assignable");
-    assert_eq!(err1("void f(void) {\n  const int c = 1;\n  c = 2;\n}"), "t.c:3:3: error: cannot assign to a const-qualified object");
-    assert_eq!(err1("void f(const double *p) { p[0] = 1; }"), "t.c:1:27: error: cannot assign to a const-qualified object");
+    assert_eq!(err1("void f(void) {\n  const int c = 1;\n  c = 2;\n}"), "t.c:3:3: error: cannot assign to 'c': it is const-qualified");
+    assert_eq!(err1("void f(const double *p) { p[0] = 1; }"), "t.c:1:27: error: cannot assign to 'p[0]': it is const-qualified");
     assert_eq!(err1("void f(void) { int a[3], b[3]; a = b; }"), "t.c:1:32: error: array type is not assignable");
     assert_eq!(
         err1("struct s { int a; };\nvoid f(struct s v, double *p) { p = v; }"),
@@ -123,6 +123,10 @@ fn clause_not_allowed() {
 #[test]
 fn duplicates_and_conflicts() {
     assert_eq!(err1("void f(int n) {\n#pragma acc parallel if(n) if(1)\n{ }\n}"), "t.c:2:28: error: duplicate 'if' clause");
+    let mut sm = SourceMap::new();
+    let d = compile(&mut sm, "t.c", "void f(int n) {\n#pragma acc parallel if(n) if(1)\n{ }\n}", &CompileOptions::default()).unwrap_err();
+    assert_eq!(sm.location(d.0[0].notes[0].0), "t.c:2:22");
+    assert_eq!(d.0[0].hint.as_deref(), Some("'if' may appear at most once on a directive"));
     assert_eq!(err1("void f(int n) {\n#pragma acc parallel default(none) default(present)\n{ }\n}"), "t.c:2:36: error: duplicate 'default' clause");
     assert_eq!(
         err1("void f(int n, float *x) {\n#pragma acc parallel loop collapse(1) collapse(1)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}"),
@@ -227,6 +231,19 @@ fn routine_and_atomic_errors() {
     assert_eq!(err1("#pragma acc routine seq worker\nvoid f(void);"), "t.c:1:25: error: only one of gang, worker, vector or seq may appear on a routine directive ('seq' and 'worker')");
     assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic update\n*x = y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic update'");
     assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic read\n*x += y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic read'");
+    // The hint lists the forms of the clause and names the clause the statement fits.
+    assert_eq!(
+        hint("void f(int *x, int y) {\n#pragma acc atomic read\n*x += y;\n}").as_deref(),
+        Some("this statement is the form of 'atomic update'; 'atomic read' takes one of: v = x;")
+    );
+    assert_eq!(
+        hint("void f(int *x, int y) {\n#pragma acc atomic write\n*x = *x + y;\n}").as_deref(),
+        Some("this statement is the form of 'atomic update'; 'atomic write' takes one of: x = expr;")
+    );
+    assert_eq!(
+        hint("void f(int *x, int y) {\n#pragma acc atomic update\n*x = y;\n}").as_deref(),
+        Some("this statement is the form of 'atomic read' or 'atomic write'; 'atomic update' takes one of: x++; x--; ++x; --x; x binop= expr; x = x binop expr; x = expr binop x;")
+    );
     assert_eq!(err1("#pragma acc parallel\nint x;"), "t.c:1:13: error: the 'parallel' directive is not allowed at file scope");
 }
 

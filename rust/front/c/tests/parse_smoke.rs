@@ -27,11 +27,30 @@ fn file_from_env() {
     }
 }
 
+/// `// expect: compile-error "substring" LINE:COL` → (substring, "LINE:COL").
+fn parse_expectation(line: &str) -> Option<(String, String)> {
+    let rest = line.strip_prefix("// expect: compile-error")?.trim();
+    let rest = rest.strip_prefix('"')?;
+    let (sub, pos) = rest.split_once('"')?;
+    let pos = pos.trim();
+    let (l, c) = pos.split_once(':')?;
+    (l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok() && !sub.is_empty()).then(|| (sub.to_string(), pos.to_string()))
+}
+
+#[test]
+fn expectation_lines_parse() {
+    assert_eq!(parse_expectation("// expect: compile-error \"seq\" 7:33"), Some(("seq".into(), "7:33".into())));
+    assert_eq!(parse_expectation("// expect: compile-error \"seq\""), None);
+    assert_eq!(parse_expectation("// expect: compile-error seq 7:33"), None);
+    assert_eq!(parse_expectation("// expect: fail \"not present\""), None);
+}
+
 #[test]
 fn conformance_corpus_parses() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/conformance");
     let mut failures = vec![];
     let mut n = 0;
+    let mut n_errors = 0;
     for sub in ["core", "data", "errors"] {
         let Ok(rd) = std::fs::read_dir(root.join(sub)) else { continue };
         let mut paths: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().map(|x| x == "c").unwrap_or(false)).collect();
@@ -45,6 +64,7 @@ fn conformance_corpus_parses() {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             let r = compile(&mut sm, &name, &src, &CompileOptions::default());
             n += 1;
+            n_errors += expect_error as usize;
             if let Ok(m) = &r {
                 if let Err(d) = accjit_ir::validate::validate(m, accjit_ir::validate::Stage::Parsed) {
                     failures.push(format!("{}: invalid IR: {}", name, d.0.iter().map(|x| x.message.clone()).collect::<Vec<_>>().join("; ")));
@@ -53,12 +73,14 @@ fn conformance_corpus_parses() {
             match (r, expect_error) {
                 (Err(d), false) => failures.push(d.0.iter().map(|x| x.headline(&sm)).collect::<Vec<_>>().join("\n")),
                 (Err(d), true) => {
-                    // The substring and NAME.c:LINE:COL must appear in the first error.
+                    // The first error is at NAME.c:LINE:COL exactly and contains the substring
+                    // (the corpus convention of tests/conformance/README.md).
                     let head = d.0[0].headline(&sm);
-                    let mut parts = first.splitn(2, '"').nth(1).unwrap_or("").splitn(2, '"');
-                    let sub = parts.next().unwrap_or("").to_lowercase();
-                    let pos = parts.next().unwrap_or("").trim().to_string();
-                    if !head.to_lowercase().contains(&sub) || !head.contains(&format!("{}:{}", name, pos)) {
+                    let Some((sub, pos)) = parse_expectation(first) else {
+                        failures.push(format!("{}: malformed expectation line: {}", name, first));
+                        continue;
+                    };
+                    if !head.to_lowercase().contains(&sub.to_lowercase()) || !head.starts_with(&format!("{}:{}: error: ", name, pos)) {
                         failures.push(format!("{}: expected \"{}\" at {} but got: {}", name, sub, pos, head));
                     }
                 }
@@ -67,6 +89,7 @@ fn conformance_corpus_parses() {
             }
         }
     }
+    assert!(n_errors > 0 && n > n_errors, "the corpus was not found under {}", root.display());
     if !failures.is_empty() {
         panic!("{} of {} programs failed:\n{}", failures.len(), n, failures.join("\n"));
     }

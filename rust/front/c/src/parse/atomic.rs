@@ -31,8 +31,16 @@ fn atomic_op(op: BinOp) -> Option<AtomicBinOp> {
     })
 }
 
-const FORMS: &str = "expected one of: v = x; | x = expr; | x++; x--; ++x; --x; | x binop= expr; | x = x binop expr; | x = expr binop x; \
-(capture: v = x++; v = x binop= expr; {v = x; x binop= expr;} {x binop= expr; v = x;} {v = x; x = expr;})";
+/// The statement forms each atomic clause accepts (OpenACC 3.3 §2.12).
+fn forms(which: &str) -> &'static str {
+    match which {
+        "read" => "v = x;",
+        "write" => "x = expr;",
+        "capture" => "v = x++; v = x--; v = ++x; v = --x; v = x binop= expr; v = x = x binop expr; \
+{v = x; x binop= expr;} {x binop= expr; v = x;} {v = x; x = expr;}",
+        _ => "x++; x--; ++x; --x; x binop= expr; x = x binop expr; x = expr binop x;",
+    }
+}
 
 impl<'a> Parser<'a> {
     fn strip_casts(&self, mut id: ExprId) -> ExprId {
@@ -209,7 +217,16 @@ impl<'a> Parser<'a> {
                 out.push(Stmt { kind: StmtKind::Atomic(Box::new(op)), span: d.span });
                 Ok(())
             }
-            None => self.err_hint(span, format!("invalid atomic statement for 'atomic {}'", which), FORMS),
+            None => {
+                // Say which other atomic clause the statement fits, if any.
+                let fits: Vec<String> =
+                    ["read", "write", "update", "capture"].iter().filter(|o| **o != which && self.atomic_form(o, &stmts).is_some()).map(|o| format!("'atomic {}'", o)).collect();
+                let mut hint = format!("'atomic {}' takes one of: {}", which, forms(which));
+                if !fits.is_empty() {
+                    hint = format!("this statement is the form of {}; {}", fits.join(" or "), hint);
+                }
+                self.err_hint(span, format!("invalid atomic statement for 'atomic {}'", which), hint)
+            }
         }
     }
 

@@ -380,8 +380,14 @@ impl<'a> Parser<'a> {
             if group > 0 && !after.contains(&name) && name != "device_type" {
                 return self.err(t.span, format!("clause '{}' may not follow a 'device_type' clause on the '{}' directive", written, d.kind.name()));
             }
-            if UNIQUE.contains(&name) && !(name == "self" && d.kind == DirKind::Update) && d.clauses.iter().any(|c| c.name == name && c.group == group) {
-                return self.err(t.span, format!("duplicate '{}' clause", written));
+            if UNIQUE.contains(&name) && !(name == "self" && d.kind == DirKind::Update) {
+                if let Some(first) = d.clauses.iter().find(|c| c.name == name && c.group == group) {
+                    let diag = accjit_ir::Diagnostic::error(t.span, format!("duplicate '{}' clause", written))
+                        .with_note(first.span, format!("the first '{}' clause is here", name))
+                        .with_hint(format!("'{}' may appear at most once on a directive{}", name, if group > 0 { " per 'device_type'" } else { "" }));
+                    self.push_diag(diag);
+                    return Err(());
+                }
             }
             let val = self.clause_value(d.kind, name, &written, t.span)?;
             if name == "device_type" && grouping {

@@ -368,13 +368,26 @@ impl<'a> Parser<'a> {
 
     fn check_place(&mut self, e: &CExpr, op_span: Span) -> PResult<()> {
         match e.cat {
-            Cat::Place { is_const: true } => self.err(e.span.to(op_span), "cannot assign to a const-qualified object"),
+            Cat::Place { is_const: true } | Cat::Bit { is_const: true, .. } => {
+                let msg = match self.short_source(e.span) {
+                    Some(t) => format!("cannot assign to '{}': it is const-qualified", t),
+                    None => "cannot assign to a const-qualified object".to_string(),
+                };
+                self.err(e.span.to(op_span), msg)
+            }
             Cat::Place { .. } if e.ty.is_array() => self.err(e.span, "array type is not assignable"),
             Cat::Place { .. } => Ok(()),
-            Cat::Bit { is_const: true, .. } => self.err(e.span.to(op_span), "cannot assign to a const-qualified object"),
             Cat::Bit { .. } => Ok(()),
             _ => self.err(e.span, "expression is not assignable"),
         }
+    }
+
+    /// The source text of `span` when it is short and on one line (to name
+    /// the expression at fault in a message).
+    fn short_source(&self, span: Span) -> Option<String> {
+        let f = self.sm?.file(span.file)?;
+        let t = f.text.get(span.lo as usize..span.hi as usize)?;
+        (!t.is_empty() && t.len() <= 40 && !t.contains('\n')).then(|| t.to_string())
     }
 
     pub fn build_assign(&mut self, lhs: CExpr, rhs: CExpr, op_span: Span) -> PResult<CExpr> {
