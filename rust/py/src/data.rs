@@ -330,6 +330,29 @@ fn region_clause(kind: &str) -> PyResult<Clause> {
     })
 }
 
+/// Runs a region action between `start`/`end` events (as the C ABI does for
+/// data constructs), so that profiles show each `acc.data` clause.
+fn bracketed<T>(start: i32, end: i32, var: &str, loc: Option<&str>, f: impl FnOnce() -> AccResult<T>) -> AccResult<T> {
+    if !accjit_runtime::prof::active() {
+        return f();
+    }
+    let ty = device::current_type();
+    let ev = |kind, tool_info| accjit_runtime::Event {
+        kind,
+        construct: acc_construct_data,
+        device_type: ty.to_acc(),
+        device_num: device::current_num(ty) as i32,
+        var: Some(var),
+        loc,
+        tool_info,
+        ..Default::default()
+    };
+    let t = accjit_runtime::prof::emit(&ev(start, 0));
+    let r = f();
+    accjit_runtime::prof::emit(&ev(end, t));
+    r
+}
+
 /// region_enter(kind, a, name=None, loc=None): the entry action of data clause `kind` with the structured reference count.
 #[pyfunction]
 #[pyo3(signature = (kind, a, name = None, loc = None))]
@@ -345,8 +368,12 @@ fn region_enter(py: Python<'_>, kind: &str, a: &Bound<'_, PyAny>, name: Option<S
             None => format!("{kind}({})", h.desc),
         };
         let ctx = Ctx::directive(Some(&var), loc.as_deref(), acc_construct_data);
-        py.detach(|| current().and_then(|d| data::enter(d, c, h.addr, h.bytes, flags::STRUCTURED, acc_async_sync, ctx)))
-            .map(|_| ())
+        py.detach(|| {
+            bracketed(acc_ev_enter_data_start, acc_ev_enter_data_end, &var, loc.as_deref(), || {
+                current().and_then(|d| data::enter(d, c, h.addr, h.bytes, flags::STRUCTURED, acc_async_sync, ctx))
+            })
+        })
+        .map(|_| ())
             .map_err(|e| py_err(py, e, loc.as_deref()))
     })
 }
@@ -363,8 +390,12 @@ fn region_exit(py: Python<'_>, kind: &str, a: &Bound<'_, PyAny>, name: Option<St
             None => format!("{kind}({})", h.desc),
         };
         let ctx = Ctx::directive(Some(&var), loc.as_deref(), acc_construct_data);
-        py.detach(|| current().and_then(|d| data::exit(d, c, h.addr, h.bytes, flags::STRUCTURED, acc_async_sync, ctx)))
-            .map_err(|e| py_err(py, e, loc.as_deref()))
+        py.detach(|| {
+            bracketed(acc_ev_exit_data_start, acc_ev_exit_data_end, &var, loc.as_deref(), || {
+                current().and_then(|d| data::exit(d, c, h.addr, h.bytes, flags::STRUCTURED, acc_async_sync, ctx))
+            })
+        })
+        .map_err(|e| py_err(py, e, loc.as_deref()))
     })
 }
 

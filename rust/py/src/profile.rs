@@ -364,6 +364,8 @@ fn to_dict<'py>(py: Python<'py>, r: &Record, strings: &[String]) -> PyResult<Bou
     d.set_item("num_workers", e.num_workers)?;
     d.set_item("vector_length", e.vector_length)?;
     let (file, line) = match s(e.loc) {
+        // Launches may carry the kernel's name where a location belongs.
+        Some(l) if s(e.kernel) == Some(l) => (None, None),
         Some(l) => {
             let (f, n) = split_loc(l);
             (Some(f), n)
