@@ -19,14 +19,8 @@ See docs/python-api.md for the full reference, docs/data-environment.md for
 the data API and ``acc.profile()`` for profiling.
 """
 
-from ._core import (  # noqa: F401
-    AccError,
-    CompileError,
-    DeviceTypeUnavailableError,
-    InvalidAsyncError,
-    NotPresentError,
-    PartlyPresentError,
-)
+from ._errors import *  # noqa: F401,F403  (CompileError, AccError and subclasses, ProgramExit, ProgramAbort)
+from ._errors import __all__ as _errors_all
 from . import _core
 from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache, compile_file  # noqa: F401
 from ._runtime import *  # noqa: F401,F403
@@ -41,12 +35,7 @@ __all__ = [
     "c",
     "CModule",
     "CFunction",
-    "CompileError",
-    "AccError",
-    "NotPresentError",
-    "PartlyPresentError",
-    "InvalidAsyncError",
-    "DeviceTypeUnavailableError",
+    *_errors_all,
     "compile_file",
     "cache_stats",
     "clear_cache",

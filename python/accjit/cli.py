@@ -111,7 +111,9 @@ def main(argv=None) -> int:
         sys.stdout.flush()
         sys.stderr.flush()
         try:
-            status = m.run_main([args.file, *prog_args])
+            # Not hosted: exit(), abort() and runtime errors end this process,
+            # with the program's status, as for a compiled C program.
+            status = m.run_main([args.file, *prog_args], hosted=False)
         except KeyboardInterrupt:
             print("accjit: interrupted", file=sys.stderr)
             return 130

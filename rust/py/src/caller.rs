@@ -8,12 +8,21 @@
 //! arrays it was given, which the job owns) until it returns on its own; its
 //! result is then dropped.
 //!
+//! A *hosted* call (the default) runs under `accjit_runtime::hosted`: when
+//! the C program ends early — a runtime error, `exit`, `abort`, a failed
+//! `assert` — the runtime hands the [`Outcome`] to the waiting caller
+//! ([`CallFailure::Program`]) and parks the worker thread forever (it is
+//! never reused; what the call borrowed stays alive with it). The Python
+//! process goes on. A call that is not hosted (`accjit run`) lets those end
+//! the process, as for a compiled C program.
+//!
 //! Hand-off cost matters (a tiny kernel launch from Python should cost a few
 //! microseconds): an idle worker spins for [`WORKER_SPIN`] after each job
 //! before it parks, the caller spins for [`CALLER_SPIN`] before it releases
 //! the GIL and parks, and a worker returns itself to the idle list *before*
 //! it reports completion, so back-to-back calls reuse the same warm thread.
 
+use accjit_runtime::hosted::{self, Outcome};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering::*};
@@ -118,18 +127,47 @@ fn worker_loop(w: Arc<Worker>) {
     }
 }
 
+/// Why a call gave no value.
+#[derive(Debug)]
+pub enum CallFailure {
+    /// A panic in accjit, or no thread to run on: an internal error.
+    Internal(String),
+    /// The hosted C program ended early.
+    Program(Outcome),
+}
+
 struct Slot<T> {
     done: AtomicBool,
     waiting: AtomicBool,
-    value: Mutex<Option<Result<T, String>>>,
+    value: Mutex<Option<Result<T, CallFailure>>>,
     cv: Condvar,
 }
 
+impl<T> Slot<T> {
+    /// Hands the result to the waiting caller (the first one counts).
+    fn report(&self, r: Result<T, CallFailure>) {
+        {
+            let mut v = lock(&self.value);
+            if self.done.load(SeqCst) {
+                return;
+            }
+            *v = Some(r);
+            self.done.store(true, SeqCst);
+        }
+        if self.waiting.load(SeqCst) {
+            let _g = lock(&self.value);
+            self.cv.notify_all();
+        }
+    }
+}
+
 /// Runs `f` on a worker thread and waits for it with the GIL released,
-/// checking for signals every [`SLICE`]. A panic in `f` becomes `Err(message)`
-/// (turned into `RuntimeError` by the caller); a pending `KeyboardInterrupt`
-/// (or any exception a signal handler raises) is returned at once.
-pub fn run_interruptible<T, F>(py: Python<'_>, f: F) -> PyResult<Result<T, String>>
+/// checking for signals every [`SLICE`]. A panic in `f` becomes
+/// `Err(Internal(message))` (turned into `RuntimeError` by the caller); with
+/// `hosted`, a program that ends early is `Err(Program(outcome))`. A pending
+/// `KeyboardInterrupt` (or any exception a signal handler raises) is
+/// returned at once.
+pub fn run_interruptible<T, F>(py: Python<'_>, hosted: bool, f: F) -> PyResult<Result<T, CallFailure>>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
@@ -137,18 +175,19 @@ where
     let slot = Arc::new(Slot { done: AtomicBool::new(false), waiting: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
     let s2 = slot.clone();
     let job: Job = Box::new(move || {
-        let r = catch_unwind(AssertUnwindSafe(f)).map_err(|p| crate::panic_message(&*p));
-        Box::new(move || {
-            *lock(&s2.value) = Some(r);
-            s2.done.store(true, SeqCst);
-            if s2.waiting.load(SeqCst) {
-                let _g = lock(&s2.value);
-                s2.cv.notify_all();
-            }
-        })
+        let r = if hosted {
+            let s3 = s2.clone();
+            // On an early end this runs on this thread, which then parks.
+            let deliver: hosted::Deliver = Box::new(move |o| s3.report(Err(CallFailure::Program(o))));
+            catch_unwind(AssertUnwindSafe(move || hosted::run_hosted(deliver, f)))
+        } else {
+            catch_unwind(AssertUnwindSafe(f))
+        };
+        let r = r.map_err(|p| CallFailure::Internal(crate::panic_message(&*p)));
+        Box::new(move || s2.report(r))
     });
     if let Err(e) = submit(job) {
-        return Ok(Err(e));
+        return Ok(Err(CallFailure::Internal(e)));
     }
     let deadline = Instant::now() + CALLER_SPIN;
     let mut n = 0u32;
@@ -176,6 +215,6 @@ where
     }
 }
 
-fn take<T>(slot: &Slot<T>) -> Result<T, String> {
-    lock(&slot.value).take().unwrap_or_else(|| Err("call result lost".into()))
+fn take<T>(slot: &Slot<T>) -> Result<T, CallFailure> {
+    lock(&slot.value).take().unwrap_or_else(|| Err(CallFailure::Internal("call result lost".into())))
 }

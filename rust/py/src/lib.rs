@@ -8,13 +8,16 @@
 //!   devices, `acc.data` regions) with readable variable names.
 //! - [`profile`]: profiling sessions for `acc.profile()`.
 //! - Errors: `CompileError` (file/line/col, rendered diagnostics) and
-//!   `AccError` (spec error code, variable, host range).
+//!   `AccError` (spec error code, variable, host range); a hosted C program
+//!   that ends early raises `AccError`, `ProgramExit` or `ProgramAbort`
+//!   ([`errors`]).
 //!
 //! No panic crosses into Python: every entry runs under [`guard`], which turns
 //! a panic into `RuntimeError`.
 
 mod caller;
 mod data;
+mod errors;
 mod marshal;
 mod module;
 mod profile;
@@ -130,6 +133,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PartlyPresentError", py.get_type::<PartlyPresentError>())?;
     m.add("InvalidAsyncError", py.get_type::<InvalidAsyncError>())?;
     m.add("DeviceTypeUnavailableError", py.get_type::<DeviceTypeUnavailableError>())?;
+    errors::register(m)?;
     m.add_class::<PyProgram>()?;
     m.add_function(wrap_pyfunction!(compile_c, m)?)?;
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;

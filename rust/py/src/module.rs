@@ -1,7 +1,8 @@
 //! `accjit._core.Module`: one compiled C program, its exported functions and
 //! the ways to call them.
 
-use crate::caller::run_interruptible;
+use crate::caller::{run_interruptible, CallFailure};
+use accjit_runtime::hosted::Outcome;
 use crate::marshal::{marshal, required_dtype, unmarshal};
 use accjit_driver::{FunctionInfo, Program};
 use accjit_ir::Type;
@@ -100,27 +101,37 @@ impl PyProgram {
             let program = self.program.clone();
             let slots = m.slots;
             let keep = m.keep;
-            let ret = run_interruptible(py, move || {
+            let ret = run_interruptible(py, true, move || {
                 let mut ret = [0u64; 2];
+                program.prepare();
                 // SAFETY: `slots` matches the signature (checked by `marshal`);
                 // the arrays behind pointer slots are kept alive by `keep`
-                // and the code by `program` until the call returns.
+                // and the code by `program` until the call returns (or, if
+                // the program ends early, forever: the thread parks).
                 unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
                 drop(keep);
                 drop(program);
                 ret
             })?
-            .map_err(|e| PyRuntimeError::new_err(format!("{name}(): {e}")))?;
+            .map_err(|e| crate::errors::call_failure(py, &format!("{name}()"), e))?;
             unmarshal(py, &f.sig.ret, ret)
         })
     }
 
-    /// Run `main(argc, argv)` and return its status. `exit()` in the program ends the process.
-    fn run_main(&self, py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
+    /// Run `main(argc, argv)` and return its status. Hosted (the default),
+    /// `exit(n)` in the program ends only the program and its status `n` is
+    /// returned, as `return n` from main would; a runtime error raises
+    /// `AccError`, `abort()`/a failed `assert` raise `ProgramAbort`. With
+    /// `hosted=False` (the `accjit run` command) they end the process.
+    #[pyo3(signature = (argv, hosted = true))]
+    fn run_main(&self, py: Python<'_>, argv: Vec<String>, hosted: bool) -> PyResult<i32> {
         crate::guard(|| {
             let program = self.program.clone();
-            let r = run_interruptible(py, move || accjit_driver::run_main(&program, &argv))?
-                .map_err(|e| PyRuntimeError::new_err(format!("main(): {e}")))?;
+            let r = match run_interruptible(py, hosted, move || accjit_driver::run_main(&program, &argv))? {
+                Ok(r) => r,
+                Err(CallFailure::Program(Outcome::Exit(code))) => return Ok(code),
+                Err(e) => return Err(crate::errors::call_failure(py, "main()", e)),
+            };
             r.map_err(|e| PyRuntimeError::new_err(e.0))
         })
     }

@@ -7,7 +7,6 @@
 
 #![allow(non_upper_case_globals)] // the spec's acc_error_* names
 
-use crate::{AccError, DeviceTypeUnavailableError, InvalidAsyncError, NotPresentError, PartlyPresentError};
 use accjit_runtime::api;
 use accjit_runtime::consts::*;
 use accjit_runtime::Clause;
@@ -24,13 +23,7 @@ pub fn current_device_type() -> String {
 }
 
 pub(crate) fn acc_error(py: Python<'_>, e: accjit_runtime::AccError) -> PyErr {
-    let err = match e.code {
-        acc_error_not_present => NotPresentError::new_err(e.to_string()),
-        acc_error_partly_present => PartlyPresentError::new_err(e.to_string()),
-        acc_error_invalid_async => InvalidAsyncError::new_err(e.to_string()),
-        acc_error_device_type_unavailable | acc_error_device_unavailable => DeviceTypeUnavailableError::new_err(e.to_string()),
-        _ => AccError::new_err(e.to_string()),
-    };
+    let err = crate::errors::acc_error_for_code(e.code, e.to_string());
     let v = err.value(py);
     let set = || -> PyResult<()> {
         v.setattr("code", e.code)?;
