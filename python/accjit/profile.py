@@ -184,6 +184,7 @@ class Profile:
         depth = _nesting(events)
         max_depth = max(depth.values(), default=0) + 1
         lane = 0.8 / max_depth
+        span = max((e["end_ns"] for e in events), default=0) or 1
         seen = {}
         for i, e in enumerate(events):
             y = y_of[_row(e)] - 0.4 + depth[i] * lane
@@ -191,6 +192,9 @@ class Profile:
             x0 = e["start_ns"] / 1e3
             if e["duration_ns"] > 0:
                 ax.broken_barh([(x0, e["duration_ns"] / 1e3)], (y, lane * 0.9), facecolors=color)
+                if e["kernel"] and e["kind"] == "enqueue_launch" and e["duration_ns"] > 0.06 * span:
+                    ax.text(x0 + e["duration_ns"] / 2e3, y + lane * 0.45, e["kernel"], ha="center", va="center",
+                            fontsize="x-small", color="white", clip_on=True)
             else:
                 ax.vlines(x0, y, y + lane * 0.9, colors=color, linewidth=1.5)
             seen.setdefault(e["kind"], color)
