@@ -47,7 +47,7 @@ case "$cmd" in
         "$PY" -m accjit.demo "$@"
         ;;
     test)
-        setup_venv pytest
+        setup_venv pytest pandas matplotlib
         build
         # Both suites always run (a Rust failure must not hide the Python
         # results); the exit status is non-zero if either failed.
