@@ -617,3 +617,73 @@ def test_separate_device_copy_pipeline(lib, rng):
     finally:
         acc.unmap_data(x)
         acc.free(d)
+
+
+# --- attach / detach ----------------------------------------------------------------------------
+
+
+def test_attach_counts():
+    rows = [np.arange(4.0) + 10 * i for i in range(3)]
+    ptrs = np.array([r.ctypes.data for r in rows], dtype=np.uint64)
+    acc.copyin(ptrs)
+    for r in rows:
+        acc.copyin(r)
+    acc.attach(ptrs[1:2])
+    acc.attach(ptrs[1:2])
+    assert acc.attach_count(ptrs[1:2]) == 2 and acc.attach_count(ptrs[0:1]) == 0
+    acc.detach(ptrs[1:2])
+    assert acc.attach_count(ptrs[1:2]) == 1
+    acc.detach(ptrs[1:2], finalize=True)
+    assert acc.attach_count(ptrs[1:2]) == 0
+    acc.attach(ptrs[2:3])
+    acc.delete(ptrs)  # removing the pointer's device copy drops its attachment
+    assert acc.attach_count(ptrs[2:3]) == 0
+    for r in rows:
+        acc.delete(r)
+    with pytest.raises(TypeError, match="array of pointers"):
+        acc.attach(np.zeros(2, dtype=np.float32))
+
+
+def test_attached_pointers_on_a_separate_device_copy():
+    """With every array mapped to its own device memory, attach writes device
+    addresses into the device copy of the pointer array, and a kernel that
+    walks `double **` works on the device copies only."""
+    lib = acc.c(r"""
+    void bump(int n, int m, double **p) {
+        #pragma acc parallel loop present(p[0:n])
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++) p[i][j] += 1.0;
+    }
+    """)
+    rows = [np.arange(4.0) + 10 * i for i in range(3)]
+    ptrs = np.array([r.ctypes.data for r in rows], dtype=np.uint64)
+    dp = acc.malloc(ptrs.nbytes)
+    acc.map_data(ptrs, dp)
+    acc.update_device(ptrs)
+    ds = []
+    for r in rows:
+        ds.append(acc.malloc(r.nbytes))
+        acc.map_data(r, ds[-1])
+        acc.update_device(r)
+    try:
+        for i in range(3):
+            acc.attach(ptrs[i:i + 1])
+        dev = np.zeros(3, dtype=np.uint64)
+        acc.memcpy_from_device(dev, dp)
+        assert dev.tolist() == ds  # device pointers in the device copy
+        assert ptrs.tolist() == [r.ctypes.data for r in rows]  # host pointers untouched
+        lib.bump(3, 4, ptrs)
+        assert rows[0].tolist() == [0.0, 1.0, 2.0, 3.0]  # host data untouched
+        for r in rows:
+            acc.update_self(r)
+        np.testing.assert_array_equal(np.stack(rows), np.arange(4.0) + 10 * np.arange(3)[:, None] + 1)
+        for i in range(3):
+            acc.detach(ptrs[i:i + 1])
+        acc.memcpy_from_device(dev, dp)
+        assert dev.tolist() == ptrs.tolist()  # detach restored the host values
+    finally:
+        for r, d in zip(rows, ds):
+            acc.unmap_data(r)
+            acc.free(d)
+        acc.unmap_data(ptrs)
+        acc.free(dp)

@@ -34,6 +34,9 @@ __all__ = [
     "hostptr",
     "ref_counts",
     "present_table",
+    "attach",
+    "detach",
+    "attach_count",
     "map_data",
     "unmap_data",
     "malloc",
@@ -63,6 +66,9 @@ deviceptr = _api.deviceptr
 hostptr = _api.hostptr
 ref_counts = _api.ref_counts
 present_table = _api.present_table
+attach = _api.attach
+detach = _api.detach
+attach_count = _api.attach_count
 map_data = _api.map_data
 unmap_data = _api.unmap_data
 malloc = _api.malloc

@@ -312,6 +312,55 @@ fn present_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     })
 }
 
+// --- attach / detach ------------------------------------------------------------------
+
+/// The host address of the pointer stored in `p`'s first element (an
+/// 8-byte-element array: `uint64`, `int64`, `intp`, as `T **` arguments take).
+fn pointer_slot(what: &str, p: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let h = host_array(what, p)?;
+    let arr = p.cast::<PyUntypedArray>()?;
+    if arr.dtype().itemsize() != 8 || h.bytes < 8 {
+        return Err(PyTypeError::new_err(format!(
+            "{what}() takes an array of pointers (uint64 addresses, as T ** arguments take), got {}; pass ptrs[i:i+1] for element i",
+            h.desc
+        )));
+    }
+    Ok(h.addr)
+}
+
+/// attach(p, async_=None): acc_attach — attach the pointer stored in `p[0]` (attachment count + 1):
+/// its device copy is made to point to the device copy of its present target.
+#[pyfunction]
+#[pyo3(signature = (p, async_ = None))]
+fn attach(py: Python<'_>, p: &Bound<'_, PyAny>, async_: Option<i64>) -> PyResult<()> {
+    crate::guard(|| {
+        let slot = pointer_slot("attach", p)?;
+        let a = async_arg(async_);
+        py.detach(|| api::attach(slot, a)).map_err(|e| py_err(py, e, None))
+    })
+}
+
+/// detach(p, async_=None, finalize=False): acc_detach[_finalize] — attachment count − 1 (finalize: to 0);
+/// at 0 the device copy of the pointer gets its host value back.
+#[pyfunction]
+#[pyo3(signature = (p, async_ = None, finalize = false))]
+fn detach(py: Python<'_>, p: &Bound<'_, PyAny>, async_: Option<i64>, finalize: bool) -> PyResult<()> {
+    crate::guard(|| {
+        let slot = pointer_slot("detach", p)?;
+        let a = async_arg(async_);
+        py.detach(|| api::detach(slot, finalize, a)).map_err(|e| py_err(py, e, None))
+    })
+}
+
+/// attach_count(p): the attachment count of the pointer stored in `p[0]` (0 when not attached).
+#[pyfunction]
+fn attach_count(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<u64> {
+    crate::guard(|| {
+        let slot = pointer_slot("attach_count", p)?;
+        api::attach_count(slot).map_err(|e| py_err(py, e, None))
+    })
+}
+
 // --- structured regions (acc.data) -------------------------------------------------
 
 fn region_clause(kind: &str) -> PyResult<Clause> {
@@ -687,6 +736,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sub.add_function(wrap_pyfunction!(hostptr, &sub)?)?;
     sub.add_function(wrap_pyfunction!(ref_counts, &sub)?)?;
     sub.add_function(wrap_pyfunction!(present_table, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(attach, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(detach, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(attach_count, &sub)?)?;
     sub.add_function(wrap_pyfunction!(region_enter, &sub)?)?;
     sub.add_function(wrap_pyfunction!(region_exit, &sub)?)?;
     sub.add_function(wrap_pyfunction!(malloc, &sub)?)?;
