@@ -687,3 +687,24 @@ def test_attached_pointers_on_a_separate_device_copy():
             acc.free(d)
         acc.unmap_data(ptrs)
         acc.free(dp)
+
+
+# --- the documentation's examples --------------------------------------------------------------
+
+
+def test_docs_examples_run(capsys):
+    """Every ```python block of docs/data-environment.md runs, in order, in one namespace."""
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "data-environment.md"
+    text = doc.read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 10
+    env = {"__name__": "__doc__"}
+    for i, src in enumerate(blocks):
+        exec(compile(src, "data-environment.md", "exec"), env)
+    out = capsys.readouterr().out
+    assert "np.ascontiguousarray" in out and "acc_error_partly_present" in out
+    assert "present(a) data-environment.md:" in out
+    assert "profile:" in out
