@@ -40,6 +40,10 @@ fn runtime_sig(name: &str) -> Option<FuncSig> {
         "__accjit_data_enter" | "__accjit_data_exit" => {
             sig(vec![i64t.clone(), vp, i64t.clone(), i64t.clone(), i64t, cp.clone(), cp], void)
         }
+        "__accjit_deep" => {
+            let ip = Type::ptr(i64t.clone());
+            sig(vec![i64t.clone(), i64t.clone(), vp, i64t.clone(), ip.clone(), ip.clone(), ip, i64t.clone(), i64t, cp.clone(), cp], void)
+        }
         "__accjit_update" => sig(vec![i64t.clone(), vp, i64t.clone(), i64t.clone(), i64t, cp.clone(), cp], void),
         "__accjit_use_device" => sig(vec![vp.clone(), i64t, cp.clone(), cp], vp),
         "__accjit_attach" | "__accjit_detach" => sig(vec![Type::ptr(vp), i64t.clone(), i64t, cp.clone(), cp], void),

@@ -5,9 +5,13 @@
 //!   temporaries, where the region starts; `__accjit_data_enter` runs before
 //!   the region and `__accjit_data_exit` after it (in reverse order), with the
 //!   structured flag for compute, `data` and `declare` regions.
-//! - `attach` clauses, and sections of pointer members (`s.p[0:n]`) or deep
-//!   `T**` sections, attach the pointer after its data enters and detach it
-//!   before its data exits (the runtime side of deep copies comes in issue 3).
+//! - `attach` clauses, and sections of pointer members (`s.p[0:n]`), attach
+//!   the pointer after its data enters and detach it before its data exits.
+//! - Deep sections (`a[0:n][0:m]` on `T **`, `VarRef::deep`) become one
+//!   `__accjit_deep` call each (enter, exit, update): the runtime walks the
+//!   levels, entering every block and attaching every pointer to it
+//!   (`runtime/src/deep.rs`). Their base, lowers, lengths and element sizes
+//!   are evaluated once, where the region starts.
 //! - `data` constructs run their exits on every path out of the body;
 //!   `declare` in a block is a data region from the directive to the end of
 //!   the block (to every `return` at function scope).
@@ -43,7 +47,21 @@ pub struct ClauseOp {
     pub bytes: LocalId,
     /// Temporary holding the address of a pointer to attach (`void **`).
     pub attach: Option<LocalId>,
+    /// The temporaries of a deep section.
+    pub deep: Option<DeepTemps>,
     pub span: Span,
+}
+
+/// A deep section's arguments of `__accjit_deep`, evaluated once.
+#[derive(Clone, Debug)]
+pub struct DeepTemps {
+    /// `void *`: element 0 of level 0.
+    pub base: LocalId,
+    pub levels: usize,
+    /// `[levels x i64]` arrays.
+    pub lowers: LocalId,
+    pub lengths: LocalId,
+    pub sizes: LocalId,
 }
 
 /// The async argument of a region, evaluated once.
@@ -81,11 +99,83 @@ pub fn async_val(f: &mut Function, a: &AsyncClause, span: Span, out: &mut Vec<St
 }
 
 fn is_attach_section(f: &Function, v: &VarRef) -> bool {
-    v.deep || (!v.sections.is_empty() && v.base != v.root && f.expr(v.base).ty.is_ptr() && matches!(f.expr(v.base).kind, ExprKind::Member(..)))
+    !v.deep && (!v.sections.is_empty() && v.base != v.root && f.expr(v.base).ty.is_ptr() && matches!(f.expr(v.base).kind, ExprKind::Member(..)))
+}
+
+/// A local `[n x i64]` array holding `values` (statements into `out`).
+fn i64_temps(f: &mut Function, name: &str, values: &[ExprId], span: Span, out: &mut Vec<Stmt>) -> LocalId {
+    let arr = f.add_local(name, Type::Array(Box::new(Type::I64), Some(values.len().max(1) as u64)), span);
+    out.push(Stmt { kind: StmtKind::Decl(arr, None), span });
+    for (i, &v) in values.iter().enumerate() {
+        let p0 = build::first_elem(f, arr, span);
+        let idx = i64c(f, i as i64, span);
+        let p = build::binary(f, BinOp::Add, p0, idx, Type::ptr(Type::I64), span);
+        let place = build::deref(f, p, span);
+        let v = cast(f, v, Type::I64, span);
+        let a = build::assign(f, place, v, span);
+        out.push(build::expr_stmt(a, span));
+    }
+    arr
+}
+
+/// The temporaries of a deep section, or an error when a level below the
+/// first is not a pointer level (an array dimension there is not supported).
+fn prepare_deep(cx: &mut Cx, f: &mut Function, v: &VarRef, out: &mut Vec<Stmt>) -> Option<DeepTemps> {
+    let span = v.span;
+    let elem = |t: &Type| match t {
+        Type::Ptr(e) | Type::Array(e, _) => Some((**e).clone()),
+        _ => None,
+    };
+    // tys[k]: the type whose elements level k selects.
+    let mut tys = vec![f.expr(v.base).ty.clone()];
+    for k in 0..v.sections.len() {
+        let Some(e) = elem(&tys[k]) else {
+            cx.error(Diagnostic::error(span, format!("`{}`: level {} of the section is not an array or pointer", v.text, k + 1)));
+            return None;
+        };
+        if k + 1 < v.sections.len() && !e.is_ptr() {
+            cx.error(Diagnostic::error(span, format!("`{}`: a deep copy needs a pointer at every level below the first; level {} is an array", v.text, k + 2))
+                .with_hint("copy such data with one section per pointer level"));
+            return None;
+        }
+        tys.push(e);
+    }
+    let base = match &tys[0] {
+        Type::Ptr(_) => build::load(f, v.base, span),
+        _ => {
+            let e = elem(&tys[0]).unwrap_or(Type::Void);
+            f.add_expr(ExprKind::AddrOf(v.base), Type::ptr(e), span)
+        }
+    };
+    let base = cast(f, base, void_ptr(), span);
+    let (base, d) = build::temp(f, "__acc_deep_base", base, span);
+    out.push(d);
+    let mut lowers = vec![];
+    let mut lengths = vec![];
+    let mut sizes = vec![];
+    for (k, s) in v.sections.iter().enumerate() {
+        lowers.push(match s.lower {
+            Some(l) => l,
+            None => i64c(f, 0, span),
+        });
+        lengths.push(match s.length {
+            Some(l) => l,
+            None => {
+                cx.error(Diagnostic::error(span, format!("`{}`: the length of level {} is required", v.text, k + 1)));
+                return None;
+            }
+        });
+        let sz = cx.size_of(&tys[k + 1]) as i64;
+        sizes.push(i64c(f, sz, span));
+    }
+    let lowers = i64_temps(f, "__acc_deep_lower", &lowers, span, out);
+    let lengths = i64_temps(f, "__acc_deep_length", &lengths, span, out);
+    let sizes = i64_temps(f, "__acc_deep_size", &sizes, span, out);
+    Some(DeepTemps { base, levels: v.sections.len(), lowers, lengths, sizes })
 }
 
 /// Temporaries for one clause variable.
-pub fn prepare_var(f: &mut Function, kind: DataClauseKind, flags: i64, v: &VarRef, out: &mut Vec<Stmt>) -> ClauseOp {
+pub fn prepare_var(cx: &mut Cx, f: &mut Function, kind: DataClauseKind, flags: i64, v: &VarRef, out: &mut Vec<Stmt>) -> ClauseOp {
     let span = v.span;
     let a = cast(f, v.addr, void_ptr(), span);
     let (addr, d1) = build::temp(f, "__acc_addr", a, span);
@@ -102,7 +192,8 @@ pub fn prepare_var(f: &mut Function, kind: DataClauseKind, flags: i64, v: &VarRe
     } else {
         None
     };
-    ClauseOp { kind, flags, name: v.text.clone(), addr, bytes, attach, span }
+    let deep = if v.deep { prepare_deep(cx, f, v, out) } else { None };
+    ClauseOp { kind, flags, name: v.text.clone(), addr, bytes, attach, deep, span }
 }
 
 fn clause_flags(c: &DataClause, base: i64) -> i64 {
@@ -110,14 +201,14 @@ fn clause_flags(c: &DataClause, base: i64) -> i64 {
 }
 
 /// Temporaries for every variable of `clauses` (skipping `deviceptr`).
-pub fn prepare_clauses(f: &mut Function, clauses: &[DataClause], base_flags: i64, out: &mut Vec<Stmt>) -> Vec<ClauseOp> {
+pub fn prepare_clauses(cx: &mut Cx, f: &mut Function, clauses: &[DataClause], base_flags: i64, out: &mut Vec<Stmt>) -> Vec<ClauseOp> {
     let mut ops = vec![];
     for c in clauses {
         if matches!(c.kind, DataClauseKind::DevicePtr | DataClauseKind::UseDevice) {
             continue;
         }
         for v in &c.vars {
-            ops.push(prepare_var(f, c.kind, clause_flags(c, base_flags), v, out));
+            ops.push(prepare_var(cx, f, c.kind, clause_flags(c, base_flags), v, out));
         }
     }
     ops
@@ -132,6 +223,21 @@ fn call_args(f: &mut Function, cx: &mut Cx, op: &ClauseOp, async_: AsyncVal, fir
     let name = build::cstr(f, cx, &op.name, span);
     let loc = build::loc(f, cx, span);
     vec![first, addr, bytes, flags, a, name, loc]
+}
+
+/// `__accjit_deep(op, kind, base, levels, lowers, lengths, sizes, flags, async, name, loc)`;
+/// `op`: 0 enter, 1 exit, 2 update self, 3 update device.
+fn deep_call(f: &mut Function, cx: &mut Cx, op: i64, d: &DeepTemps, c: &ClauseOp, async_: AsyncVal) -> Stmt {
+    let span = c.span;
+    let mut args = vec![i64c(f, op, span), i64c(f, c.kind as i64, span), load_local(f, d.base, span), i64c(f, d.levels as i64, span)];
+    for arr in [d.lowers, d.lengths, d.sizes] {
+        args.push(build::first_elem(f, arr, span));
+    }
+    args.push(i64c(f, c.flags, span));
+    args.push(async_.expr(f, span));
+    args.push(build::cstr(f, cx, &c.name, span));
+    args.push(build::loc(f, cx, span));
+    rt_stmt(f, cx, "__accjit_deep", args, span)
 }
 
 fn attach_call(f: &mut Function, cx: &mut Cx, which: &str, ptr: LocalId, op: &ClauseOp, async_: AsyncVal) -> Stmt {
@@ -159,6 +265,10 @@ pub fn enter_stmts(f: &mut Function, cx: &mut Cx, ops: &[ClauseOp], async_: Asyn
         if op.kind == DataClauseKind::Detach {
             continue;
         }
+        if let Some(d) = &op.deep {
+            out.push(deep_call(f, cx, 0, d, op, async_));
+            continue;
+        }
         let k = i64c(f, op.kind as i64, op.span);
         let args = call_args(f, cx, op, async_, k);
         out.push(rt_stmt(f, cx, "__accjit_data_enter", args, op.span));
@@ -179,6 +289,10 @@ pub fn exit_stmts(f: &mut Function, cx: &mut Cx, ops: &[ClauseOp], async_: Async
             let (l, d) = build::temp(f, "__acc_ptr", p, op.span);
             out.push(d);
             out.push(attach_call(f, cx, "__accjit_detach", l, op, async_));
+            continue;
+        }
+        if let Some(d) = &op.deep {
+            out.push(deep_call(f, cx, 1, d, op, async_));
             continue;
         }
         if let Some(p) = op.attach {
@@ -226,7 +340,7 @@ pub fn lower_data(cx: &mut Cx, f: &mut Function, d: &DataConstruct, mut body: Bl
     let mut out = vec![];
     let guard = d.if_cond.map(|c| truth_temp(f, c, "__acc_if", span, &mut out));
     let av = async_val(f, &t.async_, span, &mut out);
-    let ops = prepare_clauses(f, &d.data, FLAG_STRUCTURED, &mut out);
+    let ops = prepare_clauses(cx, f, &d.data, FLAG_STRUCTURED, &mut out);
     let mut pre = vec![];
     if let Some(w) = &t.wait {
         let a = av.expr(f, span);
@@ -264,11 +378,11 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
     }
     match &x.kind {
         ExecKind::EnterData => {
-            let ops = prepare_clauses(f, &x.data, 0, &mut body);
+            let ops = prepare_clauses(cx, f, &x.data, 0, &mut body);
             body.extend(enter_stmts(f, cx, &ops, av));
         }
         ExecKind::ExitData { finalize } => {
-            let ops = prepare_clauses(f, &x.data, if *finalize { FLAG_FINALIZE } else { 0 }, &mut body);
+            let ops = prepare_clauses(cx, f, &x.data, if *finalize { FLAG_FINALIZE } else { 0 }, &mut body);
             // Exits in clause order (exit data has no nesting to mirror).
             for op in &ops {
                 body.extend(exit_stmts(f, cx, std::slice::from_ref(op), av));
@@ -276,8 +390,13 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
         }
         ExecKind::Update { if_present } => {
             let flags = if *if_present { FLAG_IF_PRESENT } else { 0 };
-            let ops = prepare_clauses(f, &x.data, flags, &mut body);
+            let ops = prepare_clauses(cx, f, &x.data, flags, &mut body);
             for op in &ops {
+                if let Some(d) = &op.deep {
+                    let which = if op.kind == DataClauseKind::UpdateDevice { 3 } else { 2 };
+                    body.push(deep_call(f, cx, which, d, op, av));
+                    continue;
+                }
                 let to_dev = i64c(f, (op.kind == DataClauseKind::UpdateDevice) as i64, op.span);
                 let args = call_args(f, cx, op, av, to_dev);
                 body.push(rt_stmt(f, cx, "__accjit_update", args, op.span));

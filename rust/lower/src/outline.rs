@@ -168,7 +168,7 @@ fn implicit_ops(cx: &Cx, f: &mut Function, caps: &[Capture], out: &mut Vec<Stmt>
         let (bytes, d2) = build::temp(f, "__acc_bytes", n, sp);
         out.push(d1);
         out.push(d2);
-        ops.push(ClauseOp { kind, flags: FLAG_STRUCTURED, name: cap.name.clone(), addr, bytes, attach: None, span: sp });
+        ops.push(ClauseOp { kind, flags: FLAG_STRUCTURED, name: cap.name.clone(), addr, bytes, attach: None, deep: None, span: sp });
     }
     ops
 }
@@ -270,9 +270,9 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     }
     let whole_clauses: Vec<DataClause> = c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| !is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
     let member_clauses: Vec<DataClause> = c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
-    let mut ops = data::prepare_clauses(f, &whole_clauses, FLAG_STRUCTURED, &mut out);
+    let mut ops = data::prepare_clauses(cx, f, &whole_clauses, FLAG_STRUCTURED, &mut out);
     ops.extend(implicit_ops(cx, f, &caps, &mut out));
-    ops.extend(data::prepare_clauses(f, &member_clauses, FLAG_STRUCTURED, &mut out));
+    ops.extend(data::prepare_clauses(cx, f, &member_clauses, FLAG_STRUCTURED, &mut out));
     let enters = data::enter_stmts(f, cx, &ops, av);
     out.extend(data::guarded(f, guard, enters, span));
     for (kid, args, single) in launches {

@@ -8,6 +8,7 @@
 
 use crate::consts::*;
 use crate::data::{self, flags, Clause, Ctx};
+use crate::deep;
 use crate::device::{self, DeviceType};
 use crate::error::{cstr, fatal, or_fatal, AccError, AccResult};
 use crate::launch::{self, KernelSlot, LaunchOpts};
@@ -114,6 +115,46 @@ pub unsafe extern "C" fn __accjit_data_exit(kind: i64, addr: *mut c_void, bytes:
     or_fatal(bracketed(acc_ev_exit_data_start, acc_ev_exit_data_end, &ctx, async_, || {
         data::exit(device::current_device()?, c, addr as usize, b, fl, async_, ctx)
     }))
+}
+
+/// A deep section (`a[0:n][0:m]` on `T **`; see `deep.rs`). `op`: 0 enter,
+/// 1 exit, 2 `update self`, 3 `update device`. `base` is the address of
+/// element 0 of level 0; `lowers`, `lengths`, `sizes` have `nlevels` entries.
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_deep(
+    op: i64,
+    kind: i64,
+    base: *mut c_void,
+    nlevels: i64,
+    lowers: *const i64,
+    lengths: *const i64,
+    sizes: *const i64,
+    fl: i64,
+    async_: i64,
+    name: *const c_char,
+    loc: *const c_char,
+) {
+    let (name, loc) = (cstr(name), cstr(loc));
+    let c = clause(kind, loc);
+    if nlevels <= 0 || lowers.is_null() || lengths.is_null() || sizes.is_null() {
+        return;
+    }
+    let n = nlevels as usize;
+    let (lo, le, sz) = (std::slice::from_raw_parts(lowers, n), std::slice::from_raw_parts(lengths, n), std::slice::from_raw_parts(sizes, n));
+    let levels: Vec<deep::Level> = (0..n).map(|k| deep::Level { lower: lo[k], length: le[k], size: sz[k] }).collect();
+    let run = |dop, ctx| deep::deep(device::current_device()?, dop, c, base as usize, &levels, fl, async_, ctx);
+    or_fatal(match op {
+        0 => {
+            let ctx = data_ctx(fl, true, name, loc);
+            bracketed(acc_ev_enter_data_start, acc_ev_enter_data_end, &ctx, async_, || run(deep::DeepOp::Enter, ctx))
+        }
+        1 => {
+            let ctx = data_ctx(fl, false, name, loc);
+            bracketed(acc_ev_exit_data_start, acc_ev_exit_data_end, &ctx, async_, || run(deep::DeepOp::Exit, ctx))
+        }
+        // Each block's update brackets itself with update events.
+        o => run(deep::DeepOp::Update(o == 3), Ctx::directive(name, loc, acc_construct_update)),
+    })
 }
 
 #[no_mangle]

@@ -442,8 +442,9 @@ pub fn attach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: 
             hosted::journal_push(Held::Attach { dev: dev as *const Device as usize, ptr_addr });
         }
         match t.attachment(ptr_addr) {
-            Some(a) if a.count > 0 && a.target == target => {
-                t.set_attachment(ptr_addr, Some(Attachment { count: a.count + 1, target }));
+            // Attached already (§2.7.2): only the attachment counter changes.
+            Some(a) if a.count > 0 => {
+                t.set_attachment(ptr_addr, Some(Attachment { count: a.count + 1, target: a.target }));
             }
             _ => {
                 t.set_attachment(ptr_addr, Some(Attachment { count: 1, target }));

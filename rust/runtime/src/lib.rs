@@ -29,6 +29,7 @@ pub mod api;
 pub mod capi;
 pub mod consts;
 pub mod data;
+pub mod deep;
 pub mod device;
 pub mod error;
 pub mod hosted;
@@ -111,6 +112,7 @@ symbol_table!(
     abi::__accjit_data_enter,
     abi::__accjit_data_exit,
     abi::__accjit_update,
+    abi::__accjit_deep,
     abi::__accjit_use_device,
     abi::__accjit_attach,
     abi::__accjit_detach,
