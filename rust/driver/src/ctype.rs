@@ -146,7 +146,7 @@ mod tests {
             let lo = loop {
                 let p = text[pos..].find(name).unwrap() + pos;
                 let before_ok = p == 0 || !text.as_bytes()[p - 1].is_ascii_alphanumeric();
-                let after_ok = text.as_bytes().get(p + name.len()).map_or(true, |c| !c.is_ascii_alphanumeric() && *c != b'_');
+                let after_ok = text.as_bytes().get(p + name.len()).is_none_or(|c| !c.is_ascii_alphanumeric() && *c != b'_');
                 if before_ok && after_ok && p > text.find('(').unwrap() {
                     break p;
                 }

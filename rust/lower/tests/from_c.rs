@@ -64,7 +64,7 @@ fn matmul_from_c() {
 fn data_kernels_from_c() {
     let (m, text) = ok(&input("data_kernels.c"));
     assert_eq!(m.kernels.len(), 2, "{}", text);
-    let host = print::function_to_string(&m, &m.functions.iter().find(|f| f.name == "scale_twice").unwrap());
+    let host = print::function_to_string(&m, m.functions.iter().find(|f| f.name == "scale_twice").unwrap());
     assert!(host.contains("$__accjit_update(0:i64"), "{}", host);
     // The data region's exit runs before `return 0`.
     let exit = host.rfind("$__accjit_data_exit(0:i64").unwrap();

@@ -104,19 +104,17 @@ impl Queue {
         let mut s = self.lock();
         s.tasks.push_back(t);
         s.submitted += 1;
-        if !s.started {
-            if !self.start(&mut s) {
-                // No thread: run everything queued now, in order.
-                let tasks: Vec<Task> = s.tasks.drain(..).collect();
-                drop(s);
-                for t in tasks {
-                    t();
-                    let mut s = self.lock();
-                    s.completed += 1;
-                    self.done.notify_all();
-                }
-                return;
+        if !s.started && !self.start(&mut s) {
+            // No thread: run everything queued now, in order.
+            let tasks: Vec<Task> = s.tasks.drain(..).collect();
+            drop(s);
+            for t in tasks {
+                t();
+                let mut s = self.lock();
+                s.completed += 1;
+                self.done.notify_all();
             }
+            return;
         }
         self.work.notify_one();
     }
@@ -363,7 +361,7 @@ mod tests {
         }
         assert!(!qs.test(3), "first task sleeps, so the queue cannot be idle yet");
         assert!(qs.test(4), "an unused queue is idle");
-        qs.wait_all(None);
+        qs.wait_all(None).unwrap();
         assert!(qs.test(3) && qs.test_all());
         assert_eq!(*log.lock().unwrap(), (0..20).collect::<Vec<_>>());
     }
@@ -386,7 +384,7 @@ mod tests {
         }));
         let l = log.clone();
         qs.submit(2, Box::new(move || l.lock().unwrap().push("q2")));
-        qs.wait_all(None);
+        qs.wait_all(None).unwrap();
         assert_eq!(*log.lock().unwrap(), vec!["q1", "q2"]);
     }
 

@@ -56,7 +56,7 @@ fn two_level_sections_enter_attach_and_leave_in_reverse() {
 fn null_rows_and_three_levels() {
     let _s = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let dev = device::current_device().unwrap();
-    let mut leaf = vec![vec![1i32; 4], vec![2i32; 4]];
+    let mut leaf = [vec![1i32; 4], vec![2i32; 4]];
     let mut mid: Vec<*mut i32> = vec![leaf[0].as_mut_ptr(), std::ptr::null_mut(), leaf[1].as_mut_ptr()];
     let top: Vec<*mut *mut i32> = vec![mid.as_mut_ptr(), std::ptr::null_mut()];
     let base = top.as_ptr() as usize;

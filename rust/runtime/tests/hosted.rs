@@ -34,7 +34,7 @@ fn hosted_call<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Res
 #[test]
 fn runtime_error_is_delivered_with_var_and_loc() {
     let _s = serial();
-    let data = vec![0u8; 64];
+    let data = [0u8; 64];
     let addr = data.as_ptr() as usize;
     let r = hosted_call(move || unsafe {
         __accjit_update(0, addr as *mut _, 64, 0, acc_async_sync, c"a[0:n]".as_ptr(), c"prog.c:12".as_ptr());
