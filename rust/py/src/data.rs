@@ -19,21 +19,44 @@ use accjit_runtime::consts::*;
 use accjit_runtime::data::{self, flags, Ctx};
 use accjit_runtime::{api, device, AccError, AccResult, Clause, DeviceType};
 use numpy::npyffi;
-use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::intern;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 // --- arrays --------------------------------------------------------------------
 
-/// A NumPy array's host range and what to call it.
-pub(crate) struct HostArray {
+/// A NumPy array's host range; [`HostArray::desc`] says what to call it.
+pub(crate) struct HostArray<'py> {
     pub addr: usize,
     pub bytes: usize,
     pub writeable: bool,
-    pub desc: String,
+    arr: Bound<'py, PyUntypedArray>,
+}
+
+impl HostArray<'_> {
+    /// `float64[1000] at 0x…` (built on demand: errors, profiling).
+    pub fn desc(&self) -> String {
+        let fortran = self.arr.ndim() > 1 && !self.arr.is_c_contiguous();
+        describe(&dtype_name(&self.arr.dtype()), self.arr.shape(), fortran, self.addr)
+    }
+}
+
+/// NumPy's name of a dtype (`float64`), without the cost of `str(dtype)` for plain numbers.
+fn dtype_name(d: &Bound<'_, PyArrayDescr>) -> String {
+    let bits = d.itemsize() * 8;
+    match d.kind() {
+        b'b' => "bool".into(),
+        b'i' => format!("int{bits}"),
+        b'u' => format!("uint{bits}"),
+        b'f' => format!("float{bits}"),
+        b'c' => format!("complex{bits}"),
+        _ => d.to_string(),
+    }
 }
 
 /// `float64[1000] at 0x…` / `float32[4,3] (F order) at 0x…`.
@@ -45,7 +68,7 @@ fn describe(dtype: &str, shape: &[usize], fortran: bool, addr: usize) -> String 
 
 /// The host range of `obj`, which must be a contiguous NumPy array (C or
 /// Fortran order) of a non-object dtype.
-pub(crate) fn host_array(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<HostArray> {
+pub(crate) fn host_array<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<HostArray<'py>> {
     let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
         let ty = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into());
         PyTypeError::new_err(format!("{what}() expects a NumPy array, got {ty}; wrap it with np.asarray(...) and keep that array alive"))
@@ -69,13 +92,7 @@ pub(crate) fn host_array(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<HostArr
         let f = npyffi::_PyArray_GET_ITEM_DATA(arr.as_array_ptr());
         ((*f).data as usize, (*f).flags)
     };
-    let fortran = arr.ndim() > 1 && !arr.is_c_contiguous();
-    Ok(HostArray {
-        addr,
-        bytes: arr.len() * dtype.itemsize(),
-        writeable: fl & npyffi::NPY_ARRAY_WRITEABLE != 0,
-        desc: describe(&dtype.to_string(), arr.shape(), fortran, addr),
-    })
+    Ok(HostArray { addr, bytes: arr.len() * dtype.itemsize(), writeable: fl & npyffi::NPY_ARRAY_WRITEABLE != 0, arr: arr.clone() })
 }
 
 fn need_writeable(what: &str, a: &HostArray) -> PyResult<()> {
@@ -84,7 +101,7 @@ fn need_writeable(what: &str, a: &HostArray) -> PyResult<()> {
     } else {
         Err(PyValueError::new_err(format!(
             "{what}() writes the host array, but {} is read-only; pass a writeable copy (a.copy())",
-            a.desc
+            a.desc()
         )))
     }
 }
@@ -94,9 +111,11 @@ fn need_writeable(what: &str, a: &HostArray) -> PyResult<()> {
 /// `file.py:LINE` of the Python frame `depth` levels up from the innermost
 /// one (0: the code that called a built-in function of this module).
 pub(crate) fn caller_loc(py: Python<'_>, depth: usize) -> Option<String> {
-    let f = py.import("sys").ok()?.call_method1("_getframe", (depth,)).ok()?;
-    let line: i64 = f.getattr("f_lineno").ok()?.extract().ok()?;
-    let file: String = f.getattr("f_code").ok()?.getattr("co_filename").ok()?.extract().ok()?;
+    static GETFRAME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let getframe = GETFRAME.get_or_try_init(py, || py.import("sys")?.getattr("_getframe").map(Bound::unbind)).ok()?;
+    let f = getframe.bind(py).call1((depth,)).ok()?;
+    let line: i64 = f.getattr(intern!(py, "f_lineno")).ok()?.extract().ok()?;
+    let file: String = f.getattr(intern!(py, "f_code")).ok()?.getattr(intern!(py, "co_filename")).ok()?.extract().ok()?;
     let base = file.rsplit('/').next().unwrap_or(&file).to_string();
     Some(format!("{base}:{line}"))
 }
@@ -174,10 +193,9 @@ impl Op {
     }
 
     /// Runs the routine on the current device (dynamic reference count).
-    fn run(self, a: &HostArray, async_: i64, finalize: bool, ctx: Ctx) -> AccResult<()> {
+    fn run(self, h: usize, b: usize, async_: i64, finalize: bool, ctx: Ctx) -> AccResult<()> {
         let d = current()?;
         let fl = if finalize { flags::FINALIZE } else { 0 };
-        let (h, b) = (a.addr, a.bytes);
         let r = match self {
             Op::CopyIn => data::enter(d, Clause::CopyIn, h, b, 0, async_, ctx).map(|_| ()),
             Op::Create => data::enter(d, Clause::Create, h, b, 0, async_, ctx).map(|_| ()),
@@ -205,10 +223,11 @@ fn data_op(
             need_writeable(op.python_name(), &a)?;
         }
         let loc = loc_for_events(py, loc);
-        let var = name.unwrap_or_else(|| a.desc.clone());
-        let ctx = Ctx { name: Some(&var), loc: loc.as_deref(), construct: acc_construct_runtime_api, implicit: false, api: true };
-        let asy = async_arg(async_);
-        py.detach(|| op.run(&a, asy, finalize, ctx)).map_err(|e| py_err(py, e, loc.as_deref()))
+        // The description is only built when someone will read it.
+        let var = name.or_else(|| accjit_runtime::prof::active().then(|| a.desc()));
+        let ctx = Ctx { name: var.as_deref(), loc: loc.as_deref(), construct: acc_construct_runtime_api, implicit: false, api: true };
+        let (asy, h, b) = (async_arg(async_), a.addr, a.bytes);
+        py.detach(|| op.run(h, b, asy, finalize, ctx)).map_err(|e| py_err(py, e.with_var(Some(&a.desc())), loc.as_deref()))
     })
 }
 
@@ -322,7 +341,7 @@ fn pointer_slot(what: &str, p: &Bound<'_, PyAny>) -> PyResult<usize> {
     if arr.dtype().itemsize() != 8 || h.bytes < 8 {
         return Err(PyTypeError::new_err(format!(
             "{what}() takes an array of pointers (uint64 addresses, as T ** arguments take), got {}; pass ptrs[i:i+1] for element i",
-            h.desc
+            h.desc()
         )));
     }
     Ok(h.addr)
@@ -414,7 +433,7 @@ fn region_enter(py: Python<'_>, kind: &str, a: &Bound<'_, PyAny>, name: Option<S
         }
         let var = match name {
             Some(n) => format!("{kind}({n})"),
-            None => format!("{kind}({})", h.desc),
+            None => format!("{kind}({})", h.desc()),
         };
         let ctx = Ctx::directive(Some(&var), loc.as_deref(), acc_construct_data);
         py.detach(|| {
@@ -436,7 +455,7 @@ fn region_exit(py: Python<'_>, kind: &str, a: &Bound<'_, PyAny>, name: Option<St
         let h = host_array(&format!("data({kind}=...)"), a)?;
         let var = match name {
             Some(n) => format!("{kind}({n})"),
-            None => format!("{kind}({})", h.desc),
+            None => format!("{kind}({})", h.desc()),
         };
         let ctx = Ctx::directive(Some(&var), loc.as_deref(), acc_construct_data);
         py.detach(|| {
@@ -520,7 +539,7 @@ fn map_data(py: Python<'_>, a: &Bound<'_, PyAny>, d: usize) -> PyResult<()> {
             return Err(PyValueError::new_err("map_data(): cannot map an empty array"));
         }
         check_device_range(py, "map_data", d, h.bytes)?;
-        api::map_data(h.addr, d, h.bytes).map_err(|e| py_err(py, e.with_var(Some(&h.desc)), None))
+        api::map_data(h.addr, d, h.bytes).map_err(|e| py_err(py, e.with_var(Some(&h.desc())), None))
     })
 }
 
@@ -529,7 +548,7 @@ fn map_data(py: Python<'_>, a: &Bound<'_, PyAny>, d: usize) -> PyResult<()> {
 fn unmap_data(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<()> {
     crate::guard(|| {
         let h = host_array("unmap_data", a)?;
-        api::unmap_data(h.addr).map_err(|e| py_err(py, e.with_var(Some(&h.desc)), None))
+        api::unmap_data(h.addr).map_err(|e| py_err(py, e.with_var(Some(&h.desc())), None))
     })
 }
 
@@ -796,7 +815,7 @@ mod tests {
     #[test]
     fn present_device_copies_are_known_device_memory() {
         let _g = crate::profile::TEST_LOCK.lock().unwrap_or_else(|p| p.into_inner());
-        let buf = vec![0u8; 32];
+        let buf = [0u8; 32];
         let h = buf.as_ptr() as usize;
         api::copyin(h, 32, acc_async_sync).unwrap();
         assert!(known_device_range(h, 32).unwrap());
