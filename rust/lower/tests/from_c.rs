@@ -217,3 +217,49 @@ fn declared_globals_get_an_init_function() {
     assert!(body.contains("$__accjit_data_enter(3:i64, cast<*void>(&@table), 256:i64, 1:i64, -2:i64"), "{}", body);
     assert!(body.contains("$__accjit_data_enter(1:i64, cast<*void>(&@primes), 16:i64, 1:i64, -2:i64"), "{}", body);
 }
+
+/// The arguments of every call of runtime entry `name`, as printed.
+fn calls_of<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.contains(&format!("{name}("))).collect()
+}
+
+#[test]
+fn deep_sections_become_one_deep_call_per_action() {
+    let (_, text) = ok(r#"
+void f(int n, int m, double **a, float *rows[4]) {
+    #pragma acc data copyin(a[0:n][1:m])
+    {
+        #pragma acc update self(a[0:n][1:m])
+    }
+    #pragma acc enter data copyin(rows[0:4][0:m])
+    #pragma acc exit data copyout(rows[0:4][0:m])
+}
+"#);
+    let deep = calls_of(&text, "__accjit_deep");
+    assert_eq!(deep.len(), 5, "enter, update, exit, enter data, exit data:\n{text}");
+    assert!(calls_of(&text, "__accjit_attach").is_empty(), "the runtime attaches the rows:\n{text}");
+    assert!(calls_of(&text, "__accjit_data_enter").is_empty(), "{text}");
+    assert!(text.contains("\"a[0:n][1:m]\\00\""), "{text}");
+}
+
+#[test]
+fn deep_section_through_an_array_level_is_an_error() {
+    let e = lower_c("void f(int n, double *(*a)[4]) {\n  #pragma acc enter data copyin(a[0:n][0:4][0:8])\n}\n").unwrap_err();
+    assert!(e.contains("deep copy needs a pointer at every level"), "{e}");
+}
+
+#[test]
+fn default_present_checks_the_data_behind_pointers() {
+    let (_, text) = ok(r#"
+void f(int n, const int *a, int *b) {
+    #pragma acc parallel loop default(present)
+    for (int i = 0; i < n; i++) b[i] = a[i];
+}
+"#);
+    // present (kind 5) of one byte at each pointer, entered and left around the launch.
+    let enters: Vec<_> = calls_of(&text, "__accjit_data_enter").into_iter().filter(|l| l.contains("(5:i64,")).collect();
+    assert_eq!(enters.len(), 2, "{text}");
+    assert_eq!(calls_of(&text, "__accjit_data_exit").len(), 2, "{text}");
+    let (_, plain) = ok("void g(int n, int *b) {\n  #pragma acc parallel loop\n  for (int i = 0; i < n; i++) b[i] = i;\n}\n");
+    assert!(calls_of(&plain, "__accjit_data_enter").is_empty(), "no default(present): the pointer is only firstprivate\n{plain}");
+}
