@@ -108,9 +108,11 @@ def test_errors_are_recorded():
     with acc.profile() as prof:
         with pytest.raises(acc.NotPresentError):
             acc.update_self(x, name="x")
-    # The Python API raises instead of calling the C error callbacks; the
-    # failing call leaves no transfer behind.
-    assert not prof.select("enqueue_download")
+    (err,) = prof.select("error")
+    assert err["error_code"] == 10 and "not present" in err["error"]
+    assert err["var"] == "x" and err["bytes"] == x.nbytes and err["host_ptr"] == x.ctypes.data
+    assert err["file"] == "test_profile.py" and err["line"]
+    assert not prof.select("enqueue_download")  # the failing call moved nothing
 
 
 def test_nothing_recorded_outside_a_profile_and_sessions_nest():

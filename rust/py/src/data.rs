@@ -125,7 +125,8 @@ fn loc_for_events(py: Python<'_>, given: Option<String>) -> Option<String> {
     given.or_else(|| if accjit_runtime::prof::active() { caller_loc(py, 0) } else { None })
 }
 
-/// An `AccError` as a Python exception, with the Python location added.
+/// An `AccError` as a Python exception, with the Python location added;
+/// the `acc_ev_error` event goes to the recorder and callbacks first.
 fn py_err(py: Python<'_>, e: AccError, loc: Option<&str>) -> PyErr {
     let e = match (&e.loc, loc) {
         (None, Some(l)) => e.with_loc(Some(l)),
@@ -135,6 +136,8 @@ fn py_err(py: Python<'_>, e: AccError, loc: Option<&str>) -> PyErr {
         }
         _ => e,
     };
+    // Profiles (and acc_ev_error callbacks) see errors raised in Python too.
+    accjit_runtime::prof::dispatch_error(&e);
     acc_error(py, e)
 }
 
