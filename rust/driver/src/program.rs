@@ -97,7 +97,7 @@ impl Program {
         let mut functions = Vec::new();
         for cf in compiled.functions.iter().filter(|f| !f.name.starts_with("__accjit_")) {
             let (params, ret) = match module.functions.iter().find(|f| f.name == cf.name) {
-                Some(f) => (ctype::params_of(f, &sm, &module.structs), ctype::type_name(&f.sig.ret, &module.structs)),
+                Some(f) => (ctype::params_of(f, &module.structs), ctype::type_name(&f.sig.ret, &module.structs)),
                 None => {
                     let ps = cf
                         .sig

@@ -123,12 +123,16 @@ pub struct Function {
     pub body: Block,
     /// `Some` when `#pragma acc routine` applies: callable from compute regions.
     pub routine: Option<RoutineInfo>,
+    /// Per parameter: whether a pointer parameter points to `const` data, as
+    /// declared (`const float *x`). Callers use it to accept read-only buffers;
+    /// empty when the front end has no qualifiers (all writable).
+    pub param_const_pointee: Vec<bool>,
     pub span: Span,
 }
 
 impl Function {
     pub fn new(name: impl Into<String>, sig: FuncSig, linkage: Linkage, span: Span) -> Function {
-        Function { name: name.into(), sig, linkage, locals: vec![], exprs: vec![], labels: vec![], body: Block::default(), routine: None, span }
+        Function { name: name.into(), sig, linkage, locals: vec![], exprs: vec![], labels: vec![], body: Block::default(), routine: None, param_const_pointee: vec![], span }
     }
     pub fn add_local(&mut self, name: impl Into<String>, ty: Type, span: Span) -> LocalId {
         self.locals.push(Local { name: name.into(), ty, span });

@@ -664,8 +664,12 @@ impl<'a> Parser<'a> {
             if d.ty.is_void() {
                 return self.err(d.span, "'void' must be the only parameter");
             }
-            let is_const = d.is_const;
-            ps.push(ParamInfo { name: d.name, ty: d.ty.adjust_param(), is_const });
+            // `const T a[]` is adjusted to `const T *a`: the qualifier moves to the pointee.
+            let (ty, is_const) = match d.ty {
+                CType::Array(t, _) => (CType::Ptr(t, d.is_const), false),
+                t => (t.adjust_param(), d.is_const),
+            };
+            ps.push(ParamInfo { name: d.name, ty, is_const });
             if !self.eat_p(",") {
                 break;
             }
@@ -895,7 +899,8 @@ impl<'a> Parser<'a> {
         let linkage = if specs.storage == Storage::Static || self.fns[idx].is_static { Linkage::Internal } else { Linkage::Export };
         let sig = cf.ir_sig();
         let sig = accjit_ir::FuncSig { variadic: cf.variadic, ..sig };
-        let f = Function::new(name.clone(), sig, linkage, nsp);
+        let mut f = Function::new(name.clone(), sig, linkage, nsp);
+        f.param_const_pointee = params.iter().map(|p| matches!(p.ty, CType::Ptr(_, true))).collect();
         self.fb = Some(FnBuilder {
             f,
             ret: cf.ret.clone(),
