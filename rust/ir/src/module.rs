@@ -275,6 +275,52 @@ pub enum ExprKind {
 }
 
 impl ExprKind {
+    /// The direct sub-expressions, in evaluation order.
+    pub fn children(&self) -> Vec<ExprId> {
+        use ExprKind::*;
+        match self {
+            Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
+            Load(a) | AddrOf(a) | Unary(_, a) | Cast(a) | ComplexPart(a, _) | Alloca(a) | DescBase(a) | DescShape(a, _) | DescStride(a, _) | Deref(a) | Member(a, _) => vec![*a],
+            Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
+            Cond(a, b, c) => vec![*a, *b, *c],
+            Call(_, args) => args.clone(),
+            CallIndirect(c, args) => std::iter::once(*c).chain(args.iter().copied()).collect(),
+            CompoundAssign { place, value, .. } => vec![*place, *value],
+            IncDec { place, .. } => vec![*place],
+            DescElem(p, idx) => std::iter::once(*p).chain(idx.iter().copied()).collect(),
+        }
+    }
+
+    /// `self` with its children replaced, in `children` order, by `new`.
+    pub fn with_children(&self, new: &[ExprId]) -> ExprKind {
+        use ExprKind::*;
+        let n = |i: usize| new[i];
+        match self {
+            Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => self.clone(),
+            Load(_) => Load(n(0)),
+            AddrOf(_) => AddrOf(n(0)),
+            Unary(op, _) => Unary(*op, n(0)),
+            Cast(_) => Cast(n(0)),
+            ComplexPart(_, im) => ComplexPart(n(0), *im),
+            Alloca(_) => Alloca(n(0)),
+            DescBase(_) => DescBase(n(0)),
+            DescShape(_, d) => DescShape(n(0), *d),
+            DescStride(_, d) => DescStride(n(0), *d),
+            Deref(_) => Deref(n(0)),
+            Member(_, i) => Member(n(0), *i),
+            Binary(op, _, _) => Binary(*op, n(0), n(1)),
+            Comma(_, _) => Comma(n(0), n(1)),
+            Assign(_, _) => Assign(n(0), n(1)),
+            MakeComplex(_, _) => MakeComplex(n(0), n(1)),
+            Cond(_, _, _) => Cond(n(0), n(1), n(2)),
+            Call(c, _) => Call(*c, new.to_vec()),
+            CallIndirect(_, _) => CallIndirect(n(0), new[1..].to_vec()),
+            CompoundAssign { op, op_ty, .. } => CompoundAssign { op: *op, place: n(0), value: n(1), op_ty: op_ty.clone() },
+            IncDec { inc, prefix, .. } => IncDec { place: n(0), inc: *inc, prefix: *prefix },
+            DescElem(..) => DescElem(n(0), new[1..].to_vec()),
+        }
+    }
+
     pub fn is_place(&self) -> bool {
         matches!(self, ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::DescElem(..))
     }

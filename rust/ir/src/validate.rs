@@ -238,20 +238,9 @@ impl<'m> V<'m> {
     }
 }
 
-/// The direct sub-expressions of an expression.
+/// The direct sub-expressions of an expression (see `ExprKind::children`).
 pub fn children(k: &ExprKind) -> Vec<ExprId> {
-    use ExprKind::*;
-    match k {
-        Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
-        Load(a) | AddrOf(a) | Unary(_, a) | Cast(a) | ComplexPart(a, _) | Alloca(a) | DescBase(a) | DescShape(a, _) | DescStride(a, _) | Deref(a) | Member(a, _) => vec![*a],
-        Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
-        Cond(a, b, c) => vec![*a, *b, *c],
-        Call(_, args) => args.clone(),
-        CallIndirect(c, args) => std::iter::once(*c).chain(args.iter().copied()).collect(),
-        CompoundAssign { place, value, .. } => vec![*place, *value],
-        IncDec { place, .. } => vec![*place],
-        DescElem(p, idx) => std::iter::once(*p).chain(idx.iter().copied()).collect(),
-    }
+    k.children()
 }
 
 #[cfg(test)]
