@@ -20,7 +20,7 @@ fn is_pointerish(t: &Type) -> bool {
 }
 
 /// The type both operands of a comparison are converted to.
-fn common_type(a: &Type, b: &Type) -> Type {
+pub(crate) fn common_type(a: &Type, b: &Type) -> Type {
     if a == b {
         return a.clone();
     }

@@ -26,6 +26,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use crate::abi::{class_of, Class};
 use crate::function::{FnCx, KernelVals};
 use crate::module::ModuleCx;
+use crate::simd::Plan;
 use crate::value::{own_flags, Val};
 
 /// Compile kernel `i` of the IR module.
@@ -125,11 +126,16 @@ impl<'m> FnCx<'_, 'm, '_> {
             let id = self.cast(id, &r.ty, &pty, span)?;
             self.write_local(r.private, id, span)?;
         }
+        let plan = if self.m.simd { crate::simd::plan(self.f, l, &self.m.ir.externs, &self.m.ir.structs) } else { None };
+        if let Some(p) = &plan {
+            self.m.vectorised.push(p.lanes);
+        }
+        let plan = plan.as_ref();
         let exit = self.b.create_block();
         if n == 1 {
-            self.counted_loop(l, 0, start, end, lbs[0], steps[0], exit)?;
+            self.counted_loop(l, plan, start, end, lbs[0], steps[0], exit)?;
         } else {
-            self.collapsed_loop(l, &lbs, &steps, &trips, start, end, exit)?;
+            self.collapsed_loop(l, plan, &lbs, &steps, &trips, start, end, exit)?;
         }
         self.b.switch_to_block(exit);
         self.b.seal_block(exit);
@@ -153,21 +159,19 @@ impl<'m> FnCx<'_, 'm, '_> {
         (start, end)
     }
 
-    /// Run the body for linear indices `[from, to)` of the innermost
-    /// dimension `d` (a plain counter; `var = lb + k*step` kept incrementally).
-    /// SIMD hook: a unit-step vector loop with a vectorisable body is where
-    /// lane-wide code would be emitted.
+    /// Run the body for linear indices `[from, to)` of a one-dimensional
+    /// loop (a plain counter; `var = lb + k*step` kept incrementally).
     #[allow(clippy::too_many_arguments)]
-    fn counted_loop(&mut self, l: &'m AccLoop, d: usize, from: Value, to: Value, lb: Value, step: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+    fn counted_loop(&mut self, l: &'m AccLoop, plan: Option<&Plan>, from: Value, to: Value, lb: Value, step: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
         let off = self.b.ins().imul(from, step);
         let v0 = self.b.ins().iadd(lb, off);
-        self.counted_loop_to(l, d, from, to, v0, step, exit, exit)
+        self.counted_loop_to(l, plan, 0, from, to, v0, step, exit, exit)
     }
 
     /// A collapsed nest: walk `[start, end)` in runs of the innermost
     /// dimension; outer indices come from div/rem once per run.
     #[allow(clippy::too_many_arguments)]
-    fn collapsed_loop(&mut self, l: &'m AccLoop, lbs: &[Value], steps: &[Value], trips: &[Value], start: Value, end: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+    fn collapsed_loop(&mut self, l: &'m AccLoop, plan: Option<&Plan>, lbs: &[Value], steps: &[Value], trips: &[Value], start: Value, end: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
         let span = l.span;
         let n = lbs.len();
         let idx = self.b.declare_var(types::I64);
@@ -202,7 +206,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let lb_run = self.b.ins().iadd(lbs[last], off);
         // The inner run reuses the counted loop; `break` leaves the whole nest.
         let inner_exit = self.b.create_block();
-        self.counted_loop_to(l, last, zero, run, lb_run, steps[last], inner_exit, exit)?;
+        self.counted_loop_to(l, plan, last, zero, run, lb_run, steps[last], inner_exit, exit)?;
         self.b.switch_to_block(inner_exit);
         self.b.seal_block(inner_exit);
         let i = self.b.use_var(idx);
@@ -216,11 +220,17 @@ impl<'m> FnCx<'_, 'm, '_> {
         Ok(())
     }
 
-    /// Iterations `[from, to)` with the variable starting at `v0`; the normal
-    /// end goes to `done`, `break` to `brk`.
+    /// Iterations `[from, to)` of dimension `d` with the variable starting at
+    /// `v0`; the normal end goes to `done`, `break` to `brk`. With a SIMD
+    /// `plan` (innermost dimension), a vector loop runs first and this scalar
+    /// loop only does the remainder.
     #[allow(clippy::too_many_arguments)]
-    fn counted_loop_to(&mut self, l: &'m AccLoop, d: usize, from: Value, to: Value, v0: Value, step: Value, done: cranelift_codegen::ir::Block, brk: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+    fn counted_loop_to(&mut self, l: &'m AccLoop, plan: Option<&Plan>, d: usize, from: Value, to: Value, v0: Value, step: Value, done: cranelift_codegen::ir::Block, brk: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
         let span = l.span;
+        let (from, v0) = match plan {
+            Some(p) => self.vector_loop(l, p, from, to, v0)?,
+            None => (from, v0),
+        };
         let iv = self.b.declare_var(types::I64);
         let vv = self.b.declare_var(types::I64);
         self.b.def_var(iv, from);

@@ -18,6 +18,9 @@
 //! - [`stmt`]: statements, control flow and `Launch`.
 //! - [`kernel`]: native kernels `void k(const u64 *args, i64 gang, i64 num_gangs)`
 //!   and `AccLoop` partitioning; [`reduce`] for reduction identities/combiners.
+//! - [`simd`]: whether the innermost dimension of an `AccLoop` can run as
+//!   SIMD lanes (the plan); [`vector`]: the vector loop, its lane values and
+//!   vector reduction accumulators, before the scalar remainder loop.
 //! - [`atomic`]: `#pragma acc atomic` forms; [`variadic`]: calls to variadic
 //!   C functions through the runtime's `__accjit_va_*` shims.
 //! - [`trampoline`]: the uniform `(args, ret)` entry points for exported functions.
@@ -46,10 +49,12 @@ mod function;
 mod kernel;
 mod module;
 mod reduce;
+mod simd;
 mod stmt;
 mod trampoline;
 mod value;
 mod variadic;
+mod vector;
 
 use accjit_ir::{Diagnostics, FuncSig, KernelId, Module};
 
@@ -111,10 +116,32 @@ impl CompiledModule {
     }
 }
 
+/// Code-generation choices that change speed, never results (beyond the
+/// reassociation OpenACC allows for reductions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Vectorise the innermost dimension of partitioned loops where possible
+    /// (see the `simd` module); on by default, off when the environment
+    /// variable `ACCJIT_NO_SIMD` is set.
+    pub simd: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        static NO_SIMD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        Tuning { simd: !*NO_SIMD.get_or_init(|| std::env::var_os("ACCJIT_NO_SIMD").is_some()) }
+    }
+}
+
 /// Compile a lowered module. Every problem (unsupported construct, undefined
 /// symbol, verifier failure) comes back as a spanned diagnostic.
 pub fn compile(module: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
-    module::compile_module(module, opts)
+    module::compile_module(module, opts, Tuning::default())
+}
+
+/// [`compile`] with explicit [`Tuning`] (tests compare SIMD and scalar code).
+pub fn compile_tuned(module: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<CompiledModule, Diagnostics> {
+    module::compile_module(module, opts, tuning)
 }
 
 // The driver caches compiled modules behind a Mutex/Arc and calls their code

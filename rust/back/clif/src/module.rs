@@ -23,7 +23,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, DataDescription, DataId, FuncId, Module as _, ModuleError};
 
-use crate::{abi, function, kernel, trampoline, ClifOptions, CompiledFunction, CompiledModule};
+use crate::{abi, function, kernel, trampoline, ClifOptions, CompiledFunction, CompiledModule, Tuning};
 
 /// Owns the JIT memory of a compiled module; frees it on drop.
 pub struct CodeMemory(Option<JITModule>);
@@ -114,6 +114,10 @@ pub struct ModuleCx<'m> {
     pub imports: HashMap<String, FuncId>,
     strings: HashMap<String, DataId>,
     pub clif: String,
+    /// Emit SIMD loops where `simd::plan` allows (`Tuning::simd`).
+    pub simd: bool,
+    /// Lane counts of the loops vectorised in the function being compiled.
+    pub vectorised: Vec<u32>,
 }
 
 impl<'m> ModuleCx<'m> {
@@ -183,7 +187,11 @@ impl<'m> ModuleCx<'m> {
     /// Hand a built function to Cranelift (keeping its text when asked).
     pub fn define(&mut self, id: FuncId, ctx: &mut Context, what: &str, span: Span) -> Result<(), Diagnostic> {
         if self.opts.keep_clif {
-            self.clif.push_str(&format!("; {what}\n{}\n", ctx.func.display()));
+            let simd = match self.vectorised.as_slice() {
+                [] => String::new(),
+                lanes => format!(" (SIMD: {} loop{} of {} lanes)", lanes.len(), if lanes.len() == 1 { "" } else { "s" }, lanes.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("/")),
+            };
+            self.clif.push_str(&format!("; {what}{simd}\n{}\n", ctx.func.display()));
         }
         self.jit.define_function(id, ctx).map_err(|e| {
             let msg = match &e {
@@ -288,8 +296,8 @@ impl<'m> ModuleCx<'m> {
 }
 
 /// Compile, link and finalise a whole module.
-pub fn compile_module(m: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_module_inner(m, opts))) {
+pub fn compile_module(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<CompiledModule, Diagnostics> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_module_inner(m, opts, tuning))) {
         Ok(r) => r,
         Err(p) => {
             let msg = p
@@ -302,7 +310,35 @@ pub fn compile_module(m: &Module, opts: &ClifOptions) -> Result<CompiledModule, 
     }
 }
 
-fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
+/// Compile one function or kernel; when code with SIMD loops fails (a
+/// vector operation this ISA lacks, say), compile it again with scalar loops.
+fn with_scalar_fallback(
+    cx: &mut ModuleCx,
+    ctx: &mut Context,
+    fbc: &mut FunctionBuilderContext,
+    compile: impl Fn(&mut ModuleCx, &mut Context, &mut FunctionBuilderContext) -> Result<(), Diagnostic>,
+) -> Result<(), Diagnostic> {
+    cx.vectorised.clear();
+    let r = compile(cx, ctx, fbc);
+    let r = if r.is_err() && !cx.vectorised.is_empty() {
+        cx.jit.clear_context(ctx);
+        *fbc = FunctionBuilderContext::new();
+        cx.vectorised.clear();
+        cx.simd = false;
+        let r = compile(cx, ctx, fbc);
+        cx.simd = true;
+        r
+    } else {
+        r
+    };
+    if r.is_err() {
+        *fbc = FunctionBuilderContext::new();
+    }
+    cx.jit.clear_context(ctx);
+    r
+}
+
+fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<CompiledModule, Diagnostics> {
     let isa = isa().map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
     load_libm();
     let cc = isa.default_call_conv();
@@ -325,6 +361,8 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule
         imports: HashMap::new(),
         strings: HashMap::new(),
         clif: String::new(),
+        simd: tuning.simd,
+        vectorised: Vec::new(),
     };
     let mut diags = Vec::new();
     cx.declare_functions(&mut diags);
@@ -340,21 +378,18 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions) -> Result<CompiledModule
         if cx.funcs[i].is_none() {
             continue;
         }
-        if let Err(d) = function::compile_function(&mut cx, i, &mut ctx, &mut fbc) {
+        if let Err(d) = with_scalar_fallback(&mut cx, &mut ctx, &mut fbc, |cx, ctx, fbc| function::compile_function(cx, i, ctx, fbc)) {
             diags.push(d);
-            fbc = FunctionBuilderContext::new();
         }
-        cx.jit.clear_context(&mut ctx);
     }
     if cx.kernels.len() == m.kernels.len() {
         for i in 0..m.kernels.len() {
-            if let Err(d) = kernel::compile_kernel(&mut cx, i, &mut ctx, &mut fbc) {
+            if let Err(d) = with_scalar_fallback(&mut cx, &mut ctx, &mut fbc, |cx, ctx, fbc| kernel::compile_kernel(cx, i, ctx, fbc)) {
                 diags.push(d);
-                fbc = FunctionBuilderContext::new();
             }
-            cx.jit.clear_context(&mut ctx);
         }
     }
+    cx.vectorised.clear();
     let mut tramps = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         if f.linkage != Linkage::Export || cx.funcs[i].is_none() {

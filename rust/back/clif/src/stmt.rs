@@ -105,7 +105,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
     }
 
-    fn cond_value(&mut self, c: ExprId, span: Span) -> Result<Value, Diagnostic> {
+    pub(crate) fn cond_value(&mut self, c: ExprId, span: Span) -> Result<Value, Diagnostic> {
         let v = self.lower_expr(c)?;
         let ty = self.expr(c).ty.clone();
         self.truth(v, &ty, span)

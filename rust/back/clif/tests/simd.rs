@@ -1,0 +1,447 @@
+//! SIMD loops: every kernel here is compiled twice, with and without
+//! vectorisation, and both must agree with each other (bit for bit, except
+//! reductions, whose order OpenACC leaves free) and with a reference computed
+//! in Rust, for trip counts around the lane count. The CLIF text says which
+//! kernels were vectorised; tests check that the loops meant to be are, and
+//! that `seq` loops, plain loops, negative steps and unsafe bodies are not.
+
+use accjit_back_clif::{compile_tuned, ClifOptions, CompiledModule, Tuning};
+use accjit_ir::{ParamKind, SourceMap};
+use accjit_runtime::KernelSlot;
+
+struct Jit {
+    cm: CompiledModule,
+    _slots: Vec<Box<KernelSlot>>,
+}
+
+fn jit(src: &str, simd: bool) -> Jit {
+    let mut sm = SourceMap::new();
+    let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
+    accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
+    let slots: Vec<Box<KernelSlot>> = m
+        .kernels
+        .iter()
+        .map(|k| KernelSlot::new(k.name.clone(), k.params.iter().map(|p| (p.kind == ParamKind::DeviceAddr) as u8).collect(), k.max_gangs))
+        .collect();
+    let opts = ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: true };
+    let cm = compile_tuned(&m, &opts, Tuning { simd }).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
+    for (i, s) in slots.iter().enumerate() {
+        s.set_host_fn(cm.kernels[i]);
+    }
+    Jit { cm, _slots: slots }
+}
+
+impl Jit {
+    fn call(&self, name: &str, args: &[u64]) -> u64 {
+        let mut ret = [0u64; 2];
+        let f = self.cm.function(name).unwrap_or_else(|| panic!("no {name}"));
+        unsafe { (f.trampoline)(args.as_ptr(), ret.as_mut_ptr()) };
+        ret[0]
+    }
+    /// Names of the kernels whose CLIF header says they have SIMD loops.
+    fn simd_kernels(&self) -> Vec<String> {
+        self.cm
+            .clif
+            .lines()
+            .filter(|l| l.starts_with("; kernel ") && l.contains("(SIMD"))
+            .map(|l| l["; kernel ".len()..].split(' ').next().unwrap_or("").to_string())
+            .collect()
+    }
+}
+
+/// Both builds of `src`.
+fn both(src: &str) -> (Jit, Jit) {
+    let (v, s) = (jit(src, true), jit(src, false));
+    assert!(s.simd_kernels().is_empty(), "scalar build vectorised {:?}", s.simd_kernels());
+    (v, s)
+}
+
+fn vectorised(j: &Jit, kernel_prefix: &str) -> bool {
+    j.simd_kernels().iter().any(|k| k.starts_with(kernel_prefix))
+}
+
+const TRIPS: &[usize] = &[0, 1, 3, 7, 8, 9, 15, 16, 17, 1000, 1_000_003];
+
+fn p<T>(v: &[T]) -> u64 {
+    v.as_ptr() as u64
+}
+
+fn data_f32(n: usize) -> Vec<f32> {
+    (0..n).map(|i| ((i * 7919) % 1013) as f32 * 0.25 - 100.0).collect()
+}
+
+fn data_f64(n: usize) -> Vec<f64> {
+    (0..n).map(|i| ((i * 7919) % 1013) as f64 * 0.125 - 50.0).collect()
+}
+
+#[test]
+fn saxpy_f32_and_f64_match_scalar_for_odd_trip_counts() {
+    let src = r#"
+void saxpy_f(long n, float a, const float *x, float *y) {
+    #pragma acc parallel loop gang vector copyin(x[0:n]) copy(y[0:n])
+    for (long i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+}
+void saxpy_d(int n, double a, const double *x, double *y) {
+    #pragma acc parallel loop copyin(x[0:n]) copy(y[0:n])
+    for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "saxpy_f") && vectorised(&v, "saxpy_d"), "{:?}", v.simd_kernels());
+    for &n in TRIPS {
+        let x = data_f32(n + 1);
+        let y0: Vec<f32> = x.iter().map(|v| v * 0.5 + 1.0).collect();
+        let (mut y1, mut y2) = (y0.clone(), y0.clone());
+        v.call("saxpy_f", &[n as u64, 2.5f32.to_bits() as u64, p(&x), p(&y1)]);
+        s.call("saxpy_f", &[n as u64, 2.5f32.to_bits() as u64, p(&x), p(&y2)]);
+        let want: Vec<f32> = (0..=n).map(|i| if i < n { 2.5 * x[i] + y0[i] } else { y0[i] }).collect();
+        assert_eq!(y1, want, "f32 n={n}");
+        assert_eq!(y2, want, "f32 scalar n={n}");
+        y1.clear();
+        y2.clear();
+
+        let x = data_f64(n + 1);
+        let y0: Vec<f64> = x.iter().map(|v| v * 0.5 - 3.0).collect();
+        let (y1, y2) = (y0.clone(), y0.clone());
+        v.call("saxpy_d", &[n as u64, 1.5f64.to_bits(), p(&x), p(&y1)]);
+        s.call("saxpy_d", &[n as u64, 1.5f64.to_bits(), p(&x), p(&y2)]);
+        let want: Vec<f64> = (0..=n).map(|i| if i < n { 1.5 * x[i] + y0[i] } else { y0[i] }).collect();
+        assert_eq!(y1, want, "f64 n={n}");
+        assert_eq!(y2, want, "f64 scalar n={n}");
+    }
+}
+
+#[test]
+fn sum_reduction_is_vectorised_and_close_to_the_sequential_sum() {
+    let src = r#"
+double sum(long n, const float *x) {
+    double s = 0.0;
+    #pragma acc parallel loop reduction(+:s) copyin(x[0:n])
+    for (long i = 0; i < n; i++) s += x[i];
+    return s;
+}
+float sumf(int n, const float *x) {
+    float s = 1.0f;
+    #pragma acc parallel loop reduction(+:s)
+    for (int i = 0; i < n; i++) s = s + x[i] * 0.5f;
+    return s;
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "sum_") && vectorised(&v, "sumf_"), "{:?}", v.simd_kernels());
+    for &n in TRIPS {
+        // Small integers: every order of summation is exact.
+        let x: Vec<f32> = (0..n).map(|i| (i % 13) as f32 - 6.0).collect();
+        let want: f64 = x.iter().map(|&v| v as f64).sum();
+        assert_eq!(f64::from_bits(v.call("sum", &[n as u64, p(&x)])), want, "n={n}");
+        assert_eq!(f64::from_bits(s.call("sum", &[n as u64, p(&x)])), want, "scalar n={n}");
+        let xs: Vec<f32> = (0..n).map(|i| (i % 5) as f32).collect();
+        let want = 1.0 + xs.iter().map(|&v| v * 0.5).sum::<f32>();
+        if n < 100_000 {
+            assert_eq!(f32::from_bits(v.call("sumf", &[n as u64, p(&xs)]) as u32), want, "sumf n={n}");
+        }
+        // Fractions: close, not necessarily equal.
+        let y = data_f32(n);
+        let want: f64 = y.iter().map(|&v| v as f64).sum();
+        let got = f64::from_bits(v.call("sum", &[n as u64, p(&y)]));
+        assert!((got - want).abs() <= 1e-9 * (n as f64 + 1.0) * 100.0, "n={n}: {got} vs {want}");
+    }
+}
+
+#[test]
+fn integer_and_min_max_reductions() {
+    let src = r#"
+#include <math.h>
+long isum(int n, const int *x) {
+    long s = 0;
+    #pragma acc parallel loop reduction(+:s)
+    for (int i = 0; i < n; i++) s += x[i];
+    return s;
+}
+int iprod(int n, const int *x) {
+    int s = 1;
+    #pragma acc parallel loop reduction(*:s)
+    for (int i = 0; i < n; i++) s *= x[i];
+    return s;
+}
+int imax(int n, const int *x) {
+    int m = -1000000;
+    #pragma acc parallel loop reduction(max:m)
+    for (int i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+    return m;
+}
+int imin(int n, const int *x) {
+    int m = 1000000;
+    #pragma acc parallel loop reduction(min:m)
+    for (int i = 0; i < n; i++) m = m < x[i] ? m : x[i];
+    return m;
+}
+double dmax(int n, const double *x) {
+    double m = -1e300;
+    #pragma acc parallel loop reduction(max:m)
+    for (int i = 0; i < n; i++) m = fmax(m, x[i]);
+    return m;
+}
+float fmin_(int n, const float *x) {
+    float m = 1e30f;
+    #pragma acc parallel loop reduction(min:m)
+    for (int i = 0; i < n; i++) m = fminf(x[i], m);
+    return m;
+}
+int bits(int n, const int *x) {
+    int a = -1, o = 0, e = 0;
+    #pragma acc parallel loop reduction(&:a) reduction(|:o) reduction(^:e)
+    for (int i = 0; i < n; i++) { a &= x[i] | 1; o |= x[i]; e ^= x[i]; }
+    return (a & 0xff) ^ (o << 8) ^ (e << 20);
+}
+"#;
+    let (v, s) = both(src);
+    for k in ["isum_", "iprod_", "imax_", "imin_", "dmax_", "fmin__", "bits_"] {
+        assert!(vectorised(&v, k), "{k} not vectorised: {:?}", v.simd_kernels());
+    }
+    for &n in TRIPS {
+        let x: Vec<i32> = (0..n).map(|i| ((i * 7919) % 2003) as i32 - 1000).collect();
+        let ones: Vec<i32> = (0..n).map(|i| if i % 97 == 3 { -1 } else if i % 89 == 1 { 2 } else { 1 }).collect();
+        let d: Vec<f64> = data_f64(n);
+        let f: Vec<f32> = data_f32(n);
+        for j in [&v, &s] {
+            assert_eq!(j.call("isum", &[n as u64, p(&x)]) as i64, x.iter().map(|&v| v as i64).sum::<i64>(), "isum n={n}");
+            assert_eq!(j.call("iprod", &[n as u64, p(&ones)]) as i32, ones.iter().fold(1i32, |a, &b| a.wrapping_mul(b)), "iprod n={n}");
+            assert_eq!(j.call("imax", &[n as u64, p(&x)]) as i32, x.iter().copied().fold(-1000000, i32::max), "imax n={n}");
+            assert_eq!(j.call("imin", &[n as u64, p(&x)]) as i32, x.iter().copied().fold(1000000, i32::min), "imin n={n}");
+            assert_eq!(f64::from_bits(j.call("dmax", &[n as u64, p(&d)])), d.iter().copied().fold(-1e300, f64::max), "dmax n={n}");
+            assert_eq!(f32::from_bits(j.call("fmin_", &[n as u64, p(&f)]) as u32), f.iter().copied().fold(1e30, f32::min), "fmin n={n}");
+            let (a, o, e) = x.iter().fold((-1i32, 0i32, 0i32), |(a, o, e), &v| (a & (v | 1), o | v, e ^ v));
+            assert_eq!(j.call("bits", &[n as u64, p(&x)]) as i32, (a & 0xff) ^ (o << 8) ^ (e << 20), "bits n={n}");
+        }
+    }
+}
+
+#[test]
+fn jacobi_collapse_with_int_indices_matches_scalar() {
+    let src = r#"
+void jacobi(int m, const float *A, float *B) {
+    #pragma acc parallel loop collapse(2)
+    for (int i = 1; i < m - 1; i++)
+        for (int j = 1; j < m - 1; j++)
+            B[i * m + j] = 0.25f * (A[(i - 1) * m + j] + A[(i + 1) * m + j] + A[i * m + j - 1] + A[i * m + j + 1]);
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "jacobi_"));
+    for m in [2usize, 3, 4, 9, 10, 11, 18, 19, 37, 130] {
+        let a = data_f32(m * m);
+        let (b1, b2) = (vec![0f32; m * m], vec![0f32; m * m]);
+        v.call("jacobi", &[m as u64, p(&a), p(&b1)]);
+        s.call("jacobi", &[m as u64, p(&a), p(&b2)]);
+        assert_eq!(b1, b2, "m={m}");
+        if m > 2 {
+            assert_eq!(b1[m + 1], 0.25f32 * (a[1] + a[2 * m + 1] + a[m] + a[m + 2]));
+        }
+    }
+}
+
+#[test]
+fn matmul_vectorises_over_j_with_a_uniform_k_loop() {
+    let src = r#"
+void matmul(int n, const float *P, const float *Q, float *R) {
+    #pragma acc parallel loop gang collapse(2)
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0.0f;
+            #pragma acc loop seq
+            for (int k = 0; k < n; k++) s += P[i * n + k] * Q[k * n + j];
+            R[i * n + j] = s;
+        }
+}
+void early(int n, const double *P, double *R) {
+    #pragma acc parallel loop
+    for (int j = 0; j < n; j++) {
+        double s = 0.0;
+        for (int k = 0; ; k++) {
+            if (k >= n) break;
+            if (k % 2 == 1) continue;
+            s = s + P[k] * (double)j;
+        }
+        int t = 0;
+        while (t < 3) t++;
+        R[j] = s + t;
+    }
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "matmul_") && vectorised(&v, "early_"), "{:?}", v.simd_kernels());
+    for n in [1usize, 5, 8, 9, 33] {
+        let pm = data_f32(n * n);
+        let q: Vec<f32> = data_f32(n * n).iter().map(|v| v * 0.01).collect();
+        let (r1, r2) = (vec![0f32; n * n], vec![0f32; n * n]);
+        v.call("matmul", &[n as u64, p(&pm), p(&q), p(&r1)]);
+        s.call("matmul", &[n as u64, p(&pm), p(&q), p(&r2)]);
+        assert_eq!(r1, r2, "n={n}");
+        let want: f32 = (0..n).fold(0.0, |acc, k| acc + pm[(n - 1) * n + k] * q[k * n + n - 1]);
+        assert_eq!(r1[n * n - 1], want);
+        let pd = data_f64(n);
+        let (e1, e2) = (vec![0f64; n], vec![0f64; n]);
+        v.call("early", &[n as u64, p(&pd), p(&e1)]);
+        s.call("early", &[n as u64, p(&pd), p(&e2)]);
+        assert_eq!(e1, e2, "early n={n}");
+        let want: f64 = (0..n).step_by(2).fold(0.0, |acc, k| acc + pd[k] * (n - 1) as f64) + 3.0;
+        assert_eq!(e1[n - 1], want);
+    }
+}
+
+#[test]
+fn conversions_iota_and_integer_ops() {
+    let src = r#"
+void conv(int n, const int *a, const float *f, const double *d, const long *l, float *of, double *od, int *oi, long *ol, unsigned *ou) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) {
+        of[i] = (float)a[i] + (float)d[i] + f[i] * 0.5f + i;
+        od[i] = (double)f[i] * a[i] + l[i] + (double)i / 3.0;
+        oi[i] = (int)f[i] + (int)l[i] * 3 - (a[i] << 2) + (a[i] >> 1) + (~a[i] & 0x55) + i;
+        ol[i] = (long)a[i] * 5 + l[i] - i + ((l[i] ^ 7) | 16);
+        ou[i] = (unsigned)a[i] * 2654435761u + ((unsigned)a[i] >> 3);
+    }
+}
+void iota(long n, double *o) {
+    #pragma acc parallel loop
+    for (long i = 0; i < n; i++) o[i] = i * 0.5 - (double)(i % 1 + i);
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "conv_"), "{:?}", v.simd_kernels());
+    for &n in &TRIPS[..10] {
+        let a: Vec<i32> = (0..n).map(|i| ((i * 7919) % 2003) as i32 - 1000).collect();
+        let f = data_f32(n);
+        let d = data_f64(n);
+        let l: Vec<i64> = (0..n).map(|i| ((i * 104729) % 100003) as i64 - 50000).collect();
+        let run = |j: &Jit| {
+            let (of, od, oi, ol, ou) = (vec![0f32; n], vec![0f64; n], vec![0i32; n], vec![0i64; n], vec![0u32; n]);
+            j.call("conv", &[n as u64, p(&a), p(&f), p(&d), p(&l), p(&of), p(&od), p(&oi), p(&ol), p(&ou)]);
+            (of, od, oi, ol, ou)
+        };
+        let (r1, r2) = (run(&v), run(&s));
+        assert_eq!(r1.0, r2.0, "of n={n}");
+        assert_eq!(r1.1, r2.1, "od n={n}");
+        assert_eq!(r1.2, r2.2, "oi n={n}");
+        assert_eq!(r1.3, r2.3, "ol n={n}");
+        assert_eq!(r1.4, r2.4, "ou n={n}");
+        if n > 2 {
+            let i = n - 1;
+            assert_eq!(r1.3[i], a[i] as i64 * 5 + l[i] - i as i64 + ((l[i] ^ 7) | 16));
+            assert_eq!(r1.0[i], a[i] as f32 + d[i] as f32 + f[i] * 0.5 + i as f32);
+        }
+        let (o1, o2) = (vec![0f64; n], vec![0f64; n]);
+        v.call("iota", &[n as u64, p(&o1)]);
+        s.call("iota", &[n as u64, p(&o2)]);
+        assert_eq!(o1, o2);
+        assert!(o1.iter().enumerate().all(|(i, &x)| x == i as f64 * 0.5 - i as f64));
+    }
+}
+
+#[test]
+fn selects_compares_and_math() {
+    let src = r#"
+#include <math.h>
+void sel(int n, float t, const float *x, const double *d, float *y, int *c, double *e) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) {
+        y[i] = x[i] > t ? x[i] : -x[i] * 2.0f;
+        c[i] = (x[i] <= t) + (d[i] != 0.0) * 2 + (i >= 5) * 4;
+        e[i] = fabs(d[i]) + sqrt(fabs(d[i])) + fmin(d[i], 1.0) + fmax(0.5, d[i]) + (d[i] < 0.0 ? 1.0f : 2.0f);
+    }
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "sel_"), "{:?}", v.simd_kernels());
+    for &n in &TRIPS[..10] {
+        let x = data_f32(n);
+        let mut d = data_f64(n);
+        for (k, v) in d.iter_mut().enumerate() {
+            match k % 11 {
+                3 => *v = f64::NAN,
+                5 => *v = 0.0,
+                _ => {}
+            }
+        }
+        let run = |j: &Jit| {
+            let (y, c, e) = (vec![0f32; n], vec![0i32; n], vec![0f64; n]);
+            j.call("sel", &[n as u64, 1.5f32.to_bits() as u64, p(&x), p(&d), p(&y), p(&c), p(&e)]);
+            (y, c, e)
+        };
+        let (r1, r2) = (run(&v), run(&s));
+        assert_eq!(r1.0, r2.0, "y n={n}");
+        assert_eq!(r1.1, r2.1, "c n={n}");
+        let bits = |v: &[f64]| v.iter().map(|x| if x.is_nan() { u64::MAX } else { x.to_bits() }).collect::<Vec<_>>();
+        assert_eq!(bits(&r1.2), bits(&r2.2), "e n={n}");
+        for i in 0..n {
+            let want = if x[i] > 1.5 { x[i] } else { -x[i] * 2.0 };
+            assert_eq!(r1.0[i], want);
+        }
+    }
+}
+
+#[test]
+fn what_must_stay_scalar() {
+    let src = r#"
+#include <stdlib.h>
+void seq(int n, float *a) {
+    #pragma acc parallel loop seq
+    for (int i = 1; i < n; i++) a[i] = a[i - 1] + 1.0f;
+}
+void down(int n, float *a, const float *b) {
+    #pragma acc parallel loop
+    for (int i = n - 1; i >= 0; i--) a[i] = b[i] * 2.0f;
+}
+void guarded(int n, int m, float *a, const float *b) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) a[i] = i < m ? b[i] : 0.0f;
+}
+void branchy(int n, float *a, const float *b) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) { if (b[i] > 0.0f) a[i] = b[i]; }
+}
+void gather(int n, float *a, const float *b, const int *idx) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) a[i] = b[idx[i]];
+}
+void strided(int n, float *a, const float *b) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) a[i] = b[2 * i];
+}
+void scatter_one(int n, float *a, const float *b) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) a[0] = b[i];
+}
+void calls(int n, int *a) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) a[i] = abs(a[i]);
+}
+void divide(int n, int *a, const int *b) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) a[i] = b[i] / 3;
+}
+void host(int n, float *a) {
+    for (int i = 1; i < n; i++) a[i] = a[i - 1] * 2.0f;
+}
+"#;
+    let (v, s) = both(src);
+    assert!(v.simd_kernels().is_empty(), "vectorised: {:?}", v.simd_kernels());
+    assert!(!v.cm.clif.contains("(SIMD"));
+    let n = 37usize;
+    let a1 = vec![1.0f32; n];
+    v.call("seq", &[n as u64, p(&a1)]);
+    assert!(a1.iter().enumerate().all(|(i, &x)| x == 1.0 + i as f32));
+    let b = data_f32(n);
+    let a2 = vec![0f32; n];
+    v.call("down", &[n as u64, p(&a2), p(&b)]);
+    assert!(a2.iter().zip(&b).all(|(x, y)| *x == 2.0 * y));
+    let a3 = vec![0f32; n];
+    v.call("guarded", &[n as u64, 5, p(&a3), p(&b[..5])]);
+    assert_eq!(&a3[..5], &b[..5]);
+    assert!(a3[5..].iter().all(|&x| x == 0.0));
+    let a4 = vec![1.0f32; 8];
+    v.call("host", &[8, p(&a4)]);
+    assert_eq!(a4[7], 128.0);
+    let _ = s;
+}
