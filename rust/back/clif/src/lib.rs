@@ -67,7 +67,8 @@ pub struct ClifOptions {
     /// Address of the runtime's `KernelSlot` for each `Module::kernels` entry,
     /// passed by `Launch` code to `__accjit_launch`.
     pub kernel_slots: Vec<usize>,
-    /// Keep the CLIF text of every function (for `accjit clif` and snapshots).
+    /// Keep the CLIF text of every function (for `accjit clif` and snapshots);
+    /// with the environment variable `ACCJIT_DISASM` set, the machine code too.
     pub keep_clif: bool,
 }
 

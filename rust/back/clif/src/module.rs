@@ -193,7 +193,15 @@ impl<'m> ModuleCx<'m> {
             };
             self.clif.push_str(&format!("; {what}{simd}\n{}\n", ctx.func.display()));
         }
-        self.jit.define_function(id, ctx).map_err(|e| {
+        let disasm = self.opts.keep_clif && std::env::var_os("ACCJIT_DISASM").is_some();
+        ctx.set_disasm(disasm);
+        let r = self.jit.define_function(id, ctx);
+        if disasm {
+            if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                self.clif.push_str(&format!("; machine code of {what}\n{text}\n"));
+            }
+        }
+        r.map_err(|e| {
             let msg = match &e {
                 ModuleError::Compilation(CodegenError::Verifier(errs)) => {
                     format!("internal error: Cranelift verifier rejected {what}:\n{errs}")

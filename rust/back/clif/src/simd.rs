@@ -61,6 +61,11 @@ pub struct Plan {
     vary: Vec<Option<bool>>,
     /// Reduction privates of the loop, accumulated in vector registers.
     pub reductions: Vec<(LocalId, RedOp, Scalar)>,
+    /// Strength-reduced addresses: an expression giving the first lane's
+    /// address, and the element size (its advance per iteration; a power of two).
+    pub pointers: Vec<(ExprId, i64)>,
+    /// Which entry of `pointers` a lane load/store address expression uses.
+    pub pointer_of: std::collections::HashMap<ExprId, usize>,
 }
 
 impl Plan {
@@ -232,6 +237,8 @@ struct An<'a> {
     vary: Vec<Option<bool>>,
     /// Locals written in the body, with the value that determines them.
     writes: Vec<(LocalId, Option<ExprId>)>,
+    /// Unit-stride addresses of lane loads/stores, with the element size.
+    addrs: Vec<(ExprId, u64)>,
     min_size: u64,
 }
 
@@ -268,6 +275,7 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         addr_taken: vec![false; nl],
         vary: vec![None; f.exprs.len()],
         writes: Vec::new(),
+        addrs: Vec::new(),
         min_size: u64::MAX,
     };
     for d in &l.dims {
@@ -335,7 +343,42 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         return None;
     }
     let lanes = (ITER_BYTES / a.min_size) as u32;
-    Some(Plan { lanes, var, varying: a.varying, vary: a.vary, reductions })
+    // Addresses that only depend on the loop variable and on values the body
+    // never changes advance by `lanes` elements per vector iteration:
+    // computed once before the loop, then bumped (strength reduction).
+    let mut written = vec![false; nl];
+    for &(x, _) in &a.writes {
+        written[x.index()] = true;
+    }
+    let mut pointers: Vec<(ExprId, i64)> = Vec::new();
+    let mut pointer_of = std::collections::HashMap::new();
+    for &(p, size) in &a.addrs {
+        if pointer_of.contains_key(&p) || !invariant(f, p, var, &written) {
+            continue;
+        }
+        let k = match pointers.iter().position(|&(q, _)| same(f, p, q)) {
+            Some(k) => k,
+            None => {
+                pointers.push((p, size as i64));
+                pointers.len() - 1
+            }
+        };
+        pointer_of.insert(p, k);
+    }
+    Some(Plan { lanes, var, varying: a.varying, vary: a.vary, reductions, pointers, pointer_of })
+}
+
+/// Whether `e` is computed from constants, the loop variable and locals the
+/// loop body never writes, with operators that cannot trap.
+fn invariant(f: &Function, e: ExprId, var: LocalId, written: &[bool]) -> bool {
+    match f.expr(e).kind {
+        ExprKind::Int(_) => true,
+        ExprKind::Local(l) => l == var || !written.get(l.index()).copied().unwrap_or(true),
+        ExprKind::Load(p) => matches!(f.expr(p).kind, ExprKind::Local(_)) && invariant(f, p, var, written),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => invariant(f, a, var, written) && invariant(f, b, var, written),
+        ExprKind::Unary(UnOp::Neg, a) | ExprKind::Cast(a) => invariant(f, a, var, written),
+        _ => false,
+    }
 }
 
 impl An<'_> {
@@ -527,6 +570,7 @@ impl An<'_> {
         if self.coef(p) != Some(s.size() as i64) {
             return false;
         }
+        self.addrs.push((p, s.size()));
         self.note(s);
         true
     }
@@ -659,7 +703,11 @@ impl An<'_> {
             ExprKind::Local(l) => l == self.var || (self.varying[l.index()] && self.red[l.index()].is_none()),
             ExprKind::Deref(p) => {
                 let Some(s) = f.expr(place).ty.scalar().filter(|s| lane_scalar(*s)) else { return false };
-                self.coef(p) == Some(s.size() as i64)
+                let ok = self.coef(p) == Some(s.size() as i64);
+                if ok {
+                    self.addrs.push((p, s.size()));
+                }
+                ok
             }
             _ => false,
         }

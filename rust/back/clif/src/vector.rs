@@ -44,6 +44,11 @@ pub struct VecCx<'p> {
     plan: &'p Plan,
     /// Vector variables (one per part) of each varying local.
     vars: HashMap<LocalId, Vec<Variable>>,
+    /// The current first-lane address of each strength-reduced pointer
+    /// (`plan.pointers`): loop-carried variables bumped by `lanes * size`
+    /// per vector iteration (opaque to Cranelift's rewrites, which would
+    /// otherwise fold a loop-invariant base back into the loop).
+    pointers: Vec<Variable>,
     span: Span,
 }
 
@@ -93,7 +98,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let nv = self.b.ins().band_imm_s(n, -lanes);
         let vend = self.b.ins().iadd(from, nv);
         let vlast = self.b.ins().iadd(v0, nv);
-        let mut vx = VecCx { plan, vars: HashMap::new(), span };
+        let mut vx = VecCx { plan, vars: HashMap::new(), pointers: Vec::new(), span };
         for (i, &vary) in plan.varying.iter().enumerate() {
             let id = LocalId(i as u32);
             if !vary || id == plan.var {
@@ -114,10 +119,21 @@ impl<'m> FnCx<'_, 'm, '_> {
                 .collect();
             vx.vars.insert(id, vars);
         }
+        if !plan.pointers.is_empty() {
+            let vty = self.f.locals[plan.var.index()].ty.clone();
+            let first = self.cast(Val::Scalar(v0), &Type::I64, &vty, span)?;
+            self.write_local(plan.var, first, span)?;
+            for &(p, _) in &plan.pointers {
+                let a = self.lower_expr(p)?.scalar(span)?;
+                let var = self.b.declare_var(types::I64);
+                self.b.def_var(var, a);
+                vx.pointers.push(var);
+            }
+        }
+        // The variable's first-lane value is `i + (v0 - from)` (unit step).
+        let shift = self.b.ins().isub(v0, from);
         let iv = self.b.declare_var(types::I64);
-        let vv = self.b.declare_var(types::I64);
         self.b.def_var(iv, from);
-        self.b.def_var(vv, v0);
         let (header, body, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
@@ -126,7 +142,8 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.b.ins().brif(c, body, &[], exit, &[]);
         self.b.switch_to_block(body);
         self.b.seal_block(body);
-        let v = self.b.use_var(vv);
+        let i = self.b.use_var(iv);
+        let v = self.b.ins().iadd(i, shift);
         let vty = self.f.locals[plan.var.index()].ty.clone();
         let vs = self.cast(Val::Scalar(v), &Type::I64, &vty, span)?;
         self.write_local(plan.var, vs, span)?;
@@ -134,9 +151,11 @@ impl<'m> FnCx<'_, 'm, '_> {
         let i = self.b.use_var(iv);
         let i1 = self.b.ins().iadd_imm_s(i, lanes);
         self.b.def_var(iv, i1);
-        let v = self.b.use_var(vv);
-        let v1 = self.b.ins().iadd_imm_s(v, lanes);
-        self.b.def_var(vv, v1);
+        for (k, &(_, size)) in plan.pointers.iter().enumerate() {
+            let a = self.b.use_var(vx.pointers[k]);
+            let a1 = self.b.ins().iadd_imm_s(a, lanes * size);
+            self.b.def_var(vx.pointers[k], a1);
+        }
         self.b.ins().jump(header, &[]);
         self.b.seal_block(header);
         self.b.switch_to_block(exit);
@@ -250,7 +269,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                     }
                     ExprKind::Local(_) => self.lower_expr(e).map(|_| ()),
                     ExprKind::Deref(ptr) => {
-                        let addr = self.lower_expr(ptr)?.scalar(span)?;
+                        let addr = self.vaddr(vx, ptr)?;
                         let val = self.vexpr_as(vx, *v, &pty)?;
                         self.vstore(vx, addr, val, &pty)
                     }
@@ -268,7 +287,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                     }
                     ExprKind::Local(_) => self.lower_expr(e).map(|_| ()),
                     ExprKind::Deref(ptr) => {
-                        let addr = self.lower_expr(ptr)?.scalar(span)?;
+                        let addr = self.vaddr(vx, ptr)?;
                         let old = self.vload(vx, addr, &pty)?;
                         let new = self.vupdate(vx, op, old, &pty, value, &op_ty)?;
                         self.vstore(vx, addr, new, &pty)
@@ -280,6 +299,14 @@ impl<'m> FnCx<'_, 'm, '_> {
             // pure ones); anything else is uniform scalar work (`k++`).
             _ if vx.plan.varies(e) && crate::simd::pure(self.f, &self.m.ir.externs, e) => Ok(()),
             _ => self.lower_expr(e).map(|_| ()),
+        }
+    }
+
+    /// The first lane's address of a lane load/store through `ptr`.
+    fn vaddr(&mut self, vx: &VecCx, ptr: ExprId) -> Result<Value, Diagnostic> {
+        match vx.plan.pointer_of.get(&ptr) {
+            Some(&k) => Ok(self.b.use_var(vx.pointers[k])),
+            None => self.lower_expr(ptr)?.scalar(vx.span),
         }
     }
 
@@ -440,7 +467,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
             ExprKind::Local(l) => Ok(self.vuse(vx, l)),
             ExprKind::Deref(ptr) => {
-                let addr = self.lower_expr(ptr)?.scalar(span)?;
+                let addr = self.vaddr(vx, ptr)?;
                 self.vload(vx, addr, &ty)
             }
             _ => Err(internal(span, "a read the plan did not accept")),
