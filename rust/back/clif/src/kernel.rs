@@ -128,7 +128,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
         let plan = if self.m.simd { crate::simd::plan(self.f, l, &self.m.ir.externs, &self.m.ir.structs) } else { None };
         if let Some(p) = &plan {
-            self.m.vectorised.push(p.lanes);
+            self.m.vectorised.push(p.group_lanes() * crate::simd::GROUPS);
         }
         let plan = plan.as_ref();
         let exit = self.b.create_block();
@@ -228,7 +228,10 @@ impl<'m> FnCx<'_, 'm, '_> {
     fn counted_loop_to(&mut self, l: &'m AccLoop, plan: Option<&Plan>, d: usize, from: Value, to: Value, v0: Value, step: Value, done: cranelift_codegen::ir::Block, brk: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
         let span = l.span;
         let (from, v0) = match plan {
-            Some(p) => self.vector_loop(l, p, from, to, v0)?,
+            Some(p) => {
+                let (from, v0) = self.vector_loop(l, p, crate::simd::GROUPS, from, to, v0)?;
+                self.vector_loop(l, p, 1, from, to, v0)?
+            }
             None => (from, v0),
         };
         let iv = self.b.declare_var(types::I64);

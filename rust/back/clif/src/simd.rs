@@ -34,9 +34,11 @@ use accjit_ir::{size_of, AccLoop, BinOp, Block, Callee, ExprId, ExprKind, Extern
 /// Native vector width in bytes (SSE/NEON registers; Cranelift's x64 back end
 /// has no 256-bit vector types).
 pub const VEC_BYTES: u64 = 16;
-/// Bytes of the narrowest lane type covered by one vector iteration: two
-/// registers of it (an unroll of two, independent accumulators for reductions).
-pub const ITER_BYTES: u64 = 2 * VEC_BYTES;
+/// Groups of one vector iteration of the main vector loop: a group is one
+/// register of the narrowest lane type (wider types take two), so the main
+/// loop is unrolled four times (independent accumulators for reductions); a
+/// one-group loop follows it for the rest.
+pub const GROUPS: u32 = 4;
 
 /// The math functions with a lane-wise vector form (C semantics kept).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,8 +52,9 @@ pub enum MathFn {
 /// How the innermost dimension of one `AccLoop` is vectorised.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// Iterations per vector iteration.
-    pub lanes: u32,
+    /// Size in bytes of the narrowest lane type (4 or 8): a group has
+    /// `VEC_BYTES / min_size` lanes.
+    pub min_size: u64,
     /// The innermost loop variable.
     pub var: LocalId,
     /// Per local of the function: holds one value per lane.
@@ -69,6 +72,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Lanes of one group (one native vector of the narrowest lane type).
+    pub fn group_lanes(&self) -> u32 {
+        (VEC_BYTES / self.min_size) as u32
+    }
+
     /// Whether expression `e` differs between lanes.
     pub fn varies(&self, e: ExprId) -> bool {
         self.vary.get(e.index()).copied().flatten().unwrap_or(true)
@@ -342,7 +350,6 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
     if !a.block(&l.body, 0) || a.min_size == u64::MAX {
         return None;
     }
-    let lanes = (ITER_BYTES / a.min_size) as u32;
     // Addresses that only depend on the loop variable and on values the body
     // never changes advance by `lanes` elements per vector iteration:
     // computed once before the loop, then bumped (strength reduction).
@@ -365,7 +372,7 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         };
         pointer_of.insert(p, k);
     }
-    Some(Plan { lanes, var, varying: a.varying, vary: a.vary, reductions, pointers, pointer_of })
+    Some(Plan { min_size: a.min_size, var, varying: a.varying, vary: a.vary, reductions, pointers, pointer_of })
 }
 
 /// Whether `e` is computed from constants, the loop variable and locals the

@@ -6,11 +6,17 @@
 //! iteration, and the scalar loop of `kernel` for the remainder (0 … L-1
 //! iterations, and every iteration of runs shorter than `L`).
 //!
-//! A lane value of scalar type `s` is held in `L * size(s) / 16` native
-//! 128-bit vectors ("parts"), lane `k` of the whole value being lane
-//! `k % (16/size)` of part `k / (16/size)`; so with `L = 8`, a `float` value
-//! is one pair of `f32x4` and a `double` four `f64x2`. Uniform values stay
-//! scalar (`VVal::Uni`) until they meet a lane value, then are splatted.
+//! The lanes of one vector iteration form `G` groups (`G = simd::GROUPS` in
+//! the main vector loop, then 1 in a second loop that takes what is left
+//! but a remainder shorter than one group): a group is one native 128-bit
+//! vector of the narrowest lane type, so a value of a type twice as wide
+//! takes two vectors ("parts") per group. With `float`s and `double`s mixed,
+//! a group is 4 lanes: one `f32x4`, or two `f64x2`. Straight-line statements
+//! are emitted group after group (each group's loads sit next to their uses,
+//! where the x64 back end folds them into arithmetic, and fewer registers
+//! are live); uniform control flow is emitted once around them. Uniform
+//! values stay scalar (`VVal::Uni`) until they meet a lane value, then are
+//! splatted; within one statement each is computed once for all groups.
 //!
 //! Per vector iteration the loop variable is set to the first lane's value,
 //! so the ordinary scalar lowering of an address expression gives the first
@@ -42,8 +48,14 @@ enum VVal {
 /// State of one vectorised loop body.
 pub struct VecCx<'p> {
     plan: &'p Plan,
-    /// Vector variables (one per part) of each varying local.
+    /// Groups per vector iteration.
+    groups: usize,
+    /// The group being emitted.
+    g: usize,
+    /// Vector variables of each varying local: its parts, group after group.
     vars: HashMap<LocalId, Vec<Variable>>,
+    /// Uniform values already computed in the current statement.
+    uni: HashMap<ExprId, Value>,
     /// The current first-lane address of each strength-reduced pointer
     /// (`plan.pointers`): loop-carried variables bumped by `lanes * size`
     /// per vector iteration (opaque to Cranelift's rewrites, which would
@@ -80,25 +92,34 @@ fn little() -> MemFlagsData {
 }
 
 impl VecCx<'_> {
+    /// Native vectors per group of a value of lane type `s`.
     fn parts(&self, s: Scalar) -> usize {
-        (self.plan.lanes as u64 * s.size() / VEC_BYTES) as usize
+        (s.size() / self.plan.min_size).max(1) as usize
+    }
+    /// Lanes per group.
+    fn lanes(&self) -> u64 {
+        self.plan.group_lanes() as u64
+    }
+    /// Byte offset of the current group's first lane of a `size`-byte element.
+    fn group_offset(&self, size: u64) -> i64 {
+        (self.g as u64 * self.lanes() * size) as i64
     }
 }
 
 impl<'m> FnCx<'_, 'm, '_> {
-    /// Emit the vector part of the run `[from, to)` whose loop variable
-    /// starts at `v0`; returns where the scalar remainder starts (iteration
-    /// and variable value).
-    pub fn vector_loop(&mut self, l: &'m AccLoop, plan: &Plan, from: Value, to: Value, v0: Value) -> Result<(Value, Value), Diagnostic> {
+    /// Emit a vector loop of `groups` groups per iteration over the run
+    /// `[from, to)` whose loop variable starts at `v0`; returns where the
+    /// rest starts (iteration and variable value).
+    pub fn vector_loop(&mut self, l: &'m AccLoop, plan: &Plan, groups: u32, from: Value, to: Value, v0: Value) -> Result<(Value, Value), Diagnostic> {
         let span = l.span;
-        let lanes = plan.lanes as i64;
+        let lanes = (plan.group_lanes() * groups) as i64;
         let n = self.b.ins().isub(to, from);
         let z = self.iconst(types::I64, 0);
         let n = self.b.ins().smax(n, z);
         let nv = self.b.ins().band_imm_s(n, -lanes);
         let vend = self.b.ins().iadd(from, nv);
         let vlast = self.b.ins().iadd(v0, nv);
-        let mut vx = VecCx { plan, vars: HashMap::new(), pointers: Vec::new(), span };
+        let mut vx = VecCx { plan, groups: groups as usize, g: 0, vars: HashMap::new(), uni: HashMap::new(), pointers: Vec::new(), span };
         for (i, &vary) in plan.varying.iter().enumerate() {
             let id = LocalId(i as u32);
             if !vary || id == plan.var {
@@ -110,7 +131,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                 None => self.zero(cl_scalar(s)),
             };
             let v = self.b.ins().splat(vtype(s), start);
-            let vars: Vec<Variable> = (0..vx.parts(s))
+            let vars: Vec<Variable> = (0..vx.parts(s) * vx.groups)
                 .map(|_| {
                     let var = self.b.declare_var(vtype(s));
                     self.b.def_var(var, v);
@@ -189,13 +210,27 @@ impl<'m> FnCx<'_, 'm, '_> {
             StmtKind::Decl(l, init) if Self::is_varying(vx, *l) => {
                 if let Some(e) = init {
                     let ty = self.f.locals[l.index()].ty.clone();
-                    let v = self.vexpr_as(vx, *e, &ty)?;
-                    self.vdef(vx, *l, v, &ty)?;
+                    vx.uni.clear();
+                    for g in 0..vx.groups {
+                        vx.g = g;
+                        let v = self.vexpr_as(vx, *e, &ty)?;
+                        self.vdef(vx, *l, v, &ty)?;
+                    }
                 }
                 Ok(())
             }
             StmtKind::Decl(..) | StmtKind::Break | StmtKind::Continue => self.lower_stmt(s),
-            StmtKind::Expr(e) => self.vexpr_stmt(vx, *e),
+            StmtKind::Expr(e) if self.lane_statement(vx, *e) => {
+                vx.uni.clear();
+                for g in 0..vx.groups {
+                    vx.g = g;
+                    self.vexpr_stmt(vx, *e)?;
+                }
+                Ok(())
+            }
+            // Uniform work (`k++`) once; a pure lane expression is dropped.
+            StmtKind::Expr(e) if vx.plan.varies(*e) && crate::simd::pure(self.f, &self.m.ir.externs, *e) => Ok(()),
+            StmtKind::Expr(e) => self.lower_expr(*e).map(|_| ()),
             StmtKind::Block(b) => self.vblock(vx, b),
             StmtKind::If(c, t, e) => {
                 let cv = self.cond_value(*c, span)?;
@@ -256,6 +291,18 @@ impl<'m> FnCx<'_, 'm, '_> {
         Ok(())
     }
 
+    /// A statement expression that writes lanes: a varying local or memory.
+    fn lane_statement(&self, vx: &VecCx, e: ExprId) -> bool {
+        match self.expr(e).kind {
+            ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } => match self.expr(p).kind {
+                ExprKind::Local(l) => Self::is_varying(vx, l),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
+    /// One group of a lane statement (see `lane_statement`).
     fn vexpr_stmt(&mut self, vx: &mut VecCx, e: ExprId) -> Result<(), Diagnostic> {
         let x = self.expr(e);
         let span = x.span;
@@ -295,10 +342,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                     _ => Err(internal(span, "an update the plan did not accept")),
                 }
             }
-            // A lane expression evaluated for nothing (the plan accepts only
-            // pure ones); anything else is uniform scalar work (`k++`).
-            _ if vx.plan.varies(e) && crate::simd::pure(self.f, &self.m.ir.externs, e) => Ok(()),
-            _ => self.lower_expr(e).map(|_| ()),
+            _ => Err(internal(span, "a statement the plan did not accept")),
         }
     }
 
@@ -339,26 +383,31 @@ impl<'m> FnCx<'_, 'm, '_> {
         let s = self.lane_ty(ty, vx.span)?;
         let parts = self.vparts(vx, v, s);
         let vars = vx.vars.get(&l).ok_or_else(|| internal(vx.span, "a varying local without vector variables"))?;
-        for (&var, &p) in vars.iter().zip(&parts) {
+        let n = vx.parts(s);
+        for (&var, &p) in vars[vx.g * n..(vx.g + 1) * n].iter().zip(&parts) {
             self.b.def_var(var, p);
         }
         Ok(())
     }
 
     fn vuse(&mut self, vx: &VecCx, l: LocalId) -> VVal {
-        VVal::Lanes(vx.vars[&l].iter().map(|&var| self.b.use_var(var)).collect())
+        let vars = &vx.vars[&l];
+        let n = vars.len() / vx.groups;
+        VVal::Lanes(vars[vx.g * n..(vx.g + 1) * n].iter().map(|&var| self.b.use_var(var)).collect())
     }
 
     fn vload(&mut self, vx: &VecCx, addr: Value, ty: &Type) -> Result<VVal, Diagnostic> {
         let s = self.lane_ty(ty, vx.span)?;
-        let parts = (0..vx.parts(s)).map(|k| self.b.ins().load(vtype(s), user_flags(), addr, (k as u64 * VEC_BYTES) as i32)).collect();
+        let base = vx.group_offset(s.size());
+        let parts = (0..vx.parts(s)).map(|k| self.b.ins().load(vtype(s), user_flags(), addr, (base + (k as u64 * VEC_BYTES) as i64) as i32)).collect();
         Ok(VVal::Lanes(parts))
     }
 
     fn vstore(&mut self, vx: &VecCx, addr: Value, v: VVal, ty: &Type) -> Result<(), Diagnostic> {
         let s = self.lane_ty(ty, vx.span)?;
+        let base = vx.group_offset(s.size());
         for (k, p) in self.vparts(vx, v, s).into_iter().enumerate() {
-            self.b.ins().store(user_flags(), p, addr, (k as u64 * VEC_BYTES) as i32);
+            self.b.ins().store(user_flags(), p, addr, (base + (k as u64 * VEC_BYTES) as i64) as i32);
         }
         Ok(())
     }
@@ -376,7 +425,12 @@ impl<'m> FnCx<'_, 'm, '_> {
         let x = self.expr(e);
         let (span, ty) = (x.span, x.ty.clone());
         if !vx.plan.varies(e) {
-            return Ok(VVal::Uni(self.lower_expr(e)?.scalar(span)?));
+            if let Some(&v) = vx.uni.get(&e) {
+                return Ok(VVal::Uni(v));
+            }
+            let v = self.lower_expr(e)?.scalar(span)?;
+            vx.uni.insert(e, v);
+            return Ok(VVal::Uni(v));
         }
         let s = self.lane_ty(&ty, span)?;
         match x.kind.clone() {
@@ -456,7 +510,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                 for k in 0..vx.parts(s) {
                     let mut bytes = Vec::with_capacity(VEC_BYTES as usize);
                     for lane in 0..per {
-                        let i = (k * per + lane) as u64;
+                        let i = vx.g as u64 * vx.lanes() + (k * per + lane) as u64;
                         bytes.extend_from_slice(&i.to_le_bytes()[..s.size() as usize]);
                     }
                     let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
