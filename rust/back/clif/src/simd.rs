@@ -7,7 +7,8 @@
 //! vectoriser of its own. A loop qualifies when
 //! - it is partitioned (`gang`, `worker` or `vector`): the user asserted that
 //!   its iterations are independent, so lanes may run in any order; `seq`
-//!   loops (no level) and plain C loops never qualify;
+//!   loops (no level), plain C loops and loops with a vector length of one
+//!   (`vector_length(1)`, every loop of a `serial` construct) never qualify;
 //! - the innermost step is the constant 1 (negative or unknown steps fall back);
 //! - every statement of the body is one of: a store of a lane value through a
 //!   unit-stride address (`p[i + c]`, any affine index whose coefficient of
@@ -253,7 +254,9 @@ struct An<'a> {
 /// Decide whether the innermost dimension of `l` (a loop of function `f`)
 /// can be vectorised, and how.
 pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[StructDef]) -> Option<Plan> {
-    if !(l.gang || l.worker || l.vector) {
+    // `vector(1)`/`vector_length(1)` (and every loop of a `serial`
+    // construct, which lower marks so) asks for one lane: iterations in order.
+    if !(l.gang || l.worker || l.vector) || l.vector_len == Some(1) {
         return None;
     }
     let inner = l.dims.last()?;

@@ -421,6 +421,14 @@ void divide(int n, int *a, const int *b) {
     #pragma acc parallel loop
     for (int i = 0; i < n; i++) a[i] = b[i] / 3;
 }
+void serial(int n, double *a) {
+    #pragma acc serial loop
+    for (int i = 1; i < n; i++) a[i] += a[i - 1];
+}
+void onelane(int n, double *a) {
+    #pragma acc parallel loop vector_length(1)
+    for (int i = 1; i < n; i++) a[i] += a[i - 1];
+}
 void host(int n, float *a) {
     for (int i = 1; i < n; i++) a[i] = a[i - 1] * 2.0f;
 }
@@ -440,6 +448,11 @@ void host(int n, float *a) {
     v.call("guarded", &[n as u64, 5, p(&a3), p(&b[..5])]);
     assert_eq!(&a3[..5], &b[..5]);
     assert!(a3[5..].iter().all(|&x| x == 0.0));
+    for f in ["serial", "onelane"] {
+        let a5: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        v.call(f, &[n as u64, p(&a5)]);
+        assert!(a5.iter().enumerate().all(|(i, &x)| x == (i * (i + 1) / 2) as f64), "{f}: {a5:?}");
+    }
     let a4 = vec![1.0f32; 8];
     v.call("host", &[8, p(&a4)]);
     assert_eq!(a4[7], 128.0);
