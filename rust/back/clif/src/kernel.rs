@@ -232,6 +232,10 @@ impl<'m> FnCx<'_, 'm, '_> {
                 let (from, v0) = self.vector_loop(l, p, crate::simd::GROUPS, from, to, v0)?;
                 self.vector_loop(l, p, 1, from, to, v0)?
             }
+            None if d + 1 == l.dims.len() && self.m.simd && crate::unroll::unrollable(self.f, l, &self.locals) => {
+                self.m.unrolled += 1;
+                self.unrolled_reduction_loop(l, d, from, to, v0, step)?
+            }
             None => (from, v0),
         };
         let iv = self.b.declare_var(types::I64);

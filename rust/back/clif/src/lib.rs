@@ -20,7 +20,9 @@
 //!   and `AccLoop` partitioning; [`reduce`] for reduction identities/combiners.
 //! - [`simd`]: whether the innermost dimension of an `AccLoop` can run as
 //!   SIMD lanes (the plan); [`vector`]: the vector loop, its lane values and
-//!   vector reduction accumulators, before the scalar remainder loop.
+//!   vector reduction accumulators, before the scalar remainder loop;
+//!   [`unroll`]: scalar reduction loops that cannot be vectorised, unrolled
+//!   by four with independent accumulators.
 //! - [`atomic`]: `#pragma acc atomic` forms; [`variadic`]: calls to variadic
 //!   C functions through the runtime's `__accjit_va_*` shims.
 //! - [`trampoline`]: the uniform `(args, ret)` entry points for exported functions.
@@ -52,6 +54,7 @@ mod reduce;
 mod simd;
 mod stmt;
 mod trampoline;
+mod unroll;
 mod value;
 mod variadic;
 mod vector;
@@ -122,8 +125,9 @@ impl CompiledModule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Vectorise the innermost dimension of partitioned loops where possible
-    /// (see the `simd` module); on by default, off when the environment
-    /// variable `ACCJIT_NO_SIMD` is set.
+    /// (see the `simd` module), and unroll the reduction loops that cannot be
+    /// (`unroll`); on by default, off when the environment variable
+    /// `ACCJIT_NO_SIMD` is set.
     pub simd: bool,
 }
 

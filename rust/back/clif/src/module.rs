@@ -118,6 +118,8 @@ pub struct ModuleCx<'m> {
     pub simd: bool,
     /// Lane counts of the loops vectorised in the function being compiled.
     pub vectorised: Vec<u32>,
+    /// Reduction loops unrolled (scalar, four accumulators) in it.
+    pub unrolled: u32,
 }
 
 impl<'m> ModuleCx<'m> {
@@ -187,10 +189,13 @@ impl<'m> ModuleCx<'m> {
     /// Hand a built function to Cranelift (keeping its text when asked).
     pub fn define(&mut self, id: FuncId, ctx: &mut Context, what: &str, span: Span) -> Result<(), Diagnostic> {
         if self.opts.keep_clif {
-            let simd = match self.vectorised.as_slice() {
+            let mut simd = match self.vectorised.as_slice() {
                 [] => String::new(),
                 lanes => format!(" (SIMD: {} loop{} of {} lanes)", lanes.len(), if lanes.len() == 1 { "" } else { "s" }, lanes.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("/")),
             };
+            if self.unrolled > 0 {
+                simd.push_str(&format!(" (unrolled reduction loops: {})", self.unrolled));
+            }
             self.clif.push_str(&format!("; {what}{simd}\n{}\n", ctx.func.display()));
         }
         let disasm = self.opts.keep_clif && std::env::var_os("ACCJIT_DISASM").is_some();
@@ -327,11 +332,13 @@ fn with_scalar_fallback(
     compile: impl Fn(&mut ModuleCx, &mut Context, &mut FunctionBuilderContext) -> Result<(), Diagnostic>,
 ) -> Result<(), Diagnostic> {
     cx.vectorised.clear();
+    cx.unrolled = 0;
     let r = compile(cx, ctx, fbc);
-    let r = if r.is_err() && !cx.vectorised.is_empty() {
+    let r = if r.is_err() && (!cx.vectorised.is_empty() || cx.unrolled > 0) {
         cx.jit.clear_context(ctx);
         *fbc = FunctionBuilderContext::new();
         cx.vectorised.clear();
+        cx.unrolled = 0;
         cx.simd = false;
         let r = compile(cx, ctx, fbc);
         cx.simd = true;
@@ -343,6 +350,8 @@ fn with_scalar_fallback(
         *fbc = FunctionBuilderContext::new();
     }
     cx.jit.clear_context(ctx);
+    cx.vectorised.clear();
+    cx.unrolled = 0;
     r
 }
 
@@ -371,6 +380,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         clif: String::new(),
         simd: tuning.simd,
         vectorised: Vec::new(),
+        unrolled: 0,
     };
     let mut diags = Vec::new();
     cx.declare_functions(&mut diags);
@@ -397,7 +407,6 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
             }
         }
     }
-    cx.vectorised.clear();
     let mut tramps = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         if f.linkage != Linkage::Export || cx.funcs[i].is_none() {

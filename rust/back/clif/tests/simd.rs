@@ -458,3 +458,52 @@ void host(int n, float *a) {
     assert_eq!(a4[7], 128.0);
     let _ = s;
 }
+
+#[test]
+fn unvectorisable_reductions_are_unrolled_and_exact() {
+    let src = r#"
+#include <stdlib.h>
+long pos(int n, const int *x) {
+    long s = 0;
+    #pragma acc parallel loop reduction(+:s)
+    for (int i = 0; i < n; i++) { if (x[i] > 0) s += x[i]; }
+    return s;
+}
+int gmax(int n, const int *x, const int *idx) {
+    int m = -1000000;
+    #pragma acc parallel loop reduction(max:m)
+    for (int i = 0; i < n; i++) { int v = x[idx[i]]; if (v > m) m = v; }
+    return m;
+}
+long absum(int n, const int *x) {
+    long s = 0, c = 0;
+    #pragma acc parallel loop reduction(+:s) reduction(+:c)
+    for (int i = 0; i < n; i++) { s += abs(x[i]); c++; }
+    return s * 1000 + c;
+}
+double dsum(int n, const double *x) {
+    double s = 0;
+    #pragma acc parallel loop reduction(+:s)
+    for (int i = 0; i < n; i++) { if (x[i] < 0.0) s -= x[i]; else s += 2.0 * x[i]; }
+    return s;
+}
+"#;
+    let (v, s) = both(src);
+    assert!(v.simd_kernels().is_empty(), "{:?}", v.simd_kernels());
+    assert_eq!(v.cm.clif.matches("(unrolled reduction loops: 1)").count(), 4, "{}", v.cm.clif.lines().filter(|l| l.starts_with("; kernel")).collect::<Vec<_>>().join("\n"));
+    for &n in TRIPS {
+        let x: Vec<i32> = (0..n).map(|i| ((i * 7919) % 2003) as i32 - 1000).collect();
+        let idx: Vec<i32> = (0..n).map(|i| ((i * 31) % n.max(1)) as i32).collect();
+        let d: Vec<f64> = (0..n).map(|i| ((i * 7919) % 2003) as f64 * 0.5 - 500.0).collect();
+        for j in [&v, &s] {
+            assert_eq!(j.call("pos", &[n as u64, p(&x)]) as i64, x.iter().filter(|&&v| v > 0).map(|&v| v as i64).sum::<i64>(), "pos n={n}");
+            let want = idx.iter().map(|&k| x[k as usize]).fold(-1000000, i32::max);
+            assert_eq!(j.call("gmax", &[n as u64, p(&x), p(&idx)]) as i32, want, "gmax n={n}");
+            let want = x.iter().map(|&v| v.abs() as i64).sum::<i64>() * 1000 + n as i64;
+            assert_eq!(j.call("absum", &[n as u64, p(&x)]) as i64, want, "absum n={n}");
+            // Halves of integers: every order of summation is exact.
+            let want: f64 = d.iter().map(|&v| if v < 0.0 { -v } else { 2.0 * v }).sum();
+            assert_eq!(f64::from_bits(j.call("dsum", &[n as u64, p(&d)])), want, "dsum n={n}");
+        }
+    }
+}
