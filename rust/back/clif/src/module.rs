@@ -333,18 +333,25 @@ fn with_scalar_fallback(
 ) -> Result<(), Diagnostic> {
     cx.vectorised.clear();
     cx.unrolled = 0;
+    let clif_len = cx.clif.len();
     let r = compile(cx, ctx, fbc);
-    let r = if r.is_err() && (!cx.vectorised.is_empty() || cx.unrolled > 0) {
-        cx.jit.clear_context(ctx);
-        *fbc = FunctionBuilderContext::new();
-        cx.vectorised.clear();
-        cx.unrolled = 0;
-        cx.simd = false;
-        let r = compile(cx, ctx, fbc);
-        cx.simd = true;
-        r
-    } else {
-        r
+    let r = match r {
+        Err(d) if !cx.vectorised.is_empty() || cx.unrolled > 0 => {
+            cx.jit.clear_context(ctx);
+            *fbc = FunctionBuilderContext::new();
+            cx.vectorised.clear();
+            cx.unrolled = 0;
+            cx.clif.truncate(clif_len);
+            if cx.opts.keep_clif {
+                let first = d.message.lines().next().unwrap_or("");
+                cx.clif.push_str(&format!("; SIMD code did not compile ({first}); scalar loops below\n"));
+            }
+            cx.simd = false;
+            let r = compile(cx, ctx, fbc);
+            cx.simd = true;
+            r
+        }
+        r => r,
     };
     if r.is_err() {
         *fbc = FunctionBuilderContext::new();

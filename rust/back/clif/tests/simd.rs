@@ -53,6 +53,7 @@ impl Jit {
 fn both(src: &str) -> (Jit, Jit) {
     let (v, s) = (jit(src, true), jit(src, false));
     assert!(s.simd_kernels().is_empty(), "scalar build vectorised {:?}", s.simd_kernels());
+    assert!(!v.cm.clif.contains("SIMD code did not compile"), "a vector loop fell back to scalar code");
     (v, s)
 }
 
@@ -188,6 +189,17 @@ float fmin_(int n, const float *x) {
     for (int i = 0; i < n; i++) m = fminf(x[i], m);
     return m;
 }
+long lmax(int n, const long *x) {
+    long m = -1000000;
+    #pragma acc parallel loop reduction(max:m)
+    for (int i = 0; i < n; i++) m = x[i] >= m ? x[i] : m;
+    return m;
+}
+long lshift(int n, const long *x, long *y) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) y[i] = (x[i] >> 3) + (x[i] << 2) - (long)((unsigned long)x[i] >> 60);
+    return 0;
+}
 int bits(int n, const int *x) {
     int a = -1, o = 0, e = 0;
     #pragma acc parallel loop reduction(&:a) reduction(|:o) reduction(^:e)
@@ -196,7 +208,7 @@ int bits(int n, const int *x) {
 }
 "#;
     let (v, s) = both(src);
-    for k in ["isum_", "iprod_", "imax_", "imin_", "dmax_", "fmin__", "bits_"] {
+    for k in ["isum_", "iprod_", "imax_", "imin_", "dmax_", "fmin__", "bits_", "lmax_", "lshift_"] {
         assert!(vectorised(&v, k), "{k} not vectorised: {:?}", v.simd_kernels());
     }
     for &n in TRIPS {
@@ -211,6 +223,11 @@ int bits(int n, const int *x) {
             assert_eq!(j.call("imin", &[n as u64, p(&x)]) as i32, x.iter().copied().fold(1000000, i32::min), "imin n={n}");
             assert_eq!(f64::from_bits(j.call("dmax", &[n as u64, p(&d)])), d.iter().copied().fold(-1e300, f64::max), "dmax n={n}");
             assert_eq!(f32::from_bits(j.call("fmin_", &[n as u64, p(&f)]) as u32), f.iter().copied().fold(1e30, f32::min), "fmin n={n}");
+            let xl: Vec<i64> = x.iter().map(|&v| v as i64 * 1_000_003).collect();
+            assert_eq!(j.call("lmax", &[n as u64, p(&xl)]) as i64, xl.iter().copied().fold(-1000000, i64::max), "lmax n={n}");
+            let yl = vec![0i64; n];
+            j.call("lshift", &[n as u64, p(&xl), p(&yl)]);
+            assert!(xl.iter().zip(&yl).all(|(&a, &b)| b == (a >> 3) + (a << 2) - ((a as u64) >> 60) as i64), "lshift n={n}");
             let (a, o, e) = x.iter().fold((-1i32, 0i32, 0i32), |(a, o, e), &v| (a & (v | 1), o | v, e ^ v));
             assert_eq!(j.call("bits", &[n as u64, p(&x)]) as i32, (a & 0xff) ^ (o << 8) ^ (e << 20), "bits n={n}");
         }
