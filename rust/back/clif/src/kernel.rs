@@ -243,6 +243,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.b.def_var(iv, from);
         self.b.def_var(vv, v0);
         let (header, body, cont) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        if self.m.opts.keep_clif && (plan.is_some() || self.m.unrolled > 0) {
+            self.m.block_notes.insert(header, "scalar loop (remainder)".into());
+        }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
         let i = self.b.use_var(iv);

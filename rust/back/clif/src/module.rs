@@ -120,6 +120,32 @@ pub struct ModuleCx<'m> {
     pub vectorised: Vec<u32>,
     /// Reduction loops unrolled (scalar, four accumulators) in it.
     pub unrolled: u32,
+    /// Comments printed above blocks of the function being compiled in the
+    /// CLIF text (which loop a block heads: vector, scalar remainder, …).
+    pub block_notes: HashMap<cranelift_codegen::ir::Block, String>,
+}
+
+/// Prints CLIF with `ModuleCx::block_notes` above their blocks.
+struct NotedWriter<'a>(&'a HashMap<cranelift_codegen::ir::Block, String>);
+
+impl cranelift_codegen::write::FuncWriter for NotedWriter<'_> {
+    fn write_block_header(&mut self, w: &mut dyn std::fmt::Write, func: &cranelift_codegen::ir::Function, block: cranelift_codegen::ir::Block, indent: usize) -> std::fmt::Result {
+        if let Some(note) = self.0.get(&block) {
+            writeln!(w, "; {note}")?;
+        }
+        cranelift_codegen::write::FuncWriter::write_block_header(&mut cranelift_codegen::write::PlainWriter, w, func, block, indent)
+    }
+
+    fn write_instruction(
+        &mut self,
+        w: &mut dyn std::fmt::Write,
+        func: &cranelift_codegen::ir::Function,
+        aliases: &cranelift_codegen::entity::SecondaryMap<cranelift_codegen::ir::Value, Vec<cranelift_codegen::ir::Value>>,
+        inst: cranelift_codegen::ir::Inst,
+        indent: usize,
+    ) -> std::fmt::Result {
+        cranelift_codegen::write::FuncWriter::write_instruction(&mut cranelift_codegen::write::PlainWriter, w, func, aliases, inst, indent)
+    }
 }
 
 impl<'m> ModuleCx<'m> {
@@ -196,7 +222,9 @@ impl<'m> ModuleCx<'m> {
             if self.unrolled > 0 {
                 simd.push_str(&format!(" (unrolled reduction loops: {})", self.unrolled));
             }
-            self.clif.push_str(&format!("; {what}{simd}\n{}\n", ctx.func.display()));
+            let mut text = String::new();
+            let _ = cranelift_codegen::write::decorate_function(&mut NotedWriter(&self.block_notes), &mut text, &ctx.func);
+            self.clif.push_str(&format!("; {what}{simd}\n{text}\n"));
         }
         let disasm = self.opts.keep_clif && std::env::var_os("ACCJIT_DISASM").is_some();
         ctx.set_disasm(disasm);
@@ -333,6 +361,7 @@ fn with_scalar_fallback(
 ) -> Result<(), Diagnostic> {
     cx.vectorised.clear();
     cx.unrolled = 0;
+    cx.block_notes.clear();
     let clif_len = cx.clif.len();
     let r = compile(cx, ctx, fbc);
     let r = match r {
@@ -341,6 +370,7 @@ fn with_scalar_fallback(
             *fbc = FunctionBuilderContext::new();
             cx.vectorised.clear();
             cx.unrolled = 0;
+            cx.block_notes.clear();
             cx.clif.truncate(clif_len);
             if cx.opts.keep_clif {
                 let first = d.message.lines().next().unwrap_or("");
@@ -359,6 +389,7 @@ fn with_scalar_fallback(
     cx.jit.clear_context(ctx);
     cx.vectorised.clear();
     cx.unrolled = 0;
+    cx.block_notes.clear();
     r
 }
 
@@ -388,6 +419,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         simd: tuning.simd,
         vectorised: Vec::new(),
         unrolled: 0,
+        block_notes: HashMap::new(),
     };
     let mut diags = Vec::new();
     cx.declare_functions(&mut diags);

@@ -119,6 +119,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.b.def_var(iv, from);
         self.b.def_var(vv, v0);
         let (header, body, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        if self.m.opts.keep_clif {
+            self.m.block_notes.insert(header, format!("reduction loop unrolled by {UNROLL} (independent accumulators)"));
+        }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
         let i = self.b.use_var(iv);

@@ -156,6 +156,11 @@ impl<'m> FnCx<'_, 'm, '_> {
         let iv = self.b.declare_var(types::I64);
         self.b.def_var(iv, from);
         let (header, body, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        if self.m.opts.keep_clif {
+            let per = plan.group_lanes();
+            self.m.block_notes.insert(header, format!("vector loop: {lanes} lanes per iteration ({groups} × {per})"));
+            self.m.block_notes.insert(exit, "after the vector loop".into());
+        }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
         let i = self.b.use_var(iv);
