@@ -115,11 +115,7 @@ pub fn op_ok(op: BinOp, s: Scalar) -> bool {
     if s.is_float() {
         return matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
     }
-    match op {
-        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl => true,
-        BinOp::Shr => true,
-        _ => false,
-    }
+    matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr)
 }
 
 fn is_cmp(op: BinOp) -> bool {

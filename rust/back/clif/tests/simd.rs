@@ -11,6 +11,8 @@ use accjit_runtime::KernelSlot;
 
 struct Jit {
     cm: CompiledModule,
+    // Boxed: the compiled code holds each slot's address.
+    #[allow(clippy::vec_box)]
     _slots: Vec<Box<KernelSlot>>,
 }
 
@@ -391,9 +393,8 @@ void sel(int n, float t, const float *x, const double *d, float *y, int *c, doub
         assert_eq!(r1.1, r2.1, "c n={n}");
         let bits = |v: &[f64]| v.iter().map(|x| if x.is_nan() { u64::MAX } else { x.to_bits() }).collect::<Vec<_>>();
         assert_eq!(bits(&r1.2), bits(&r2.2), "e n={n}");
-        for i in 0..n {
-            let want = if x[i] > 1.5 { x[i] } else { -x[i] * 2.0 };
-            assert_eq!(r1.0[i], want);
+        for (&got, &xi) in r1.0.iter().zip(&x) {
+            assert_eq!(got, if xi > 1.5 { xi } else { -xi * 2.0 });
         }
     }
 }
