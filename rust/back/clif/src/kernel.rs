@@ -13,7 +13,7 @@
 //! Worker/vector levels run all their iterations in the gang's thread.
 //! The innermost dimension always runs as a plain counted loop (no div/rem per
 //! iteration); collapsed outer dimensions are recovered by div/rem once per
-//! run of the innermost one. Loop reductions accumulate into the private
+//! gang, then advanced with a carry from one run of the innermost to the next. Loop reductions accumulate into the private
 //! local (initialised to the identity) and are combined into the target after
 //! the loop — under `__accjit_lock` when gangs share the target.
 
@@ -176,6 +176,19 @@ impl<'m> FnCx<'_, 'm, '_> {
         let n = lbs.len();
         let idx = self.b.declare_var(types::I64);
         self.b.def_var(idx, start);
+        // Decompose the first linear index once (k[n-1] fastest); later runs
+        // start at the next row, so the digits are advanced with a carry.
+        let kv: Vec<_> = (0..n).map(|_| self.b.declare_var(types::I64)).collect();
+        let mut t = start;
+        let one = self.iconst(types::I64, 1);
+        for d in (1..n).rev() {
+            // A zero trip means no iterations at all: divide by 1 instead.
+            let tr = self.b.ins().smax(trips[d], one);
+            let k = self.b.ins().srem(t, tr);
+            self.b.def_var(kv[d], k);
+            t = self.b.ins().sdiv(t, tr);
+        }
+        self.b.def_var(kv[0], t);
         let (header, run_b, next) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
@@ -184,14 +197,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.b.ins().brif(c, run_b, &[], exit, &[]);
         self.b.switch_to_block(run_b);
         self.b.seal_block(run_b);
-        // Decompose the linear index: k[n-1] fastest.
-        let mut ks = vec![i; n];
-        let mut t = i;
-        for d in (1..n).rev() {
-            ks[d] = self.b.ins().srem(t, trips[d]);
-            t = self.b.ins().sdiv(t, trips[d]);
-        }
-        ks[0] = t;
+        let ks: Vec<Value> = kv.iter().map(|&v| self.b.use_var(v)).collect();
         for d in 0..n - 1 {
             let off = self.b.ins().imul(ks[d], steps[d]);
             let v = self.b.ins().iadd(lbs[d], off);
@@ -212,6 +218,19 @@ impl<'m> FnCx<'_, 'm, '_> {
         let i = self.b.use_var(idx);
         let i2 = self.b.ins().iadd(i, run);
         self.b.def_var(idx, i2);
+        // Next row: k[n-1] = 0, the outer digits + 1 with carry (only used
+        // when the row was finished; otherwise the loop ends here).
+        let zero = self.iconst(types::I64, 0);
+        self.b.def_var(kv[last], zero);
+        let mut carry = self.iconst(types::I64, 1);
+        for d in (0..last).rev() {
+            let k = self.b.use_var(kv[d]);
+            let k1 = self.b.ins().iadd(k, carry);
+            let wrap = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, k1, trips[d]);
+            let k2 = self.b.ins().select(wrap, zero, k1);
+            self.b.def_var(kv[d], k2);
+            carry = self.b.ins().uextend(types::I64, wrap);
+        }
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
         self.b.seal_block(next);

@@ -525,3 +525,48 @@ double dsum(int n, const double *x) {
         }
     }
 }
+
+#[test]
+fn collapsed_nests_carry_across_rows_and_gang_chunks() {
+    let src = r#"
+void fill3(int I, int J, int K, int *a) {
+    #pragma acc parallel loop collapse(3) num_gangs(3)
+    for (int i = 0; i < I; i++)
+        for (int j = 0; j < J; j++)
+            for (int k = 0; k < K; k++)
+                a[(i * J + j) * K + k] = i * 10000 + j * 100 + k;
+}
+void fill2(int I, int J, double *a) {
+    #pragma acc parallel loop collapse(2) num_gangs(5)
+    for (int i = 2; i < I; i++)
+        for (int j = 1; j < J; j++)
+            a[i * J + j] += i * 0.5 + j;
+}
+"#;
+    let (v, s) = both(src);
+    assert!(vectorised(&v, "fill3_") && vectorised(&v, "fill2_"));
+    for (ii, jj, kk) in [(3usize, 5usize, 7usize), (2, 0, 9), (1, 1, 1), (4, 3, 17), (5, 7, 33)] {
+        for j in [&v, &s] {
+            let a = vec![-1i32; ii * jj * kk + 1];
+            j.call("fill3", &[ii as u64, jj as u64, kk as u64, p(&a)]);
+            for i in 0..ii {
+                for x in 0..jj {
+                    for k in 0..kk {
+                        assert_eq!(a[(i * jj + x) * kk + k], (i * 10000 + x * 100 + k) as i32, "({ii},{jj},{kk}) at {i},{x},{k}");
+                    }
+                }
+            }
+            assert_eq!(a[ii * jj * kk], -1);
+        }
+    }
+    for (ii, jj) in [(2usize, 9usize), (3, 2), (9, 18), (40, 37)] {
+        let a = vec![1.0f64; ii * jj];
+        v.call("fill2", &[ii as u64, jj as u64, p(&a)]);
+        for i in 0..ii {
+            for j in 0..jj {
+                let want = if i >= 2 && j >= 1 { 1.0 + i as f64 * 0.5 + j as f64 } else { 1.0 };
+                assert_eq!(a[i * jj + j], want, "({ii},{jj}) at {i},{j}");
+            }
+        }
+    }
+}
