@@ -25,7 +25,7 @@ from . import _core
 from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache, compile_file  # noqa: F401
 from ._runtime import *  # noqa: F401,F403
 from ._runtime import __all__ as _runtime_all
-from ._data import *  # noqa: F401,F403  (the full data API; supersedes _runtime's data routines)
+from ._data import *  # noqa: F401,F403
 from ._data import __all__ as _data_all
 from .profile import Profile, profile  # noqa: F401
 
@@ -40,7 +40,7 @@ __all__ = [
     "cache_stats",
     "clear_cache",
     *_runtime_all,
-    *[n for n in _data_all if n not in _runtime_all],
+    *_data_all,
     "profile",
     "Profile",
 ]

@@ -3,9 +3,10 @@
 //! - [`module`]: `compile_c(...) -> Module`, a compiled program whose exported
 //!   functions are called with NumPy arrays and Python scalars ([`marshal`]),
 //!   off-thread and interruptibly ([`caller`]).
-//! - [`runtime`]: runtime settings and the OpenACC data API on NumPy arrays.
-//! - [`data`]: the full data API (`_core.data_api`: views, memory, waits,
-//!   devices, `acc.data` regions) with readable variable names.
+//! - [`runtime`]: runtime settings (device type, thread count, number of
+//!   devices).
+//! - [`data`]: the OpenACC data API on NumPy arrays (`_core.data_api`: views,
+//!   memory, waits, devices, `acc.data` regions) with readable variable names.
 //! - [`profile`]: profiling sessions for `acc.profile()`.
 //! - Errors: `CompileError` (file/line/col, rendered diagnostics) and
 //!   `AccError` (spec error code, variable, host range); a hosted C program
