@@ -40,6 +40,10 @@ pub const VEC_BYTES: u64 = 16;
 /// loop is unrolled four times (independent accumulators for reductions); a
 /// one-group loop follows it for the rest.
 pub const GROUPS: u32 = 4;
+/// Largest body (in expressions) vectorised: the body is emitted once per
+/// group and again for the one-group and scalar loops, so compile time grows
+/// with it.
+const MAX_BODY_EXPRS: usize = 400;
 
 /// The math functions with a lane-wise vector form (C semantics kept).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +249,8 @@ struct An<'a> {
     /// Unit-stride addresses of lane loads/stores, with the element size.
     addrs: Vec<(ExprId, u64)>,
     min_size: u64,
+    /// Expressions in the body (its size).
+    visited: usize,
 }
 
 /// Decide whether the innermost dimension of `l` (a loop of function `f`)
@@ -284,6 +290,7 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         writes: Vec::new(),
         addrs: Vec::new(),
         min_size: u64::MAX,
+        visited: 0,
     };
     for d in &l.dims {
         *a.fixed.get_mut(d.var.index())? = true;
@@ -322,6 +329,9 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         reductions.push((r.private, r.op, s));
     }
     a.collect_block(&l.body);
+    if a.visited > MAX_BODY_EXPRS {
+        return None;
+    }
     // Which written locals vary: a fixpoint over the writes.
     loop {
         let mut changed = false;
@@ -433,6 +443,7 @@ impl An<'_> {
 
     fn collect_expr(&mut self, e: ExprId) {
         let f = self.f;
+        self.visited += 1;
         match f.expr(e).kind {
             ExprKind::Assign(p, v) | ExprKind::CompoundAssign { place: p, value: v, .. } => {
                 if let Some(l) = local_of(f, p) {
