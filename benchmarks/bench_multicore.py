@@ -8,7 +8,7 @@ accjit is (above 1: accjit wins). Then compile and launch costs: the first
 call of a never-seen kernel (compile + load + run), a cached second compile,
 the JIT of a one-loop kernel, and the launch overhead from Python.
 
-    python benchmarks/bench_multicore.py [--quick] [--reps N] [--threads T]
+    python benchmarks/bench_multicore.py [--quick] [--reps N] [--threads T] [--n N] [--m M]
 
 Numba columns are skipped (with a note) when numba is not installed. Set
 ACCJIT_NO_SIMD=1 to measure accjit's scalar loops (no vectorisation).
@@ -148,6 +148,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="small sizes (for CI smoke runs)")
     ap.add_argument("--reps", type=int, default=None)
     ap.add_argument("--threads", type=int, default=None, help="accjit (and Numba) threads")
+    ap.add_argument("--n", type=int, default=None, help="length of the saxpy and sum vectors (default 10M)")
+    ap.add_argument("--m", type=int, default=None, help="Jacobi grid side (default 2048)")
     args = ap.parse_args(argv)
     quick = args.quick
     reps = args.reps or (3 if quick else 10)
@@ -155,8 +157,8 @@ def main(argv=None) -> int:
         acc.set_num_threads(args.threads)
         if HAVE_NUMBA:
             numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
-    n = 1_000_000 if quick else 10_000_000
-    m = 512 if quick else 2048
+    n = args.n or (1_000_000 if quick else 10_000_000)
+    m = args.m or (512 if quick else 2048)
     mm = 128 if quick else 512
 
     simd = "off (ACCJIT_NO_SIMD)" if os.environ.get("ACCJIT_NO_SIMD") else "on"
