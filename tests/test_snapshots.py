@@ -18,7 +18,7 @@ OUT = HERE / "out"
 BLESS = os.environ.get("ACCJIT_BLESS") == "1"
 
 # Addresses baked into host code (kernel slots, string data) differ per run.
-ADDR = re.compile(r"0x[0-9a-f]{9,}")
+ADDR = re.compile(r"0x[0-9a-f_]{9,}")
 
 
 def accjit(*args, cwd):

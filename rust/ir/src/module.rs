@@ -408,6 +408,9 @@ pub struct Launch {
     /// compute construct): bit 0 of `__accjit_launch`'s `flags`. `None`: never.
     /// (Added by lower; additive.)
     pub local_cond: Option<ExprId>,
+    /// The construct's source location as a C string (`"file.c:LINE"`), for
+    /// runtime messages and profiling; `None`: the back end passes the kernel name.
+    pub loc: Option<ExprId>,
 }
 
 /// How a kernel receives one captured host value.

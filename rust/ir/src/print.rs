@@ -796,6 +796,9 @@ impl<'m> Printer<'m> {
         if let Some(c) = l.local_cond {
             let _ = write!(s, " local_if({})", self.top_expr(f, c));
         }
+        if let Some(c) = l.loc {
+            let _ = write!(s, " loc({})", self.top_expr(f, c));
+        }
         s.push(';');
         s
     }

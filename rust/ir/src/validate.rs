@@ -230,7 +230,7 @@ impl<'m> V<'m> {
                         }
                     }
                 }
-                for e in l.args.iter().chain([l.num_gangs, l.num_workers, l.vector_length, l.async_queue, l.local_cond].iter().flatten()) {
+                for e in l.args.iter().chain([l.num_gangs, l.num_workers, l.vector_length, l.async_queue, l.local_cond, l.loc].iter().flatten()) {
                     self.eid(f, *e, sp);
                 }
             }
@@ -268,7 +268,7 @@ mod tests {
         let mut m = Module::default();
         let mut f = func();
         f.body = Block::new(vec![Stmt {
-            kind: StmtKind::Launch(Box::new(Launch { kernel: KernelId(0), args: vec![], num_gangs: None, num_workers: None, vector_length: None, async_queue: None, wait: None, local_cond: None })),
+            kind: StmtKind::Launch(Box::new(Launch { kernel: KernelId(0), args: vec![], num_gangs: None, num_workers: None, vector_length: None, async_queue: None, wait: None, local_cond: None, loc: None })),
             span: Span::DUMMY,
         }]);
         m.functions.push(f);

@@ -299,8 +299,9 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
             let z = build::i32c(f, 0, span);
             build::cmp(f, BinOp::Eq, v, z, span)
         });
+        let loc = Some(build::loc(f, cx, span));
         out.push(Stmt {
-            kind: StmtKind::Launch(Box::new(Launch { kernel: kid, args, num_gangs, num_workers, vector_length, async_queue, wait: None, local_cond })),
+            kind: StmtKind::Launch(Box::new(Launch { kernel: kid, args, num_gangs, num_workers, vector_length, async_queue, wait: None, local_cond, loc })),
             span,
         });
     }

@@ -315,8 +315,13 @@ impl<'m> FnCx<'_, 'm, '_> {
                 self.b.ins().uextend(types::I64, t)
             }
         };
-        let loc_d = self.m.cstring(&k.name, span)?;
-        let loc = self.data_addr(loc_d);
+        let loc = match l.loc {
+            Some(e) => self.launch_i64(Some(e), 0, span)?,
+            None => {
+                let loc_d = self.m.cstring(&k.name, span)?;
+                self.data_addr(loc_d)
+            }
+        };
         let args = [slot, arr, nargs, ng, nw, vl, asy, wait_ptr, nwait, flags, loc];
         self.call_named("__accjit_launch", &[types::I64; 11], None, &args, span)?;
         Ok(())

@@ -446,6 +446,7 @@ fn launch_packs_arguments_and_calls_the_runtime() {
         async_queue: Some(aq),
         wait: Some(vec![]),
         local_cond: Some(zero),
+        loc: None,
     })));
     let m = Module { functions: vec![hb.finish()], kernels: vec![k], ..Default::default() };
     let slot = rt::Slot::new();

@@ -444,7 +444,8 @@ void serial(int n, double *a) {
     for (int i = 1; i < n; i++) a[i] += a[i - 1];
 }
 void onelane(int n, double *a) {
-    #pragma acc parallel loop vector_length(1)
+    /* one gang of one lane: the loop-carried dependence is then legal */
+    #pragma acc parallel loop num_gangs(1) vector_length(1)
     for (int i = 1; i < n; i++) a[i] += a[i - 1];
 }
 void host(int n, float *a) {
