@@ -1,35 +1,73 @@
 //! The persistent thread pool that runs multicore gangs.
 //!
 //! `n - 1` worker threads live for the life of the pool; the launching
-//! thread is the n-th and always runs gang 0 itself. A launch publishes the
-//! job, bumps the generation word of each worker it needs (waking it with a
-//! futex only if it went to sleep), then every participant claims gangs from
-//! one atomic counter until all `num_gangs` have run, so exactly `num_gangs`
-//! gangs run, each once, whatever the thread count. Idle workers spin
-//! briefly (~50 µs), then yield, then park on their futex; the launcher waits
-//! for the participants the same way. One launch runs at a time per pool.
+//! thread is the n-th. A launch publishes its job and every participant —
+//! the launcher first, which always runs gang 0 — claims gangs from one
+//! atomic word until all `num_gangs` are claimed, so exactly `num_gangs`
+//! gangs run, each once with its index, whatever the thread count. The
+//! launch is complete when all of its gangs are *done*, not when every
+//! worker has woken: a launcher that ran every gang itself returns at once,
+//! and a worker that wakes late finds nothing to claim and goes back to
+//! waiting without touching the finished launch. Correctness never depends
+//! on a worker being awake, alive or scheduled.
+//!
+//! The claim word packs the launch's generation (high 32 bits) with the
+//! number of gangs still unclaimed (low 32 bits); a claim is a
+//! compare-and-swap that keeps the generation, so a worker that read the
+//! word of launch `g` can never take a gang of launch `g + 1` with the
+//! arguments of `g` (or the reverse): after a successful claim the launch
+//! is live until that gang is counted done, and only then may the launcher
+//! return and publish the next job. (The generation would have to wrap —
+//! 2³² launches while one worker sleeps between its load and its swap — to
+//! fool this.) Launches of more than 2³² − 1 gangs run as several chunks.
+//!
+//! Waiting: idle workers spin on one epoch word (pure spinning for
+//! [`SPIN_PURE`], then spinning with a `sched_yield` every few µs, so that
+//! on an oversubscribed machine the threads doing work get the core), then
+//! park on a futex on that word after [`WORKER_SPIN`]; a launch bumps the
+//! epoch and, only if some worker is parked, wakes as many as it has gangs
+//! for with one futex call. The launcher waits for gangs still running on
+//! workers the same way ([`LAUNCHER_SPIN`]), woken by the worker that
+//! finishes the last gang.
+//!
+//! One launch runs at a time per pool: concurrent launchers (the host
+//! thread and async queue threads) queue on a futex lock. A launch from
+//! inside a gang runs its gangs one after another on that thread.
 //!
 //! A gang that ends the program (a runtime error, `exit`, `abort`; see
-//! `hosted.rs`) fails the launch: a worker records the outcome, stops the
-//! remaining gangs from being claimed, marks itself dead, counts itself
-//! done and parks forever; the launcher, once the other participants are
-//! done, terminates with the outcome itself. If the launcher's own gang
-//! fails, it stops the claims, waits for the others and terminates. Either
-//! way the pool is *retired*: its live workers exit, and the next launch
-//! starts a fresh pool.
+//! `hosted.rs`) fails the launch: its thread records the outcome, closes
+//! the claim word (the unclaimed gangs are skipped and counted done), counts
+//! its own gang done and — on a worker — marks itself dead and parks
+//! forever. The launcher, once the gangs already running are done,
+//! terminates with the outcome itself (if its own gang failed it waits for
+//! the others, releases the launch lock and terminates). Either way the
+//! pool is *retired*: its live workers exit, and the next launch starts a
+//! fresh pool.
 //!
 //! Thread count: `ACCJIT_NUM_THREADS`, else `ACC_NUM_CORES`, else all cores;
 //! [`set_num_threads`] changes it (the pool is rebuilt at the next launch).
 
 use crate::hosted::Outcome;
-use std::cell::{Cell, UnsafeCell};
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicUsize, Ordering::*};
+use std::cell::Cell;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-const SPIN: Duration = Duration::from_micros(50);
-const YIELDS: u32 = 16;
+/// Waiters spin without yielding this long.
+const SPIN_PURE: Duration = Duration::from_micros(20);
+/// An idle worker spins (yielding now and then) this long before it parks.
+const WORKER_SPIN: Duration = Duration::from_micros(300);
+/// The launcher waits this long for gangs running on workers before it parks.
+const LAUNCHER_SPIN: Duration = Duration::from_millis(1);
+/// Polls between two looks at the clock (and, past [`SPIN_PURE`], a yield).
+const POLLS: u32 = 64;
+
+/// The unclaimed-gang half of the claim word.
+const REM: u64 = u32::MAX as u64;
+/// The most gangs of one chunk (small in unit tests, to exercise chunking).
+const CHUNK: i64 = if cfg!(test) { 1000 } else { u32::MAX as i64 };
 
 thread_local! {
     /// `acc_device_t` of the compute region this thread is running a gang of
@@ -45,45 +83,54 @@ pub fn in_kernel() -> Option<i32> {
 
 type Gang<'a> = &'a (dyn Fn(i64) + Sync);
 
-#[derive(Clone, Copy)]
+/// One chunk of a launch; lives on the launcher's stack while the chunk runs.
 struct Job {
     run: *const (dyn Fn(i64) + Sync),
-    n: i64,
+    /// Index of the chunk's first gang.
+    base: i64,
+    /// Gangs in the chunk (≥ 1).
+    n: u32,
     device: i32,
 }
 
+/// Keeps a hot word on its own cache line.
 #[repr(align(64))]
-struct Slot {
-    gen: AtomicU32,
-    sleeping: AtomicBool,
-    /// The worker parked forever after its gang failed.
-    dead: AtomicBool,
+struct Line<T>(T);
+
+impl<T> Deref for Line<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 struct Shared {
-    slots: Vec<Slot>,
-    job: UnsafeCell<Option<Job>>,
-    next: AtomicI64,
-    pending: AtomicU32,
+    /// `generation << 32 | unclaimed gangs` of the current chunk.
+    claim: Line<AtomicU64>,
+    /// The current chunk; dereferenced only by a thread holding a claim.
+    job: AtomicPtr<Job>,
+    /// Gangs of the current chunk done (or skipped after a failure).
+    done: AtomicU32,
     launcher_sleeping: AtomicBool,
+    /// Bumped by every launch and by shutdown; idle workers wait on it.
+    epoch: Line<AtomicU32>,
+    /// Workers parked on `epoch`.
+    sleepers: AtomicU32,
     shutdown: AtomicBool,
+    /// Launch lock: 0 free, 1 held, 2 held with waiters.
+    lock: Line<AtomicU32>,
+    /// Per worker: parked forever after its gang failed.
+    dead: Vec<AtomicBool>,
     /// The first outcome of a failed gang of the current launch.
     failure: Mutex<Option<Outcome>>,
     /// A launch failed: [`global`] starts a new pool.
     retired: AtomicBool,
 }
 
-// The job cell is written only by the launcher between launches (no
-// participant alive) and read by participants after an acquire of their
-// generation word.
-unsafe impl Sync for Shared {}
-unsafe impl Send for Shared {}
-
 /// A pool of `threads - 1` workers plus the launching thread.
 pub struct Pool {
     shared: Arc<Shared>,
     handles: Vec<JoinHandle<()>>,
-    launch: Mutex<()>,
     threads: usize,
     requested: usize,
 }
@@ -92,28 +139,30 @@ impl Pool {
     /// Starts `threads - 1` workers (`threads` ≥ 1).
     pub fn new(threads: usize) -> Pool {
         let requested = threads.max(1);
-        let threads = requested;
         let shared = Arc::new(Shared {
-            slots: (1..threads).map(|_| Slot { gen: AtomicU32::new(0), sleeping: AtomicBool::new(false), dead: AtomicBool::new(false) }).collect(),
-            job: UnsafeCell::new(None),
-            next: AtomicI64::new(0),
-            pending: AtomicU32::new(0),
+            claim: Line(AtomicU64::new(0)),
+            job: AtomicPtr::new(std::ptr::null_mut()),
+            done: AtomicU32::new(0),
             launcher_sleeping: AtomicBool::new(false),
+            epoch: Line(AtomicU32::new(0)),
+            sleepers: AtomicU32::new(0),
             shutdown: AtomicBool::new(false),
+            lock: Line(AtomicU32::new(0)),
+            dead: (1..requested).map(|_| AtomicBool::new(false)).collect(),
             failure: Mutex::new(None),
             retired: AtomicBool::new(false),
         });
-        let mut handles = Vec::with_capacity(threads - 1);
-        for w in 0..threads - 1 {
+        let mut handles = Vec::with_capacity(requested - 1);
+        for w in 0..requested - 1 {
             let s = shared.clone();
             match std::thread::Builder::new().name(format!("accjit-gang-{}", w + 1)).spawn(move || worker(s, w)) {
                 Ok(h) => handles.push(h),
-                // Workers are slots 0..k: stop at the first failure and use fewer threads.
+                // Workers are 0..k: stop at the first failure and use fewer threads.
                 Err(_) => break,
             }
         }
         let threads = handles.len() + 1;
-        Pool { shared, handles, launch: Mutex::new(()), threads, requested }
+        Pool { shared, handles, threads, requested }
     }
 
     pub fn threads(&self) -> usize {
@@ -129,39 +178,175 @@ impl Pool {
         if n <= 0 {
             return None;
         }
-        let participants = (n.min(self.threads as i64) - 1) as usize;
-        if participants == 0 || IN_POOL.with(|c| c.get()) || self.shared.retired.load(Acquire) {
+        let sh = &*self.shared;
+        if n == 1 || self.threads == 1 || IN_POOL.with(|c| c.get()) || sh.retired.load(Acquire) {
             run_sequential(n, device, run);
             return None;
         }
-        let _guard = self.launch.lock().unwrap_or_else(|p| p.into_inner());
-        let sh = &*self.shared;
-        // Erase the lifetime: the job is used only until `pending` reaches 0 below.
-        let job = Job { run: unsafe { std::mem::transmute::<Gang<'_>, Gang<'static>>(run) }, n, device };
-        unsafe { *sh.job.get() = Some(job) };
-        sh.next.store(1, Relaxed);
-        sh.pending.store(participants as u32, Relaxed);
-        for slot in &sh.slots[..participants] {
-            slot.gen.fetch_add(1, SeqCst);
-            if slot.sleeping.load(SeqCst) {
-                futex_wake(&slot.gen);
-            }
+        lock(sh);
+        if sh.retired.load(Acquire) {
+            unlock(sh);
+            run_sequential(n, device, run);
+            return None;
         }
         let prev = IN_KERNEL.with(|c| c.replace(device));
         IN_POOL.with(|c| c.set(true));
         ROLE.with(|r| r.set(Role::Launcher(sh as *const Shared, prev)));
-        run(0);
-        claim_gangs(sh, job);
+        let mut base = 0;
+        while base < n && !sh.retired.load(Acquire) {
+            let count = (n - base).min(CHUNK);
+            run_chunk(sh, self.threads, Job { run: erase(run), base, n: count as u32, device });
+            base += count;
+        }
         ROLE.with(|r| r.set(Role::None));
         IN_POOL.with(|c| c.set(false));
         IN_KERNEL.with(|c| c.set(prev));
-        wait_zero(sh);
-        unsafe { *sh.job.get() = None };
-        let failed = sh.failure.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let failed = if sh.retired.load(Acquire) { sh.failure.lock().unwrap_or_else(|p| p.into_inner()).take() } else { None };
         if failed.is_some() {
             retire(sh);
         }
+        unlock(sh);
         failed
+    }
+}
+
+/// Erases the lifetime: the job is used only until its chunk is done.
+fn erase(run: Gang<'_>) -> *const (dyn Fn(i64) + Sync) {
+    unsafe { std::mem::transmute::<Gang<'_>, Gang<'static>>(run) }
+}
+
+/// Publishes `job`, runs its first gang and whatever else is left to claim
+/// on this thread, and returns when every gang of the chunk is done.
+fn run_chunk(sh: &Shared, threads: usize, job: Job) {
+    sh.done.store(0, Relaxed);
+    sh.job.store(&job as *const Job as *mut Job, Relaxed);
+    // Only the launcher (holding the lock) changes the generation.
+    let gen = (sh.claim.load(Relaxed) >> 32).wrapping_add(1) & REM;
+    sh.claim.store(gen << 32 | (job.n - 1) as u64, SeqCst);
+    if job.n > 1 {
+        sh.epoch.fetch_add(1, SeqCst);
+        if sh.sleepers.load(SeqCst) != 0 {
+            let want = (job.n as usize - 1).min(threads - 1).min(i32::MAX as usize);
+            futex_wake(&sh.epoch, want as i32);
+        }
+    }
+    unsafe { (*job.run)(job.base) };
+    gang_done(sh, job.n, 1);
+    claim_gangs(sh);
+    wait_done(sh, job.n);
+    sh.job.store(std::ptr::null_mut(), Relaxed);
+}
+
+/// Claims and runs gangs of the current chunk until none is left.
+fn claim_gangs(sh: &Shared) {
+    let mut w = sh.claim.load(Acquire);
+    while w & REM != 0 {
+        if let Err(cur) = sh.claim.compare_exchange_weak(w, w - 1, Acquire, Acquire) {
+            w = cur;
+            continue;
+        }
+        // SAFETY: our claim keeps the chunk (and the launcher's job) live
+        // until the gang is counted done; the claim synchronised with the
+        // store that published this generation, after the job was set.
+        let job = unsafe { &*sh.job.load(Acquire) };
+        let (n, g) = (job.n, job.base + (job.n - (w & REM) as u32) as i64);
+        IN_KERNEL.with(|c| c.set(job.device));
+        unsafe { (*job.run)(g) };
+        gang_done(sh, n, 1);
+        w = sh.claim.load(Acquire);
+    }
+}
+
+/// Counts `k` gangs of a chunk of `n` done, waking a parked launcher at `n`.
+/// The chunk may be over (and the next one started) as soon as this returns.
+fn gang_done(sh: &Shared, n: u32, k: u32) {
+    if sh.done.fetch_add(k, SeqCst) + k == n && sh.launcher_sleeping.load(SeqCst) {
+        futex_wake(&sh.done, 1);
+    }
+}
+
+/// Closes the claim word of the running chunk: returns how many gangs were
+/// still unclaimed (they are skipped).
+fn close_claims(sh: &Shared) -> u32 {
+    (sh.claim.fetch_and(!REM, SeqCst) & REM) as u32
+}
+
+/// Polls `ready` spinning, then spinning and yielding, until `limit`;
+/// returns false if it is still not ready then (the caller parks).
+fn spin_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let t0 = Instant::now();
+    loop {
+        for _ in 0..POLLS {
+            if ready() {
+                return true;
+            }
+            std::hint::spin_loop();
+        }
+        let t = t0.elapsed();
+        if t >= limit {
+            return ready();
+        }
+        if t >= SPIN_PURE {
+            std::thread::yield_now();
+        }
+    }
+}
+
+fn wait_done(sh: &Shared, n: u32) {
+    loop {
+        if spin_until(LAUNCHER_SPIN, || sh.done.load(Acquire) == n) {
+            return;
+        }
+        sh.launcher_sleeping.store(true, SeqCst);
+        let d = sh.done.load(SeqCst);
+        if d != n {
+            futex_wait(&sh.done, d);
+        }
+        sh.launcher_sleeping.store(false, SeqCst);
+    }
+}
+
+/// Waits until the epoch moves on from `seen`; returns the new epoch.
+fn wait_epoch(sh: &Shared, seen: u32) -> u32 {
+    loop {
+        if spin_until(WORKER_SPIN, || sh.epoch.load(Acquire) != seen) {
+            return sh.epoch.load(Acquire);
+        }
+        sh.sleepers.fetch_add(1, SeqCst);
+        if sh.epoch.load(SeqCst) == seen {
+            futex_wait(&sh.epoch, seen);
+        }
+        sh.sleepers.fetch_sub(1, SeqCst);
+    }
+}
+
+fn worker(sh: Arc<Shared>, w: usize) {
+    IN_POOL.with(|c| c.set(true));
+    let mut seen = sh.epoch.load(Acquire);
+    loop {
+        if sh.shutdown.load(Acquire) {
+            return;
+        }
+        ROLE.with(|r| r.set(Role::Worker(&*sh as *const Shared, w)));
+        claim_gangs(&sh);
+        ROLE.with(|r| r.set(Role::None));
+        IN_KERNEL.with(|c| c.set(0));
+        seen = wait_epoch(&sh, seen);
+    }
+}
+
+fn lock(sh: &Shared) {
+    if sh.lock.compare_exchange(0, 1, Acquire, Relaxed).is_ok() {
+        return;
+    }
+    while sh.lock.swap(2, Acquire) != 0 {
+        futex_wait(&sh.lock, 2);
+    }
+}
+
+fn unlock(sh: &Shared) {
+    if sh.lock.swap(0, Release) == 2 {
+        futex_wake(&sh.lock, 1);
     }
 }
 
@@ -192,28 +377,33 @@ pub(crate) fn fail_gang(o: Outcome) {
     match ROLE.with(|r| r.replace(Role::None)) {
         Role::None => {}
         Role::Worker(sh, w) => {
-            // SAFETY: the worker's `Arc<Shared>` is alive on this thread's stack.
+            // SAFETY: the worker's `Arc<Shared>` is alive on this thread's
+            // stack, and the chunk is live: this gang is not counted done.
             let sh = unsafe { &*sh };
+            let n = unsafe { (*sh.job.load(Acquire)).n };
             sh.failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(o);
-            sh.next.store(i64::MAX / 2, SeqCst);
-            sh.slots[w].dead.store(true, SeqCst);
+            let skipped = close_claims(sh);
+            sh.dead[w].store(true, SeqCst);
             sh.retired.store(true, SeqCst);
             IN_KERNEL.with(|c| c.set(0));
             crate::support::release_lock_if_held();
-            if sh.pending.fetch_sub(1, AcqRel) == 1 && sh.launcher_sleeping.load(SeqCst) {
-                futex_wake(&sh.pending);
-            }
+            gang_done(sh, n, skipped + 1);
             crate::hosted::park_forever()
         }
         Role::Launcher(sh, prev) => {
             // SAFETY: the launcher's pool is borrowed by `Pool::run` below us on this stack.
             let sh = unsafe { &*sh };
-            sh.next.store(i64::MAX / 2, SeqCst);
+            let n = unsafe { (*sh.job.load(Acquire)).n };
+            let skipped = close_claims(sh);
             IN_POOL.with(|c| c.set(false));
             IN_KERNEL.with(|c| c.set(prev));
             crate::support::release_lock_if_held();
-            wait_zero(sh);
+            gang_done(sh, n, skipped + 1);
+            wait_done(sh, n);
+            sh.job.store(std::ptr::null_mut(), Relaxed);
             retire(sh);
+            // `Pool::run` never resumes: release its launch lock here.
+            unlock(sh);
         }
     }
 }
@@ -221,23 +411,21 @@ pub(crate) fn fail_gang(o: Outcome) {
 /// Marks the pool unusable and lets its live workers exit.
 fn retire(sh: &Shared) {
     sh.retired.store(true, SeqCst);
+    stop_workers(sh);
+}
+
+fn stop_workers(sh: &Shared) {
     sh.shutdown.store(true, SeqCst);
-    for slot in &sh.slots {
-        slot.gen.fetch_add(1, SeqCst);
-        futex_wake(&slot.gen);
-    }
+    sh.epoch.fetch_add(1, SeqCst);
+    futex_wake(&sh.epoch, i32::MAX);
 }
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.shared.shutdown.store(true, SeqCst);
-        for slot in &self.shared.slots {
-            slot.gen.fetch_add(1, SeqCst);
-            futex_wake(&slot.gen);
-        }
-        for (h, slot) in self.handles.drain(..).zip(&self.shared.slots) {
+        stop_workers(&self.shared);
+        for (h, dead) in self.handles.drain(..).zip(&self.shared.dead) {
             // A dead worker never returns: leave it parked.
-            if !slot.dead.load(SeqCst) {
+            if !dead.load(SeqCst) {
                 let _ = h.join();
             }
         }
@@ -257,83 +445,6 @@ pub fn run_sequential(n: i64, device: i32, run: Gang<'_>) {
     IN_KERNEL.with(|c| c.set(prev));
 }
 
-fn claim_gangs(sh: &Shared, job: Job) {
-    loop {
-        let g = sh.next.fetch_add(1, Relaxed);
-        if g >= job.n {
-            break;
-        }
-        unsafe { (*job.run)(g) };
-    }
-}
-
-fn wait_zero(sh: &Shared) {
-    let t0 = Instant::now();
-    let mut i = 0u32;
-    loop {
-        let p = sh.pending.load(Acquire);
-        if p == 0 {
-            return;
-        }
-        i += 1;
-        if !i.is_multiple_of(64) || t0.elapsed() < SPIN {
-            std::hint::spin_loop();
-            continue;
-        }
-        sh.launcher_sleeping.store(true, SeqCst);
-        let p = sh.pending.load(SeqCst);
-        if p != 0 {
-            futex_wait(&sh.pending, p);
-        }
-        sh.launcher_sleeping.store(false, SeqCst);
-    }
-}
-
-fn worker(sh: Arc<Shared>, w: usize) {
-    let slot = &sh.slots[w];
-    let mut seen = 0u32;
-    IN_POOL.with(|c| c.set(true));
-    loop {
-        let t0 = Instant::now();
-        let mut i = 0u32;
-        let mut yields = 0;
-        loop {
-            let g = slot.gen.load(Acquire);
-            if g != seen {
-                seen = g;
-                break;
-            }
-            i += 1;
-            if !i.is_multiple_of(64) || t0.elapsed() < SPIN {
-                std::hint::spin_loop();
-                continue;
-            }
-            if yields < YIELDS {
-                yields += 1;
-                std::thread::yield_now();
-                continue;
-            }
-            slot.sleeping.store(true, SeqCst);
-            if slot.gen.load(SeqCst) == seen {
-                futex_wait(&slot.gen, seen);
-            }
-            slot.sleeping.store(false, SeqCst);
-        }
-        if sh.shutdown.load(Acquire) {
-            return;
-        }
-        let Some(job) = (unsafe { *sh.job.get() }) else { continue };
-        IN_KERNEL.with(|c| c.set(job.device));
-        ROLE.with(|r| r.set(Role::Worker(&*sh as *const Shared, w)));
-        claim_gangs(&sh, job);
-        ROLE.with(|r| r.set(Role::None));
-        IN_KERNEL.with(|c| c.set(0));
-        if sh.pending.fetch_sub(1, AcqRel) == 1 && sh.launcher_sleeping.load(SeqCst) {
-            futex_wake(&sh.pending);
-        }
-    }
-}
-
 #[cfg(target_os = "linux")]
 fn futex_wait(word: &AtomicU32, expected: u32) {
     unsafe {
@@ -347,10 +458,11 @@ fn futex_wait(word: &AtomicU32, expected: u32) {
     }
 }
 
+/// Wakes up to `count` threads waiting on `word`.
 #[cfg(target_os = "linux")]
-fn futex_wake(word: &AtomicU32) {
+fn futex_wake(word: &AtomicU32, count: i32) {
     unsafe {
-        libc::syscall(libc::SYS_futex, word as *const AtomicU32, libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG, i32::MAX);
+        libc::syscall(libc::SYS_futex, word as *const AtomicU32, libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG, count);
     }
 }
 
@@ -362,7 +474,7 @@ fn futex_wait(word: &AtomicU32, expected: u32) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn futex_wake(_word: &AtomicU32) {}
+fn futex_wake(_word: &AtomicU32, _count: i32) {}
 
 // --- the process-wide pool ---------------------------------------------------
 
@@ -447,7 +559,7 @@ mod tests {
     fn runs_exactly_n_gangs_each_once() {
         for threads in [1, 2, 3, 5] {
             let pool = Pool::new(threads);
-            for n in [1, 2, 3, 4, 7, 64, 1000] {
+            for n in [1, 2, 3, 4, 7, 64, 1000, 1001, 2500] {
                 check_exactly_once(&pool, n);
             }
             assert_eq!(in_kernel(), None);
@@ -476,6 +588,94 @@ mod tests {
             }
         });
         assert_eq!(arrived.load(SeqCst), 2);
+    }
+
+    /// Waits until all workers of `pool` are parked on the futex.
+    fn wait_all_parked(pool: &Pool) {
+        let t0 = Instant::now();
+        while pool.shared.sleepers.load(SeqCst) as usize != pool.threads() - 1 {
+            assert!(t0.elapsed() < Duration::from_secs(10), "workers did not park");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn back_to_back_launches_of_varying_sizes_run_every_gang_once() {
+        for threads in [2, 3, 4] {
+            let pool = Pool::new(threads);
+            let total = AtomicU64::new(0);
+            let mut expect = 0u64;
+            for i in 0..3000i64 {
+                let n = match i % 11 {
+                    0 => 1 + i % 1500, // sometimes several chunks (CHUNK is 1000 in tests)
+                    k => k,
+                };
+                let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+                pool.run(n, 7, &|g| {
+                    hits[g as usize].fetch_add(1, Relaxed);
+                    total.fetch_add(1, Relaxed);
+                });
+                expect += n as u64;
+                assert!(hits.iter().all(|h| h.load(Relaxed) == 1), "launch {i} of {n} gangs on {threads} threads");
+                // Now and then let the workers fall behind or fall asleep.
+                if i % 500 == 499 {
+                    std::thread::sleep(Duration::from_micros(400));
+                }
+            }
+            assert_eq!(total.load(SeqCst), expect, "a gang ran outside its launch");
+        }
+    }
+
+    #[test]
+    fn concurrent_launches_from_two_threads() {
+        let pool = Arc::new(Pool::new(3));
+        let launchers: Vec<_> = (0..2)
+            .map(|t| {
+                let pool = pool.clone();
+                std::thread::spawn(move || {
+                    for i in 0..1500 {
+                        check_exactly_once(&pool, 1 + (i + t) % 9);
+                    }
+                })
+            })
+            .collect();
+        for l in launchers {
+            l.join().unwrap();
+        }
+        check_exactly_once(&pool, 64);
+    }
+
+    #[test]
+    fn a_launch_after_a_long_idle_period_wakes_the_workers() {
+        let pool = Pool::new(3);
+        check_exactly_once(&pool, 3);
+        for _ in 0..3 {
+            wait_all_parked(&pool);
+            // Three gangs that wait for each other: both parked workers must wake.
+            let arrived = AtomicU64::new(0);
+            pool.run(3, 7, &|_| {
+                arrived.fetch_add(1, SeqCst);
+                let t0 = Instant::now();
+                while arrived.load(SeqCst) < 3 {
+                    assert!(t0.elapsed() < Duration::from_secs(10), "parked workers were not woken");
+                    std::hint::spin_loop();
+                }
+            });
+            wait_all_parked(&pool);
+            check_exactly_once(&pool, 1000);
+        }
+    }
+
+    #[test]
+    fn the_launcher_does_not_wait_for_workers_that_are_not_running() {
+        // Workers parked: a launch of trivial gangs is done when its gangs
+        // are, whether or not a worker woke in time to take one.
+        let pool = Pool::new(2);
+        wait_all_parked(&pool);
+        let t0 = Instant::now();
+        check_exactly_once(&pool, 2);
+        check_exactly_once(&pool, 100);
+        println!("two launches with parked workers: {:?}", t0.elapsed());
     }
 
     #[test]
