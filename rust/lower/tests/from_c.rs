@@ -205,7 +205,7 @@ fn parallel_without_gang_loop_runs_one_gang() {
     assert_eq!(m.kernels[0].max_gangs, Some(1), "{}", text);
     assert_eq!(m.kernels[1].max_gangs, None, "{}", text);
     assert_eq!(m.kernels[2].max_gangs, Some(4), "explicit num_gangs keeps gang-redundant execution: {}", text);
-    assert!(text.contains("launch k0 @f_parallel_0(%n.0, %c.1) num_gangs(1:i64);"), "{}", text);
+    assert!(text.contains("launch k0 @f_parallel_0(%n.0, %c.1) num_gangs(1:i64) loc("), "{}", text);
 }
 
 #[test]

@@ -79,7 +79,7 @@ fn dependence_makes_loop_sequential() {
     assert!(!k2.contains("acc_loop"), "{}", k2);
     assert!(k2.contains("for (decl %i."), "{}", k2);
     let host = print::function_to_string(&m, &m.functions[0]);
-    assert!(host.contains("launch k2 @scale_twice_kernels_2(%n.0, %a.1, %s.2) num_gangs(1:i64);"), "{}", host);
+    assert!(host.contains("launch k2 @scale_twice_kernels_2(%n.0, %a.1, %s.2) num_gangs(1:i64) loc("), "{}", host);
 }
 
 #[test]

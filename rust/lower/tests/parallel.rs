@@ -124,7 +124,7 @@ fn combined_reduction_is_a_kernel_reduction() {
     let host = print::function_to_string(&m, &m.functions[0]);
     assert!(host.contains("decl %__acc_addr.4: *void = cast<*void>(&%s.2);"), "{}", host);
     assert!(host.contains("$__accjit_data_enter(0:i64, %__acc_addr.4, %__acc_bytes.5, 1:i64, -2:i64"), "{}", host);
-    assert!(host.contains("launch k0 @sum_parallel_0(%n.0, %x.1, &%s.2);"), "{}", host);
+    assert!(host.contains("launch k0 @sum_parallel_0(%n.0, %x.1, &%s.2) loc("), "{}", host);
 }
 
 #[test]
@@ -293,7 +293,7 @@ fn tuning_async_wait_and_device_type() {
     });
     let (m, text) = lower_ok(m);
     let host = print::function_to_string(&m, &m.functions[0]);
-    assert!(host.contains("launch k0 @g_parallel_0(%y.1) num_gangs(cast<i64>(64:i32)) num_workers(cast<i64>(4:i32)) async(3:i64);"), "{}", host);
+    assert!(host.contains("launch k0 @g_parallel_0(%y.1) num_gangs(cast<i64>(64:i32)) num_workers(cast<i64>(4:i32)) async(3:i64) loc("), "{}", host);
     assert!(host.contains("$__accjit_wait(-1:i64, &%__acc_waitq."), "{}", host);
     assert_eq!(m.kernels[0].max_gangs, Some(64), "{}", text);
 }
