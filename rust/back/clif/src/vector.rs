@@ -56,11 +56,16 @@ pub struct VecCx<'p> {
     vars: HashMap<LocalId, Vec<Variable>>,
     /// Uniform values already computed in the current statement.
     uni: HashMap<ExprId, Value>,
-    /// The current first-lane address of each strength-reduced pointer
-    /// (`plan.pointers`): loop-carried variables bumped by `lanes * size`
-    /// per vector iteration (opaque to Cranelift's rewrites, which would
-    /// otherwise fold a loop-invariant base back into the loop).
-    pointers: Vec<Variable>,
+    /// Each strength-reduced pointer (`plan.pointers`) as a base and its
+    /// element size: the first lane's address is `base + iv * size`, so all
+    /// streams share the one loop counter `iv` (x64 `base + index*scale`
+    /// addressing, one increment per vector iteration). The base is
+    /// `address - from * size`, computed before the loop and carried through
+    /// the header as a loop variable (opaque to Cranelift's rewrites, which
+    /// would otherwise sink its computation back into the loop body).
+    pointers: Vec<(Variable, i64)>,
+    /// The loop's iteration counter (shared index of every pointer stream).
+    iv: Option<Variable>,
     span: Span,
 }
 
@@ -119,7 +124,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let nv = self.b.ins().band_imm_s(n, -lanes);
         let vend = self.b.ins().iadd(from, nv);
         let vlast = self.b.ins().iadd(v0, nv);
-        let mut vx = VecCx { plan, groups: groups as usize, g: 0, vars: HashMap::new(), uni: HashMap::new(), pointers: Vec::new(), span };
+        let mut vx = VecCx { plan, groups: groups as usize, g: 0, vars: HashMap::new(), uni: HashMap::new(), pointers: Vec::new(), iv: None, span };
         for (i, &vary) in plan.varying.iter().enumerate() {
             let id = LocalId(i as u32);
             if !vary || id == plan.var {
@@ -144,17 +149,20 @@ impl<'m> FnCx<'_, 'm, '_> {
             let vty = self.f.locals[plan.var.index()].ty.clone();
             let first = self.cast(Val::Scalar(v0), &Type::I64, &vty, span)?;
             self.write_local(plan.var, first, span)?;
-            for &(p, _) in &plan.pointers {
+            for &(p, size) in &plan.pointers {
                 let a = self.lower_expr(p)?.scalar(span)?;
+                let off = self.b.ins().imul_imm_s(from, size);
+                let base = self.b.ins().isub(a, off);
                 let var = self.b.declare_var(types::I64);
-                self.b.def_var(var, a);
-                vx.pointers.push(var);
+                self.b.def_var(var, base);
+                vx.pointers.push((var, size));
             }
         }
         // The variable's first-lane value is `i + (v0 - from)` (unit step).
         let shift = self.b.ins().isub(v0, from);
         let iv = self.b.declare_var(types::I64);
         self.b.def_var(iv, from);
+        vx.iv = Some(iv);
         let (header, body, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         if self.m.opts.keep_clif {
             let per = plan.group_lanes();
@@ -177,10 +185,13 @@ impl<'m> FnCx<'_, 'm, '_> {
         let i = self.b.use_var(iv);
         let i1 = self.b.ins().iadd_imm_s(i, lanes);
         self.b.def_var(iv, i1);
-        for (k, &(_, size)) in plan.pointers.iter().enumerate() {
-            let a = self.b.use_var(vx.pointers[k]);
-            let a1 = self.b.ins().iadd_imm_s(a, lanes * size);
-            self.b.def_var(vx.pointers[k], a1);
+        // Each base re-enters the loop through a block parameter (`+ 0`,
+        // folded away after SSA construction), so Cranelift's rewrites cannot
+        // sink its computation into the loop body.
+        for k in 0..vx.pointers.len() {
+            let a = self.b.use_var(vx.pointers[k].0);
+            let a1 = self.b.ins().iadd_imm_s(a, 0);
+            self.b.def_var(vx.pointers[k].0, a1);
         }
         self.b.ins().jump(header, &[]);
         self.b.seal_block(header);
@@ -354,7 +365,14 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// The first lane's address of a lane load/store through `ptr`.
     fn vaddr(&mut self, vx: &VecCx, ptr: ExprId) -> Result<Value, Diagnostic> {
         match vx.plan.pointer_of.get(&ptr) {
-            Some(&k) => Ok(self.b.use_var(vx.pointers[k])),
+            Some(&k) => {
+                let (var, size) = vx.pointers[k];
+                let base = self.b.use_var(var);
+                let iv = vx.iv.ok_or_else(|| internal(vx.span, "a pointer stream outside the vector loop"))?;
+                let i = self.b.use_var(iv);
+                let off = if size.count_ones() == 1 { self.b.ins().ishl_imm_s(i, size.trailing_zeros() as i64) } else { self.b.ins().imul_imm_s(i, size) };
+                Ok(self.b.ins().iadd(base, off))
+            }
             None => self.lower_expr(ptr)?.scalar(vx.span),
         }
     }
