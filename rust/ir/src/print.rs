@@ -108,26 +108,7 @@ fn write_sig(s: &mut String, sig: &FuncSig, structs: &[StructDef]) {
 }
 
 fn binop(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::LogAnd => "&&",
-        BinOp::LogOr => "||",
-    }
+    op.symbol()
 }
 
 fn atomic_op(op: AtomicBinOp) -> &'static str {
