@@ -137,47 +137,33 @@ impl<'m> FnCx<'_, 'm, '_> {
     }
 
     fn lower_while(&mut self, c: ExprId, body: &'m Block, span: Span) -> Result<(), Diagnostic> {
-        let (header, body_b, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        self.b.ins().jump(header, &[]);
-        self.b.switch_to_block(header);
-        let t = self.cond_value(c, span)?;
-        self.b.ins().brif(t, body_b, &[], exit, &[]);
-        self.b.switch_to_block(body_b);
-        self.b.seal_block(body_b);
-        self.loops.push((exit, Some(header)));
-        let r = self.lower_block(body);
-        self.loops.pop();
-        r?;
-        self.b.ins().jump(header, &[]);
-        self.b.seal_block(header);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
-        Ok(())
+        self.lower_loop(Some(c), None, false, span, &mut |fx| fx.lower_block(body))
     }
 
     fn lower_do_while(&mut self, body: &'m Block, c: ExprId, span: Span) -> Result<(), Diagnostic> {
-        let (body_b, cond_b, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        self.b.ins().jump(body_b, &[]);
-        self.b.switch_to_block(body_b);
-        self.loops.push((exit, Some(cond_b)));
-        let r = self.lower_block(body);
-        self.loops.pop();
-        r?;
-        self.b.ins().jump(cond_b, &[]);
-        self.b.switch_to_block(cond_b);
-        self.b.seal_block(cond_b);
-        let t = self.cond_value(c, span)?;
-        self.b.ins().brif(t, body_b, &[], exit, &[]);
-        self.b.seal_block(body_b);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
-        Ok(())
+        self.lower_loop(Some(c), None, true, span, &mut |fx| fx.lower_block(body))
     }
 
     fn lower_for(&mut self, init: &'m Block, cond: Option<ExprId>, step: Option<ExprId>, body: &'m Block, span: Span) -> Result<(), Diagnostic> {
         self.lower_block(init)?;
+        self.lower_loop(cond, step, false, span, &mut |fx| fx.lower_block(body))
+    }
+
+    /// The one loop shape behind `for`, `while` and `do … while` (scalar and
+    /// vector bodies alike): `header` tests `cond` (none: always true), `body`
+    /// runs, `continue` goes to `step_b`, which evaluates `step` and jumps back.
+    /// A post-test loop (`do … while`) enters at the body. Callers lower a
+    /// `for`'s init statements first.
+    pub(crate) fn lower_loop(
+        &mut self,
+        cond: Option<ExprId>,
+        step: Option<ExprId>,
+        post_test: bool,
+        span: Span,
+        body: &mut dyn FnMut(&mut Self) -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic> {
         let (header, body_b, step_b, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block(), self.b.create_block());
-        self.b.ins().jump(header, &[]);
+        self.b.ins().jump(if post_test { body_b } else { header }, &[]);
         self.b.switch_to_block(header);
         match cond {
             Some(c) => {
@@ -189,9 +175,12 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
         }
         self.b.switch_to_block(body_b);
-        self.b.seal_block(body_b);
+        if !post_test {
+            // Entered only from the header: sealing now keeps SSA simple.
+            self.b.seal_block(body_b);
+        }
         self.loops.push((exit, Some(step_b)));
-        let r = self.lower_block(body);
+        let r = body(self);
         self.loops.pop();
         r?;
         self.b.ins().jump(step_b, &[]);
@@ -202,6 +191,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
         self.b.ins().jump(header, &[]);
         self.b.seal_block(header);
+        if post_test {
+            self.b.seal_block(body_b);
+        }
         self.b.switch_to_block(exit);
         self.b.seal_block(exit);
         Ok(())

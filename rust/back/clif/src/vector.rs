@@ -276,35 +276,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         if let Some(init) = init {
             self.vblock(vx, init)?;
         }
-        let (header, body_b, step_b, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block(), self.b.create_block());
-        self.b.ins().jump(if post_test { body_b } else { header }, &[]);
-        self.b.switch_to_block(header);
-        match cond {
-            Some(c) => {
-                let t = self.cond_value(c, span)?;
-                self.b.ins().brif(t, body_b, &[], exit, &[]);
-            }
-            None => {
-                self.b.ins().jump(body_b, &[]);
-            }
-        }
-        self.b.switch_to_block(body_b);
-        self.loops.push((exit, Some(step_b)));
-        let r = self.vblock(vx, body);
-        self.loops.pop();
-        r?;
-        self.b.ins().jump(step_b, &[]);
-        self.b.switch_to_block(step_b);
-        self.b.seal_block(step_b);
-        if let Some(s) = step {
-            self.lower_expr(s)?;
-        }
-        self.b.ins().jump(header, &[]);
-        self.b.seal_block(header);
-        self.b.seal_block(body_b);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
-        Ok(())
+        self.lower_loop(cond, step, post_test, span, &mut |fx| fx.vblock(vx, body))
     }
 
     /// A statement expression that writes lanes: a varying local or memory.
