@@ -126,7 +126,10 @@ impl<'m> FnCx<'_, 'm, '_> {
             let id = self.cast(id, &r.ty, &pty, span)?;
             self.write_local(r.private, id, span)?;
         }
-        let plan = if self.m.simd { crate::simd::plan(self.f, l, &self.m.ir.externs, &self.m.ir.structs) } else { None };
+        let mut plan = if self.m.simd { crate::simd::plan(self.f, l, &self.m.ir.externs, &self.m.ir.structs) } else { None };
+        if let Some(p) = plan.as_mut().filter(|_| self.m.avx512) {
+            p.native = crate::native::translate(self.f, l, p, &self.m.ir.externs);
+        }
         if let Some(p) = &plan {
             self.m.vectorised.push(p.group_lanes() * crate::simd::GROUPS);
         }
@@ -246,6 +249,11 @@ impl<'m> FnCx<'_, 'm, '_> {
     #[allow(clippy::too_many_arguments)]
     fn counted_loop_to(&mut self, l: &'m AccLoop, plan: Option<&Plan>, d: usize, from: Value, to: Value, v0: Value, step: Value, done: cranelift_codegen::ir::Block, brk: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
         let span = l.span;
+        if let Some((p, nb)) = plan.and_then(|p| Some((p, p.native.as_ref()?))) {
+            if self.native_loop(l, p, nb, from, to, v0, done)? {
+                return Ok(());
+            }
+        }
         let (from, v0) = match plan {
             Some(p) => {
                 let (from, v0) = self.vector_loop(l, p, crate::simd::GROUPS, from, to, v0)?;

@@ -57,6 +57,7 @@ mod trampoline;
 mod unroll;
 mod value;
 mod variadic;
+mod native;
 mod vector;
 
 use accjit_ir::{Diagnostics, FuncSig, KernelId, Module};
@@ -129,12 +130,17 @@ pub struct Tuning {
     /// (`unroll`); on by default, off when the environment variable
     /// `ACCJIT_NO_SIMD` is set.
     pub simd: bool,
+    /// Run vector loops whose body is straight-line float arithmetic as
+    /// AVX-512 machine code (the `native` module); on when the CPU has
+    /// AVX-512F and BMI2 and `ACCJIT_NO_AVX512` is not set.
+    pub avx512: bool,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         static NO_SIMD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        Tuning { simd: !*NO_SIMD.get_or_init(|| std::env::var_os("ACCJIT_NO_SIMD").is_some()) }
+        let simd = !*NO_SIMD.get_or_init(|| std::env::var_os("ACCJIT_NO_SIMD").is_some());
+        Tuning { simd, avx512: simd && accjit_back_avx512::available() }
     }
 }
 

@@ -116,6 +116,10 @@ pub struct ModuleCx<'m> {
     pub clif: String,
     /// Emit SIMD loops where `simd::plan` allows (`Tuning::simd`).
     pub simd: bool,
+    /// Use AVX-512 code for vector loops where possible (`Tuning::avx512`).
+    pub avx512: bool,
+    /// AVX-512 functions placed so far (their names are numbered).
+    pub natives: u32,
     /// Lane counts of the loops vectorised in the function being compiled.
     pub vectorised: Vec<u32>,
     /// Reduction loops unrolled (scalar, four accumulators) in it.
@@ -417,6 +421,8 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         strings: HashMap::new(),
         clif: String::new(),
         simd: tuning.simd,
+        avx512: tuning.avx512,
+        natives: 0,
         vectorised: Vec::new(),
         unrolled: 0,
         block_notes: HashMap::new(),

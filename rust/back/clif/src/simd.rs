@@ -74,6 +74,9 @@ pub struct Plan {
     pub pointers: Vec<(ExprId, i64)>,
     /// Which entry of `pointers` a lane load/store address expression uses.
     pub pointer_of: std::collections::HashMap<ExprId, usize>,
+    /// The body as an AVX-512 program, when `native::translate` accepts it
+    /// and the CPU runs it (`Tuning::avx512`).
+    pub native: Option<crate::native::NativeBody>,
 }
 
 impl Plan {
@@ -381,7 +384,7 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         };
         pointer_of.insert(p, k);
     }
-    Some(Plan { min_size: a.min_size, var, varying: a.varying, vary: a.vary, reductions, pointers, pointer_of })
+    Some(Plan { min_size: a.min_size, var, varying: a.varying, vary: a.vary, reductions, pointers, pointer_of, native: None })
 }
 
 /// Whether `e` is computed from constants, the loop variable and locals the

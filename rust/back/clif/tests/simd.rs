@@ -16,7 +16,7 @@ struct Jit {
     _slots: Vec<Box<KernelSlot>>,
 }
 
-fn jit(src: &str, simd: bool) -> Jit {
+fn jit(src: &str, simd: bool, avx512: bool) -> Jit {
     let mut sm = SourceMap::new();
     let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
     accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
@@ -26,7 +26,7 @@ fn jit(src: &str, simd: bool) -> Jit {
         .map(|k| KernelSlot::new(k.name.clone(), k.params.iter().map(|p| (p.kind == ParamKind::DeviceAddr) as u8).collect(), k.max_gangs))
         .collect();
     let opts = ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: true };
-    let cm = compile_tuned(&m, &opts, Tuning { simd }).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
+    let cm = compile_tuned(&m, &opts, Tuning { simd, avx512 }).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
     for (i, s) in slots.iter().enumerate() {
         s.set_host_fn(cm.kernels[i]);
     }
@@ -51,9 +51,34 @@ impl Jit {
     }
 }
 
-/// Both builds of `src`.
-fn both(src: &str) -> (Jit, Jit) {
-    let (v, s) = (jit(src, true), jit(src, false));
+/// Kernels with a loop run as AVX-512 code (a note in their CLIF text).
+fn native_kernels(j: &Jit) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for l in j.cm.clif.lines() {
+        if let Some(rest) = l.strip_prefix("; kernel ") {
+            current = rest.split(' ').next().unwrap_or("").to_string();
+        } else if l.starts_with("; AVX-512 loop body") && !out.contains(&current) {
+            out.push(current.clone());
+        }
+    }
+    out
+}
+
+/// With `avx512`, the kernels starting with each prefix run AVX-512 code.
+fn assert_native(j: &Jit, avx512: bool, prefixes: &[&str]) {
+    if avx512 {
+        let k = native_kernels(j);
+        for p in prefixes {
+            assert!(k.iter().any(|n| n.starts_with(p)), "{p} has no AVX-512 loop: {k:?}");
+        }
+    }
+}
+
+/// Both builds of `src`: vector loops (Cranelift's 128-bit ones, or AVX-512
+/// code where the translation allows) and scalar loops.
+fn both(src: &str, avx512: bool) -> (Jit, Jit) {
+    let (v, s) = (jit(src, true, avx512), jit(src, false, false));
     assert!(s.simd_kernels().is_empty(), "scalar build vectorised {:?}", s.simd_kernels());
     assert!(!v.cm.clif.contains("SIMD code did not compile"), "a vector loop fell back to scalar code");
     (v, s)
@@ -77,8 +102,7 @@ fn data_f64(n: usize) -> Vec<f64> {
     (0..n).map(|i| ((i * 7919) % 1013) as f64 * 0.125 - 50.0).collect()
 }
 
-#[test]
-fn saxpy_f32_and_f64_match_scalar_for_odd_trip_counts() {
+fn saxpy_f32_and_f64_match_scalar_for_odd_trip_counts(avx512: bool) {
     let src = r#"
 void saxpy_f(long n, float a, const float *x, float *y) {
     #pragma acc parallel loop gang vector copyin(x[0:n]) copy(y[0:n])
@@ -89,8 +113,9 @@ void saxpy_d(int n, double a, const double *x, double *y) {
     for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "saxpy_f") && vectorised(&v, "saxpy_d"), "{:?}", v.simd_kernels());
+    assert_native(&v, avx512, &["saxpy_f", "saxpy_d"]);
     for &n in TRIPS {
         let x = data_f32(n + 1);
         let y0: Vec<f32> = x.iter().map(|v| v * 0.5 + 1.0).collect();
@@ -114,8 +139,7 @@ void saxpy_d(int n, double a, const double *x, double *y) {
     }
 }
 
-#[test]
-fn sum_reduction_is_vectorised_and_close_to_the_sequential_sum() {
+fn sum_reduction_is_vectorised_and_close_to_the_sequential_sum(avx512: bool) {
     let src = r#"
 double sum(long n, const float *x) {
     double s = 0.0;
@@ -130,8 +154,9 @@ float sumf(int n, const float *x) {
     return s;
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "sum_") && vectorised(&v, "sumf_"), "{:?}", v.simd_kernels());
+    assert_native(&v, avx512, &["sumf_"]);
     for &n in TRIPS {
         // Small integers: every order of summation is exact.
         let x: Vec<f32> = (0..n).map(|i| (i % 13) as f32 - 6.0).collect();
@@ -151,8 +176,7 @@ float sumf(int n, const float *x) {
     }
 }
 
-#[test]
-fn integer_and_min_max_reductions() {
+fn integer_and_min_max_reductions(avx512: bool) {
     let src = r#"
 #include <math.h>
 long isum(int n, const int *x) {
@@ -209,7 +233,7 @@ int bits(int n, const int *x) {
     return (a & 0xff) ^ (o << 8) ^ (e << 20);
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     for k in ["isum_", "iprod_", "imax_", "imin_", "dmax_", "fmin__", "bits_", "lmax_", "lshift_"] {
         assert!(vectorised(&v, k), "{k} not vectorised: {:?}", v.simd_kernels());
     }
@@ -236,8 +260,7 @@ int bits(int n, const int *x) {
     }
 }
 
-#[test]
-fn jacobi_collapse_with_int_indices_matches_scalar() {
+fn jacobi_collapse_with_int_indices_matches_scalar(avx512: bool) {
     let src = r#"
 void jacobi(int m, const float *A, float *B) {
     #pragma acc parallel loop collapse(2)
@@ -246,8 +269,9 @@ void jacobi(int m, const float *A, float *B) {
             B[i * m + j] = 0.25f * (A[(i - 1) * m + j] + A[(i + 1) * m + j] + A[i * m + j - 1] + A[i * m + j + 1]);
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "jacobi_"));
+    assert_native(&v, avx512, &["jacobi_"]);
     for m in [2usize, 3, 4, 9, 10, 11, 18, 19, 37, 130] {
         let a = data_f32(m * m);
         let (b1, b2) = (vec![0f32; m * m], vec![0f32; m * m]);
@@ -260,8 +284,7 @@ void jacobi(int m, const float *A, float *B) {
     }
 }
 
-#[test]
-fn matmul_vectorises_over_j_with_a_uniform_k_loop() {
+fn matmul_vectorises_over_j_with_a_uniform_k_loop(avx512: bool) {
     let src = r#"
 void matmul(int n, const float *P, const float *Q, float *R) {
     #pragma acc parallel loop gang collapse(2)
@@ -288,7 +311,7 @@ void early(int n, const double *P, double *R) {
     }
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "matmul_") && vectorised(&v, "early_"), "{:?}", v.simd_kernels());
     for n in [1usize, 5, 8, 9, 33] {
         let pm = data_f32(n * n);
@@ -309,8 +332,7 @@ void early(int n, const double *P, double *R) {
     }
 }
 
-#[test]
-fn conversions_iota_and_integer_ops() {
+fn conversions_iota_and_integer_ops(avx512: bool) {
     let src = r#"
 void conv(int n, const int *a, const float *f, const double *d, const long *l, float *of, double *od, int *oi, long *ol, unsigned *ou) {
     #pragma acc parallel loop
@@ -327,7 +349,7 @@ void iota(long n, double *o) {
     for (long i = 0; i < n; i++) o[i] = i * 0.5 - (double)(i % 1 + i);
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "conv_"), "{:?}", v.simd_kernels());
     for &n in &TRIPS[..10] {
         let a: Vec<i32> = (0..n).map(|i| ((i * 7919) % 2003) as i32 - 1000).collect();
@@ -358,8 +380,7 @@ void iota(long n, double *o) {
     }
 }
 
-#[test]
-fn selects_compares_and_math() {
+fn selects_compares_and_math(avx512: bool) {
     let src = r#"
 #include <math.h>
 void sel(int n, float t, const float *x, const double *d, float *y, int *c, double *e) {
@@ -371,7 +392,7 @@ void sel(int n, float t, const float *x, const double *d, float *y, int *c, doub
     }
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "sel_"), "{:?}", v.simd_kernels());
     for &n in &TRIPS[..10] {
         let x = data_f32(n);
@@ -399,8 +420,7 @@ void sel(int n, float t, const float *x, const double *d, float *y, int *c, doub
     }
 }
 
-#[test]
-fn what_must_stay_scalar() {
+fn what_must_stay_scalar(avx512: bool) {
     let src = r#"
 #include <stdlib.h>
 void seq(int n, float *a) {
@@ -452,7 +472,7 @@ void host(int n, float *a) {
     for (int i = 1; i < n; i++) a[i] = a[i - 1] * 2.0f;
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(v.simd_kernels().is_empty(), "vectorised: {:?}", v.simd_kernels());
     assert!(!v.cm.clif.contains("(SIMD"));
     let n = 37usize;
@@ -478,8 +498,7 @@ void host(int n, float *a) {
     let _ = s;
 }
 
-#[test]
-fn unvectorisable_reductions_are_unrolled_and_exact() {
+fn unvectorisable_reductions_are_unrolled_and_exact(avx512: bool) {
     let src = r#"
 #include <stdlib.h>
 long pos(int n, const int *x) {
@@ -507,7 +526,7 @@ double dsum(int n, const double *x) {
     return s;
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(v.simd_kernels().is_empty(), "{:?}", v.simd_kernels());
     assert_eq!(v.cm.clif.matches("(unrolled reduction loops: 1)").count(), 4, "{}", v.cm.clif.lines().filter(|l| l.starts_with("; kernel")).collect::<Vec<_>>().join("\n"));
     for &n in TRIPS {
@@ -527,8 +546,7 @@ double dsum(int n, const double *x) {
     }
 }
 
-#[test]
-fn collapsed_nests_carry_across_rows_and_gang_chunks() {
+fn collapsed_nests_carry_across_rows_and_gang_chunks(avx512: bool) {
     let src = r#"
 void fill3(int I, int J, int K, int *a) {
     #pragma acc parallel loop collapse(3) num_gangs(3)
@@ -544,7 +562,7 @@ void fill2(int I, int J, double *a) {
             a[i * J + j] += i * 0.5 + j;
 }
 "#;
-    let (v, s) = both(src);
+    let (v, s) = both(src, avx512);
     assert!(vectorised(&v, "fill3_") && vectorised(&v, "fill2_"));
     for (ii, jj, kk) in [(3usize, 5usize, 7usize), (2, 0, 9), (1, 1, 1), (4, 3, 17), (5, 7, 33)] {
         for j in [&v, &s] {
@@ -571,3 +589,89 @@ void fill2(int I, int J, double *a) {
         }
     }
 }
+
+fn float_bodies_of_the_avx512_language(avx512: bool) {
+    let src = r#"
+#include <math.h>
+void ops_f(int n, int k, float a, const float *x, const float *y, float *z, float *w) {
+    #pragma acc parallel loop
+    for (int i = 0; i < n; i++) {
+        float t = x[i] * a - y[i] / (fabsf(x[i]) + 1.0f);
+        float u = -t + sqrtf(fabsf(y[i])) * k;
+        t += u;
+        z[i] = t;
+        w[i] -= u * 0.5f;
+        w[i] /= 3.0f;
+    }
+}
+void ops_d(long n, double a, const double *x, double *y) {
+    #pragma acc parallel loop
+    for (long i = 2; i < n; i++) y[i] = (x[i] - a) * (x[i] + a) / sqrt(x[i] * x[i] + 1.0) - fabs(-x[i]);
+}
+double dots(long n, const double *x, const double *y, double *prod) {
+    double s = 0.5, d = 10.0, p = 1.0;
+    #pragma acc parallel loop reduction(+:s, d) reduction(*:p)
+    for (long i = 0; i < n; i++) { s += x[i] * y[i]; d -= x[i]; p *= 1.0 + y[i] * 1e-3; }
+    *prod = p;
+    return s + d;
+}
+"#;
+    let (v, s) = both(src, avx512);
+    assert_native(&v, avx512, &["ops_f_", "ops_d_", "dots_"]);
+    for &n in TRIPS.iter().filter(|&&n| n < 100_000) {
+        let x = data_f32(n);
+        let y: Vec<f32> = data_f32(n).iter().map(|v| v - 0.7).collect();
+        let w0: Vec<f32> = x.iter().map(|v| v * 3.0 - 1.0).collect();
+        let (z1, z2, w1, w2) = (vec![0f32; n], vec![0f32; n], w0.clone(), w0.clone());
+        v.call("ops_f", &[n as u64, 3, 1.25f32.to_bits() as u64, p(&x), p(&y), p(&z1), p(&w1)]);
+        s.call("ops_f", &[n as u64, 3, 1.25f32.to_bits() as u64, p(&x), p(&y), p(&z2), p(&w2)]);
+        assert_eq!(z1, z2, "ops_f z n={n}");
+        assert_eq!(w1, w2, "ops_f w n={n}");
+
+        let xd = data_f64(n);
+        let (y1, y2) = (vec![7.0f64; n], vec![7.0f64; n]);
+        v.call("ops_d", &[n as u64, 0.3f64.to_bits(), p(&xd), p(&y1)]);
+        s.call("ops_d", &[n as u64, 0.3f64.to_bits(), p(&xd), p(&y2)]);
+        assert_eq!(y1, y2, "ops_d n={n}");
+
+        let yd: Vec<f64> = xd.iter().map(|v| 1.0 - v).collect();
+        let (mut p1, mut p2) = (0f64, 0f64);
+        let r1 = f64::from_bits(v.call("dots", &[n as u64, p(&xd), p(&yd), &mut p1 as *mut f64 as u64]));
+        let r2 = f64::from_bits(s.call("dots", &[n as u64, p(&xd), p(&yd), &mut p2 as *mut f64 as u64]));
+        assert!((r1 - r2).abs() <= 1e-12 * (n as f64 + 10.0), "dots n={n}: {r1} vs {r2}");
+        assert!((p1 - p2).abs() <= 1e-12 * p2.abs().max(1.0), "prod n={n}: {p1} vs {p2}");
+    }
+}
+
+/// Every test above runs twice: with Cranelift's 128-bit vector loops, and
+/// with AVX-512 loop bodies (when this CPU has AVX-512; skipped otherwise).
+macro_rules! both_vector_paths {
+    ($($name:ident),* $(,)?) => {
+        mod sse {
+            $(#[test] fn $name() { super::$name(false) })*
+        }
+        mod avx512 {
+            $(#[test] fn $name() {
+                if !accjit_back_avx512::available() {
+                    eprintln!("skipped: this CPU has no AVX-512");
+                    return;
+                }
+                super::$name(true)
+            })*
+        }
+    };
+}
+
+both_vector_paths!(
+    saxpy_f32_and_f64_match_scalar_for_odd_trip_counts,
+    sum_reduction_is_vectorised_and_close_to_the_sequential_sum,
+    integer_and_min_max_reductions,
+    jacobi_collapse_with_int_indices_matches_scalar,
+    matmul_vectorises_over_j_with_a_uniform_k_loop,
+    conversions_iota_and_integer_ops,
+    selects_compares_and_math,
+    what_must_stay_scalar,
+    unvectorisable_reductions_are_unrolled_and_exact,
+    collapsed_nests_carry_across_rows_and_gang_chunks,
+    float_bodies_of_the_avx512_language,
+);
