@@ -113,6 +113,10 @@ if HAVE_NUMBA:
 
 
 def best(f, reps):
+    # Each contender starts on an idle machine: Numba's OpenMP workers keep
+    # spinning for a while after its last parallel region, and would tax
+    # whatever is timed next (accjit's own workers park after 0.3 ms).
+    time.sleep(0.25)
     f()  # warm-up (and Numba's compile)
     t_best = float("inf")
     for _ in range(reps):
