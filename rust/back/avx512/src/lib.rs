@@ -138,3 +138,28 @@ pub fn available() -> bool {
         }
     })
 }
+
+impl std::fmt::Display for Program {
+    /// One op per line: `v3 = add v1, v2`, `store s1, v3`, `acc0 += v4`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ty = match self.elem {
+            Elem::F32 => "f32",
+            Elem::F64 => "f64",
+        };
+        writeln!(f, "{ty} × {} lanes, {} streams, {} uniforms", self.elem.lanes(), self.streams, self.uniforms)?;
+        for (i, op) in self.ops.iter().enumerate() {
+            match *op {
+                Op::Load { stream } => writeln!(f, "v{i} = load s{stream}")?,
+                Op::Uniform { index } => writeln!(f, "v{i} = uniform u{index}")?,
+                Op::Bin { op, a, b } => writeln!(f, "v{i} = {} v{a}, v{b}", format!("{op:?}").to_lowercase())?,
+                Op::Un { op, a } => writeln!(f, "v{i} = {} v{a}", format!("{op:?}").to_lowercase())?,
+                Op::Store { stream, value } => writeln!(f, "store s{stream}, v{value}")?,
+                Op::Accumulate { acc, value } => {
+                    let sym = if self.accs[acc as usize] == RedOp::Add { '+' } else { '*' };
+                    writeln!(f, "acc{acc} {sym}= v{value}")?
+                }
+            }
+        }
+        Ok(())
+    }
+}

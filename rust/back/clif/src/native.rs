@@ -297,7 +297,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.b.switch_to_block(run);
         self.b.seal_block(run);
         if self.m.opts.keep_clif {
-            let what = format!("AVX-512 loop body ({} lanes × {} groups per trip):\n{:?}", code.lanes, code.unroll, nb.program);
+            let what = format!("AVX-512 loop body ({} lanes × {} groups per trip):\n{}", code.lanes, code.unroll, nb.program);
             self.m.block_notes.insert(run, what.trim_end().replace('\n', "\n;   "));
         }
 
