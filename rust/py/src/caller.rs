@@ -19,13 +19,14 @@
 //! Hand-off cost matters (a tiny kernel launch from Python should cost a few
 //! microseconds): an idle worker spins for [`WORKER_SPIN`] after each job
 //! before it parks, the caller spins for [`CALLER_SPIN`] before it releases
-//! the GIL and parks, and a worker returns itself to the idle list *before*
+//! the GIL and parks (only when the previous call was that short: during a
+//! long kernel a spinning caller would take a core from its gangs), and a worker returns itself to the idle list *before*
 //! it reports completion, so back-to-back calls reuse the same warm thread.
 
 use accjit_runtime::hosted::{self, Outcome};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -33,8 +34,12 @@ use std::time::{Duration, Instant};
 pub const SLICE: Duration = Duration::from_millis(50);
 /// How long an idle worker polls for the next job before parking.
 pub const WORKER_SPIN: Duration = Duration::from_micros(200);
-/// How long the caller polls for completion before parking.
+/// How long the caller polls for completion (holding the GIL) when the
+/// previous call was shorter than this; after a longer one it does not, so
+/// that it leaves the cores to the kernel's threads.
 pub const CALLER_SPIN: Duration = Duration::from_micros(30);
+/// Nanoseconds the last call took (see [`CALLER_SPIN`]).
+static LAST_CALL_NS: AtomicU64 = AtomicU64::new(0);
 /// Idle workers kept for reuse.
 const MAX_IDLE: usize = 4;
 /// Stack of a worker: C programs keep big arrays on the stack.
@@ -189,17 +194,30 @@ where
     if let Err(e) = submit(job) {
         return Ok(Err(CallFailure::Internal(e)));
     }
-    let deadline = Instant::now() + CALLER_SPIN;
-    let mut n = 0u32;
-    while !slot.done.load(Acquire) {
-        n = n.wrapping_add(1);
-        if n.is_multiple_of(32) && Instant::now() > deadline {
-            break;
+    let t0 = Instant::now();
+    let r = wait(py, &slot);
+    LAST_CALL_NS.store(t0.elapsed().as_nanos().min(u64::MAX as u128) as u64, Relaxed);
+    r
+}
+
+/// Waits for `slot`: a short poll with the GIL held (after short calls),
+/// then parked in slices, checking signals between them.
+fn wait<T: Send>(py: Python<'_>, slot: &Slot<T>) -> PyResult<Result<T, CallFailure>> {
+    let t0 = Instant::now();
+    // Polling while a kernel runs would take a core from its gangs (the
+    // pool has one thread per core): after a long call, park at once.
+    if LAST_CALL_NS.load(Relaxed) < CALLER_SPIN.as_nanos() as u64 {
+        let mut n = 0u32;
+        while !slot.done.load(Acquire) {
+            n = n.wrapping_add(1);
+            if n.is_multiple_of(32) && t0.elapsed() > CALLER_SPIN {
+                break;
+            }
+            std::hint::spin_loop();
         }
-        std::hint::spin_loop();
     }
     if slot.done.load(Acquire) {
-        return Ok(take(&slot));
+        return Ok(take(slot));
     }
     slot.waiting.store(true, SeqCst);
     loop {
@@ -209,7 +227,7 @@ where
             g.is_some()
         });
         if finished {
-            return Ok(take(&slot));
+            return Ok(take(slot));
         }
         py.check_signals()?;
     }

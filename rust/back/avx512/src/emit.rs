@@ -5,7 +5,8 @@
 //! prologue   push callee-saved; broadcast uniforms and sign masks; set
 //!            accumulators to the identity; load stream bases (rdi last)
 //! main       while i <= end - L*U: U groups, unmasked; i += L*U
-//! tail       while i < end: one group under k1 = low (end - i) bits; i += L
+//! tail       while i <= end - L: one group, unmasked; i += L
+//! last       if i < end: one group under k1 = low (end - i) bits
 //! epilogue   fold the U copies of each accumulator; store them to `out`;
 //!            pop; vzeroupper; ret
 //! ```
@@ -268,9 +269,21 @@ pub fn compile(p: &Program) -> Result<Code, Unsupported> {
     e.a.cmp(RDX, R11);
     e.a.jcc(Cond::Le, main);
 
-    // Tail: one masked group at a time; fewer than L*U <= 64 iterations
-    // are left, so BZHI's 8-bit index sees the whole count.
+    // Tail: whole groups one at a time, then at most one masked group.
+    // Fewer than L iterations are left for the mask, so BZHI's 8-bit index
+    // sees the whole count.
+    let (whole, last) = (e.a.label(), e.a.label());
     e.a.bind(tail);
+    e.a.mov64(R11, RCX);
+    e.a.sub_imm(R11, lanes as i32);
+    e.a.cmp(RDX, R11);
+    e.a.jcc(Cond::G, last);
+    e.a.bind(whole);
+    e.group(0, false)?;
+    e.a.add_imm(RDX, lanes as i32);
+    e.a.cmp(RDX, R11);
+    e.a.jcc(Cond::Le, whole);
+    e.a.bind(last);
     e.a.mov64(R10, RCX);
     e.a.sub(R10, RDX);
     e.a.cmp_imm(R10, 0);
@@ -279,8 +292,6 @@ pub fn compile(p: &Program) -> Result<Code, Unsupported> {
     e.a.bzhi(RAX, RAX, R10);
     e.a.kmovw(1, RAX);
     e.group(0, true)?;
-    e.a.add_imm(RDX, lanes as i32);
-    e.a.jmp(tail);
 
     // Epilogue.
     e.a.bind(done);
