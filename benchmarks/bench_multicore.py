@@ -112,18 +112,32 @@ if HAVE_NUMBA:
                 R[i, j] = s
 
 
-def best(f, reps):
-    # Each contender starts on an idle machine: Numba's OpenMP workers keep
-    # spinning for a while after its last parallel region, and would tax
-    # whatever is timed next (accjit's own workers park after 0.3 ms).
-    time.sleep(0.25)
-    f()  # warm-up (and Numba's compile)
-    t_best = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        f()
-        t_best = min(t_best, time.perf_counter() - t)
-    return t_best
+ROUNDS = 5
+
+
+def race(contenders, reps):
+    """Best time of each contender (None stays None), in interleaved rounds.
+
+    The machine's speed drifts (shared host: memory bandwidth moves by 2× over
+    seconds), so no contender is timed in one block: each of ROUNDS rounds
+    times every contender in turn (the order reversed every other round), a
+    warm-up call and then reps // ROUNDS calls, and each keeps its best call.
+    Every turn starts on an idle machine: Numba's OpenMP workers keep spinning
+    for a while after its last parallel region, and would tax whatever is
+    timed next (accjit's own workers park after 0.3 ms).
+    """
+    fs = [f for f in contenders if f is not None]
+    bests = {id(f): float("inf") for f in fs}
+    per_round = max(2, -(-reps // ROUNDS))
+    for r in range(ROUNDS):
+        for f in (fs if r % 2 == 0 else fs[::-1]):
+            time.sleep(0.05)
+            f()  # warm-up (and, the first time, Numba's compile)
+            for _ in range(per_round):
+                t = time.perf_counter()
+                f()
+                bests[id(f)] = min(bests[id(f)], time.perf_counter() - t)
+    return [None if f is None else bests[id(f)] for f in contenders]
 
 
 def fmt_ms(t):
@@ -156,7 +170,7 @@ def main(argv=None) -> int:
     ap.add_argument("--m", type=int, default=None, help="Jacobi grid side (default 2048)")
     args = ap.parse_args(argv)
     quick = args.quick
-    reps = args.reps or (3 if quick else 10)
+    reps = args.reps or (5 if quick else 30)
     if args.threads:
         acc.set_num_threads(args.threads)
         if HAVE_NUMBA:
@@ -168,7 +182,8 @@ def main(argv=None) -> int:
     simd = "off (ACCJIT_NO_SIMD)" if os.environ.get("ACCJIT_NO_SIMD") else "on"
     print(f"accjit {acc.__version__}: device {acc.get_device_type()}, {acc.get_num_threads()} threads, SIMD {simd}; "
           f"NumPy {np.__version__}; " + (f"Numba {numba.__version__} parallel=True ({numba.get_num_threads()} threads)" if HAVE_NUMBA else "Numba not installed: its columns are skipped (pip install numba)"))
-    print(f"best of {reps} after a warm-up, all in this run; cpu count {os.cpu_count()}\n")
+    print(f"best call of each, {ROUNDS} interleaved rounds of {max(2, -(-reps // ROUNDS))} calls after a warm-up, "
+          f"all in this run; cpu count {os.cpu_count()}\n")
 
     t0 = time.perf_counter()
     lib = acc.c(SOURCE, name="bench_multicore.c")
@@ -184,9 +199,11 @@ def main(argv=None) -> int:
     y = y0.copy()
     lib.saxpy_d(n, 2.5, x, y)
     ok = np.allclose(y, 2.5 * x + y0, rtol=1e-12)
-    t_acc = best(lambda: lib.saxpy_d(n, 2.5, x, y), reps)
-    t_np = best(lambda: np.add(np.multiply(2.5, x), y, out=y), reps)
-    t_nb = best(lambda: nb_saxpy(2.5, x, y), reps) if HAVE_NUMBA else None
+    t_acc, t_np, t_nb = race([
+        lambda: lib.saxpy_d(n, 2.5, x, y),
+        lambda: np.add(np.multiply(2.5, x), y, out=y),
+        (lambda: nb_saxpy(2.5, x, y)) if HAVE_NUMBA else None,
+    ], reps)
     if HAVE_NUMBA:
         yn = y0.copy()
         nb_saxpy(2.5, x, yn)
@@ -199,9 +216,11 @@ def main(argv=None) -> int:
     yf = yf0.copy()
     lib.saxpy_f(n, 2.5, xf, yf)
     ok = np.allclose(yf, np.float32(2.5) * xf + yf0, rtol=1e-6)
-    t_acc = best(lambda: lib.saxpy_f(n, 2.5, xf, yf), reps)
-    t_np = best(lambda: np.add(np.multiply(np.float32(2.5), xf), yf, out=yf), reps)
-    t_nb = best(lambda: nb_saxpy(np.float32(2.5), xf, yf), reps) if HAVE_NUMBA else None
+    t_acc, t_np, t_nb = race([
+        lambda: lib.saxpy_f(n, 2.5, xf, yf),
+        lambda: np.add(np.multiply(np.float32(2.5), xf), yf, out=yf),
+        (lambda: nb_saxpy(np.float32(2.5), xf, yf)) if HAVE_NUMBA else None,
+    ], reps)
     rows.append((f"saxpy f32 n={n:,}", t_acc, t_np, t_nb, ok, f"{12 * n / t_acc / 1e9:.1f} GB/s"))
 
     # Jacobi
@@ -215,10 +234,12 @@ def main(argv=None) -> int:
     def np_jacobi():
         ref[1:-1, 1:-1] = np.float32(0.25) * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:])
 
-    t_acc = best(lambda: lib.jacobi(m, A, B), reps)
-    t_np = best(np_jacobi, reps)
     Bn = np.zeros_like(A)
-    t_nb = best(lambda: nb_jacobi(A, Bn), reps) if HAVE_NUMBA else None
+    t_acc, t_np, t_nb = race([
+        lambda: lib.jacobi(m, A, B),
+        np_jacobi,
+        (lambda: nb_jacobi(A, Bn)) if HAVE_NUMBA else None,
+    ], reps)
     if HAVE_NUMBA:
         nb_ok.append(np.allclose(Bn, ref, rtol=1e-6))
     rows.append((f"jacobi f32 {m}x{m}", t_acc, t_np, t_nb, ok, f"{8 * m * m / t_acc / 1e9:.1f} GB/s"))
@@ -226,9 +247,11 @@ def main(argv=None) -> int:
     # sum reduction
     s = lib.sum(n, xf)
     ok = abs(s - float(xf.sum(dtype=np.float64))) <= 1e-9 * n
-    t_acc = best(lambda: lib.sum(n, xf), reps)
-    t_np = best(lambda: xf.sum(dtype=np.float64), reps)
-    t_nb = best(lambda: nb_sum(xf), reps) if HAVE_NUMBA else None
+    t_acc, t_np, t_nb = race([
+        lambda: lib.sum(n, xf),
+        lambda: xf.sum(dtype=np.float64),
+        (lambda: nb_sum(xf)) if HAVE_NUMBA else None,
+    ], reps)
     if HAVE_NUMBA:
         nb_ok.append(abs(nb_sum(xf) - float(xf.sum(dtype=np.float64))) <= 1e-3 * n)
     rows.append((f"sum f32→f64 n={n:,}", t_acc, t_np, t_nb, ok, f"{4 * n / t_acc / 1e9:.1f} GB/s"))
@@ -240,10 +263,12 @@ def main(argv=None) -> int:
     lib.matmul(mm, P, Q, R)
     ok = np.allclose(R, P @ Q, rtol=1e-4)
     mreps = max(1, reps // 3)
-    t_acc = best(lambda: lib.matmul(mm, P, Q, R), mreps)
-    t_np = best(lambda: P @ Q, mreps)
     Rn = np.zeros_like(P)
-    t_nb = best(lambda: nb_matmul(P, Q, Rn), mreps) if HAVE_NUMBA else None
+    t_acc, t_np, t_nb = race([
+        lambda: lib.matmul(mm, P, Q, R),
+        lambda: P @ Q,
+        (lambda: nb_matmul(P, Q, Rn)) if HAVE_NUMBA else None,
+    ], mreps)
     if HAVE_NUMBA:
         nb_ok.append(np.allclose(Rn, P @ Q, rtol=1e-4))
     rows.append((f"matmul f32 {mm}³ (naive)", t_acc, t_np, t_nb, ok, f"{2 * mm ** 3 / t_acc / 1e9:.1f} GFLOP/s; NumPy uses BLAS"))

@@ -34,6 +34,9 @@ def accjit(*args, cwd, avx512=False):
     # "avx512" kind shows the same sources with AVX-512 loop bodies.
     env = dict(os.environ)
     env.pop("ACCJIT_NO_AVX512", None)
+    # The non-temporal threshold follows the cache size: fix it.
+    env.pop("ACCJIT_NO_NONTEMPORAL", None)
+    env["ACCJIT_NONTEMPORAL_BYTES"] = str(12 << 20)
     if not avx512:
         env["ACCJIT_NO_AVX512"] = "1"
     return subprocess.run([sys.executable, "-m", "accjit", *args], cwd=cwd, env=env,

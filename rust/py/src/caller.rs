@@ -17,11 +17,12 @@
 //! the process, as for a compiled C program.
 //!
 //! Hand-off cost matters (a tiny kernel launch from Python should cost a few
-//! microseconds): an idle worker spins for [`WORKER_SPIN`] after each job
+//! microseconds): an idle worker polls for [`WORKER_SPIN`] after each job
 //! before it parks, the caller spins for [`CALLER_SPIN`] before it releases
 //! the GIL and parks (only when the previous call was that short: during a
-//! long kernel a spinning caller would take a core from its gangs), and a worker returns itself to the idle list *before*
-//! it reports completion, so back-to-back calls reuse the same warm thread.
+//! long kernel a spinning caller would take a core from its gangs), and a
+//! worker returns itself to the idle list *before* it reports completion, so
+//! back-to-back calls reuse the same warm thread.
 
 use accjit_runtime::hosted::{self, Outcome};
 use pyo3::prelude::*;
@@ -32,7 +33,8 @@ use std::time::{Duration, Instant};
 
 /// How long the caller waits between signal checks.
 pub const SLICE: Duration = Duration::from_millis(50);
-/// How long an idle worker polls for the next job before parking.
+/// How long an idle worker polls for the next job before parking (pure
+/// spinning only briefly, then yielding: see `pool::spin_until`).
 pub const WORKER_SPIN: Duration = Duration::from_micros(200);
 /// How long the caller polls for completion (holding the GIL) when the
 /// previous call was shorter than this; after a longer one it does not, so
@@ -91,15 +93,7 @@ fn spawn_worker(first: Job) -> Result<(), String> {
 
 fn worker_loop(w: Arc<Worker>) {
     loop {
-        let deadline = Instant::now() + WORKER_SPIN;
-        let mut n = 0u32;
-        while !w.has_job.load(Acquire) {
-            n = n.wrapping_add(1);
-            if n.is_multiple_of(64) && Instant::now() > deadline {
-                break;
-            }
-            std::hint::spin_loop();
-        }
+        accjit_runtime::pool::spin_until(WORKER_SPIN, || w.has_job.load(Acquire));
         let job = {
             let mut g = lock(&w.job);
             if g.is_none() {

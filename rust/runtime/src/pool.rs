@@ -272,8 +272,11 @@ fn close_claims(sh: &Shared) -> u32 {
 }
 
 /// Polls `ready` spinning, then spinning and yielding, until `limit`;
-/// returns false if it is still not ready then (the caller parks).
-fn spin_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
+/// returns false if it is still not ready then (the caller parks). Every
+/// thread of ours that waits for work uses this policy (also the Python
+/// bindings' call workers), so on an oversubscribed machine a waiter gives
+/// its core to the threads doing work after [`SPIN_PURE`].
+pub fn spin_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
     let t0 = Instant::now();
     loop {
         for _ in 0..POLLS {

@@ -25,6 +25,7 @@ pub const R15: u8 = 15;
 /// Condition codes of `jcc` (signed comparisons).
 #[derive(Clone, Copy, Debug)]
 pub enum Cond {
+    Ne = 0x5,
     Le = 0xE,
     G = 0xF,
 }
@@ -122,7 +123,6 @@ impl Asm {
         self.buf.extend_from_slice(&[0; 4]);
     }
 
-    #[allow(dead_code)] // the emitter's loops only branch conditionally
     pub fn jmp(&mut self, l: Label) {
         self.buf.push(0xE9);
         self.rel32(l);
@@ -227,6 +227,11 @@ impl Asm {
         self.buf.extend_from_slice(&imm.to_le_bytes());
     }
 
+    /// `add a, b` (64-bit)
+    pub fn add_reg(&mut self, a: u8, b: u8) {
+        self.legacy(true, &[0x01], b, Rm::Reg(a));
+    }
+
     /// `sub a, b` (64-bit)
     pub fn sub(&mut self, a: u8, b: u8) {
         self.legacy(true, &[0x29], b, Rm::Reg(a));
@@ -241,6 +246,44 @@ impl Asm {
     /// `cmp a, b` (64-bit; flags of `a - b`)
     pub fn cmp(&mut self, a: u8, b: u8) {
         self.legacy(true, &[0x39], b, Rm::Reg(a));
+    }
+
+    /// `lea dst, [m]`
+    pub fn lea(&mut self, dst: u8, m: Mem) {
+        self.legacy(true, &[0x8D], dst, Rm::Mem(m));
+    }
+
+    /// `neg r` (64-bit)
+    pub fn neg(&mut self, r: u8) {
+        self.legacy(true, &[0xF7], 3, Rm::Reg(r));
+    }
+
+    /// `and r, imm32` (64-bit, sign-extended)
+    pub fn and_imm(&mut self, r: u8, imm: i32) {
+        self.legacy(true, &[0x81], 4, Rm::Reg(r));
+        self.buf.extend_from_slice(&imm.to_le_bytes());
+    }
+
+    /// `test r, imm32` (64-bit)
+    pub fn test_imm(&mut self, r: u8, imm: i32) {
+        self.legacy(true, &[0xF7], 0, Rm::Reg(r));
+        self.buf.extend_from_slice(&imm.to_le_bytes());
+    }
+
+    /// `shr r, imm8` (64-bit)
+    pub fn shr_imm(&mut self, r: u8, imm: u8) {
+        self.legacy(true, &[0xC1], 5, Rm::Reg(r));
+        self.buf.push(imm);
+    }
+
+    /// `cmovg dst, src` (64-bit)
+    pub fn cmovg(&mut self, dst: u8, src: u8) {
+        self.legacy(true, &[0x0F, 0x4F], dst, Rm::Reg(src));
+    }
+
+    /// `sfence`: orders non-temporal stores before everything after it.
+    pub fn sfence(&mut self) {
+        self.buf.extend_from_slice(&[0x0F, 0xAE, 0xF8]);
     }
 
     /// `bzhi dst, src, idx` (64-bit): `src` with bits from `idx` up cleared.
@@ -303,12 +346,23 @@ mod tests {
         a.cmp(RDX, R11);
         a.cmp_imm(R10, 0);
         a.sub(R10, RDX);
+        a.add_reg(RDX, R10);
         a.bzhi(RAX, RAX, R10);
         a.bzhi(R9, R10, RCX);
         a.kmovw(1, RAX);
         a.kmovw(2, R10);
         a.mov_imm64(RAX, 0x8000_0000_0000_0000);
         a.mov_imm64(R9, 5);
+        a.lea(RAX, Mem::indexed(R12, RDX, 4, 0));
+        a.lea(R10, Mem::indexed(RBX, RDX, 8, 0));
+        a.neg(RAX);
+        a.neg(R10);
+        a.and_imm(RAX, 63);
+        a.test_imm(R10, 3);
+        a.shr_imm(RAX, 2);
+        a.cmovg(RAX, R10);
+        a.cmovg(R10, RAX);
+        a.sfence();
         let ld = Evex { map: Map::M0F, pp: Pp::None, w: false, op: 0x10 };
         let ldpd = Evex { map: Map::M0F, pp: Pp::P66, w: true, op: 0x10 };
         let add = Evex { map: Map::M0F, pp: Pp::None, w: false, op: 0x58 };
@@ -327,6 +381,8 @@ mod tests {
         a.evex(pbq, 30, 0, Rm::Reg(RAX), none, 8);
         a.evex(Evex { map: Map::M0F, pp: Pp::P66, w: false, op: 0xEF }, 7, 7, Rm::Reg(7), none, 64);
         a.evex(ld, 3, 0, Rm::Mem(Mem::base(R8, 64 * 300)), none, 64);
+        a.evex(Evex { op: 0x2B, ..ld }, 5, 0, Rm::Mem(Mem::indexed(RBX, RDX, 4, 64)), none, 64);
+        a.evex(Evex { op: 0x2B, ..ldpd }, 12, 0, Rm::Mem(Mem::indexed(R9, RDX, 8, 0)), none, 64);
         let l = a.label();
         a.jcc(Cond::Le, l);
         a.jmp(l);
@@ -347,12 +403,23 @@ mod tests {
             "cmp rdx,r11",
             "cmp r10,0x0",
             "sub r10,rdx",
+            "add rdx,r10",
             "bzhi rax,rax,r10",
             "bzhi r9,r10,rcx",
             "kmovw k1,eax",
             "kmovw k2,r10d",
             "movabs rax,0x8000000000000000",
             "movabs r9,0x5",
+            "lea rax,[r12+rdx*4]",
+            "lea r10,[rbx+rdx*8]",
+            "neg rax",
+            "neg r10",
+            "and rax,0x3f",
+            "test r10,0x3",
+            "shr rax,0x2",
+            "cmovg rax,r10",
+            "cmovg r10,rax",
+            "sfence",
             "vmovups zmm0,ZMMWORD PTR [rbx+rdx*4]",
             "vmovups zmm17{k1}{z},ZMMWORD PTR [r13+rdx*4+0x80]",
             "vmovupd zmm31,ZMMWORD PTR [r12+r9*8+0x64]",
@@ -365,6 +432,8 @@ mod tests {
             "vpbroadcastq zmm30,rax",
             "vpxord zmm7,zmm7,zmm7",
             "vmovups zmm3,ZMMWORD PTR [r8+0x4b00]",
+            "vmovntps ZMMWORD PTR [rbx+rdx*4+0x40],zmm5",
+            "vmovntpd ZMMWORD PTR [r9+rdx*8],zmm12",
         ];
         let Some(got) = objdump::disasm(&a.clone_bytes()) else {
             eprintln!("skipped: objdump is not installed");

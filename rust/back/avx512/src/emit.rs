@@ -4,6 +4,9 @@
 //! ```text
 //! prologue   push callee-saved; broadcast uniforms and sign masks; set
 //!            accumulators to the identity; load stream bases (rdi last)
+//! head       (non-temporal only) one masked group up to the first 64-byte
+//!            aligned element of the stored stream; the loops below then
+//!            store it with vmovntps/pd (and sfence before ret)
 //! main       while i <= end - L*U: U groups, unmasked; i += L*U
 //! tail       while i <= end - L: one group, unmasked; i += L
 //! last       if i < end: one group under k1 = low (end - i) bits
@@ -78,6 +81,8 @@ struct Emitter<'p> {
     temps: Vec<u8>,
     /// Index of the last op that reads each value (None: never read).
     last_use: Vec<Option<usize>>,
+    /// The write-only stream stored non-temporally ([`Options::nontemporal`]).
+    nt: Option<u32>,
 }
 
 impl Emitter<'_> {
@@ -115,7 +120,9 @@ impl Emitter<'_> {
     }
 
     /// One group's ops; `mask` puts k1 on every memory access and accumulation.
-    fn group(&mut self, g: u32, mask: bool) -> Result<(), Unsupported> {
+    /// Group `g` of a trip; `mask`: under k1 (the tail); `nt`: the write-only
+    /// stream's store is non-temporal (its address is 64-byte aligned).
+    fn group(&mut self, g: u32, mask: bool, nt: bool) -> Result<(), Unsupported> {
         let p = self.p;
         let mk = |zero: bool| if mask { Masking { k: 1, zero } } else { Masking::default() };
         let mut reg: Vec<Option<u8>> = vec![None; p.ops.len()];
@@ -174,7 +181,11 @@ impl Emitter<'_> {
                 }
                 Op::Store { stream, .. } => {
                     let m = self.lane_mem(stream, g);
-                    self.a.evex(self.elem_evex(0x11), srcs[0], 0, m, mk(false), 64);
+                    if nt && !mask && self.nt == Some(stream) {
+                        self.a.evex(self.elem_evex(0x2B), srcs[0], 0, m, Masking::default(), 64);
+                    } else {
+                        self.a.evex(self.elem_evex(0x11), srcs[0], 0, m, mk(false), 64);
+                    }
                 }
                 Op::Accumulate { acc, .. } => {
                     let r = self.acc_regs[acc as usize][g as usize];
@@ -191,11 +202,71 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+
+    /// The main loop (U groups per trip while `i <= end - L*U`), then whole
+    /// groups one at a time while `i <= end - L`; falls through after.
+    fn whole_groups(&mut self, nt: bool) -> Result<(), Unsupported> {
+        let lanes = self.p.elem.lanes() as i32;
+        let step = lanes * UNROLL as i32;
+        let (main, tail, whole, out) = (self.a.label(), self.a.label(), self.a.label(), self.a.label());
+        self.a.mov64(R11, RCX);
+        self.a.sub_imm(R11, step);
+        self.a.cmp(RDX, R11);
+        self.a.jcc(Cond::G, tail);
+        self.a.bind(main);
+        for g in 0..UNROLL {
+            self.group(g, false, nt)?;
+        }
+        self.a.add_imm(RDX, step);
+        self.a.cmp(RDX, R11);
+        self.a.jcc(Cond::Le, main);
+        self.a.bind(tail);
+        self.a.mov64(R11, RCX);
+        self.a.sub_imm(R11, lanes);
+        self.a.cmp(RDX, R11);
+        self.a.jcc(Cond::G, out);
+        self.a.bind(whole);
+        self.group(0, false, nt)?;
+        self.a.add_imm(RDX, lanes);
+        self.a.cmp(RDX, R11);
+        self.a.jcc(Cond::Le, whole);
+        self.a.bind(out);
+        Ok(())
+    }
+}
+
+/// Code-generation choices that do not change what a program computes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Store the program's write-only stream with non-temporal stores
+    /// (around the caches, without reading the lines first) from its first
+    /// 64-byte aligned element on; for loops whose output will not be in
+    /// cache when it is next read anyway. Unsupported unless the program has
+    /// exactly one store, to a stream it does not load.
+    pub nontemporal: bool,
+}
+
+/// The stream of the program's only store, if that stream is never loaded.
+fn write_only_stream(p: &Program) -> Result<u32, Unsupported> {
+    let stores: Vec<u32> = p.ops.iter().filter_map(|o| if let Op::Store { stream, .. } = *o { Some(stream) } else { None }).collect();
+    let [s] = stores[..] else {
+        return unsupported(format!("non-temporal stores need exactly one store ({} here)", stores.len()));
+    };
+    if p.ops.iter().any(|o| matches!(*o, Op::Load { stream } if stream == s)) {
+        return unsupported(format!("stream s{s} is loaded and stored"));
+    }
+    Ok(s)
 }
 
 /// Machine code for `p` (see the crate documentation for its contract).
 pub fn compile(p: &Program) -> Result<Code, Unsupported> {
+    compile_with(p, Options::default())
+}
+
+/// [`compile`] with code-generation [`Options`].
+pub fn compile_with(p: &Program, opts: Options) -> Result<Code, Unsupported> {
     validate(p)?;
+    let nt = if opts.nontemporal { Some(write_only_stream(p)?) } else { None };
     let lanes = p.elem.lanes();
     let uses_neg = p.ops.iter().any(|o| matches!(o, Op::Un { op: UnOp::Neg, .. }));
     let uses_abs = p.ops.iter().any(|o| matches!(o, Op::Un { op: UnOp::Abs, .. }));
@@ -222,7 +293,7 @@ pub fn compile(p: &Program) -> Result<Code, Unsupported> {
     // Popped from the end: low registers first (shorter encodings do not
     // matter for EVEX, but listings read better).
     let temps: Vec<u8> = (0..next).rev().collect();
-    let mut e = Emitter { p, a: Asm::default(), uniform_regs, acc_regs, sign_mask, abs_mask, temps, last_use };
+    let mut e = Emitter { p, a: Asm::default(), uniform_regs, acc_regs, sign_mask, abs_mask, temps, last_use, nt };
 
     // Prologue.
     for &r in &SAVED {
@@ -254,35 +325,40 @@ pub fn compile(p: &Program) -> Result<Code, Unsupported> {
         e.a.load64(STREAM_REGS[k], Mem::base(RDI, 8 * k as i32));
     }
 
-    // Main loop: i <= end - L*U.
-    let step = (lanes * UNROLL) as i32;
-    let (main, tail, done) = (e.a.label(), e.a.label(), e.a.label());
-    e.a.mov64(R11, RCX);
-    e.a.sub_imm(R11, step);
-    e.a.cmp(RDX, R11);
-    e.a.jcc(Cond::G, tail);
-    e.a.bind(main);
-    for g in 0..UNROLL {
-        e.group(g, false)?;
+    let last = e.a.label();
+    if let Some(st) = e.nt {
+        // Peel a masked group up to the first 64-byte aligned element of
+        // the stored stream; an element-misaligned base never gets there.
+        let (plain, no_head) = (e.a.label(), e.a.label());
+        let size = p.elem.size() as u8;
+        e.a.lea(RAX, Mem::indexed(STREAM_REGS[st as usize], RDX, size, 0));
+        e.a.test_imm(RAX, size as i32 - 1);
+        e.a.jcc(Cond::Ne, plain);
+        e.a.neg(RAX);
+        e.a.and_imm(RAX, 63);
+        e.a.shr_imm(RAX, size.trailing_zeros() as u8);
+        e.a.mov64(R10, RCX);
+        e.a.sub(R10, RDX);
+        e.a.cmp(RAX, R10);
+        e.a.cmovg(RAX, R10);
+        e.a.cmp_imm(RAX, 0);
+        e.a.jcc(Cond::Le, no_head);
+        e.a.mov64(R10, RAX);
+        e.a.mov_imm64(RAX, u64::MAX);
+        e.a.bzhi(RAX, RAX, R10);
+        e.a.kmovw(1, RAX);
+        e.group(0, true, false)?;
+        e.a.add_reg(RDX, R10);
+        e.a.bind(no_head);
+        e.whole_groups(true)?;
+        e.a.jmp(last);
+        e.a.bind(plain);
     }
-    e.a.add_imm(RDX, step);
-    e.a.cmp(RDX, R11);
-    e.a.jcc(Cond::Le, main);
+    e.whole_groups(false)?;
 
-    // Tail: whole groups one at a time, then at most one masked group.
-    // Fewer than L iterations are left for the mask, so BZHI's 8-bit index
-    // sees the whole count.
-    let (whole, last) = (e.a.label(), e.a.label());
-    e.a.bind(tail);
-    e.a.mov64(R11, RCX);
-    e.a.sub_imm(R11, lanes as i32);
-    e.a.cmp(RDX, R11);
-    e.a.jcc(Cond::G, last);
-    e.a.bind(whole);
-    e.group(0, false)?;
-    e.a.add_imm(RDX, lanes as i32);
-    e.a.cmp(RDX, R11);
-    e.a.jcc(Cond::Le, whole);
+    // At most one masked group: fewer than L iterations are left, so
+    // BZHI's 8-bit index sees the whole count.
+    let done = e.a.label();
     e.a.bind(last);
     e.a.mov64(R10, RCX);
     e.a.sub(R10, RDX);
@@ -291,10 +367,13 @@ pub fn compile(p: &Program) -> Result<Code, Unsupported> {
     e.a.mov_imm64(RAX, u64::MAX);
     e.a.bzhi(RAX, RAX, R10);
     e.a.kmovw(1, RAX);
-    e.group(0, true)?;
+    e.group(0, true, false)?;
 
     // Epilogue.
     e.a.bind(done);
+    if e.nt.is_some() {
+        e.a.sfence();
+    }
     for (j, regs) in e.acc_regs.clone().iter().enumerate() {
         let code = if p.accs[j] == RedOp::Add { 0x58 } else { 0x59 };
         for &r in &regs[1..] {

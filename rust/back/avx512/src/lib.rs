@@ -25,7 +25,7 @@
 mod asm;
 mod emit;
 
-pub use emit::compile;
+pub use emit::{compile, compile_with, Options};
 
 /// The lane type of every value of a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

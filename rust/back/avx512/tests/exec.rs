@@ -1,7 +1,7 @@
 //! Runs generated code on this CPU and compares every lane with a scalar
 //! evaluation of the same program (skipped without AVX-512).
 
-use accjit_back_avx512::{available, compile, BinOp, Elem, Op, Program, RedOp, UnOp};
+use accjit_back_avx512::{available, compile, compile_with, BinOp, Options, Elem, Op, Program, RedOp, UnOp};
 
 /// Executable copy of some code (unmapped on drop).
 struct Exec {
@@ -113,7 +113,11 @@ fn eval(p: &Program, mem: &mut [Vec<f64>], unis: &[f64], i: usize, accs: &mut [f
 }
 
 fn run_case(p: &Program, start: i64, end: i64, seed: u64) {
-    let code = compile(p).unwrap_or_else(|e| panic!("{e:?}\n{p}"));
+    run_case_with(p, Options::default(), start, end, seed)
+}
+
+fn run_case_with(p: &Program, opts: Options, start: i64, end: i64, seed: u64) {
+    let code = compile_with(p, opts).unwrap_or_else(|e| panic!("{e:?}\n{p}"));
     let exec = Exec::new(&code.bytes);
     let size = p.elem.size() as usize;
     let n = end.max(start).max(0) as usize;
@@ -196,6 +200,31 @@ fn each_case(p: &Program) {
         run_case(p, 3, n + 3, 100 + k as u64);
     }
     run_case(p, 9, 5, 7);
+    // Non-temporal stores where the program allows them: the aligned head
+    // peeled from every misalignment, and the plain path after it.
+    let nt = Options { nontemporal: true };
+    if compile_with(p, nt).is_ok() {
+        for (k, &n) in LENGTHS.iter().enumerate() {
+            for start in [0, 1, 5, 15] {
+                run_case_with(p, nt, start, n + start, 200 + 7 * k as u64 + start as u64);
+            }
+        }
+        run_case_with(p, nt, 9, 5, 7);
+    }
+}
+
+#[test]
+fn nontemporal_needs_one_write_only_store() {
+    let nt = Options { nontemporal: true };
+    assert!(compile_with(&saxpy(Elem::F32), nt).is_err(), "saxpy loads the stream it stores");
+    let copy = Program { elem: Elem::F64, streams: 2, uniforms: 0, accs: vec![], ops: vec![Op::Load { stream: 1 }, Op::Store { stream: 0, value: 0 }] };
+    // EVEX (0x62, three payload bytes) + opcode 0x2B: vmovntps/pd.
+    let movnt = |b: &[u8]| b.windows(5).any(|w| w[0] == 0x62 && w[4] == 0x2B);
+    assert!(movnt(&compile_with(&copy, nt).unwrap().bytes));
+    assert!(!movnt(&compile(&copy).unwrap().bytes));
+    each_case(&copy);
+    let two = Program { elem: Elem::F32, streams: 3, uniforms: 0, accs: vec![], ops: vec![Op::Load { stream: 2 }, Op::Store { stream: 0, value: 0 }, Op::Store { stream: 1, value: 0 }] };
+    assert!(compile_with(&two, nt).is_err());
 }
 
 use Op::*;

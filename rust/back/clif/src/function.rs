@@ -57,6 +57,8 @@ pub struct FnCx<'a, 'm, 'f> {
     pub kernel: Option<KernelVals>,
     /// Run before every return of a kernel (gang-end reduction combines).
     pub epilogue: Vec<crate::reduce::GangEnd>,
+    /// Iterations (all gangs) of the partitioned loop nest being emitted.
+    pub loop_total: Option<Value>,
 }
 
 /// Locals whose address is taken anywhere in the function.
@@ -117,6 +119,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
             stack_mark: None,
             kernel: None,
             epilogue: Vec::new(),
+            loop_total: None,
         }
     }
 

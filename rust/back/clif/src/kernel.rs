@@ -135,11 +135,13 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
         let plan = plan.as_ref();
         let exit = self.b.create_block();
+        let outer_total = self.loop_total.replace(total);
         if n == 1 {
             self.counted_loop(l, plan, start, end, lbs[0], steps[0], exit)?;
         } else {
             self.collapsed_loop(l, plan, &lbs, &steps, &trips, start, end, exit)?;
         }
+        self.loop_total = outer_total;
         self.b.switch_to_block(exit);
         self.b.seal_block(exit);
         self.combine_loop_reductions(l, span)

@@ -134,14 +134,54 @@ pub struct Tuning {
     /// AVX-512 machine code (the `native` module); on when the CPU has
     /// AVX-512F and BMI2 and `ACCJIT_NO_AVX512` is not set.
     pub avx512: bool,
+    /// An AVX-512 loop whose one store goes to an array it does not read
+    /// stores it non-temporally (around the caches, without reading the
+    /// lines first) when the loop nest, over all gangs, stores at least this
+    /// many bytes: decided at run time. Default: 3/8 of the last-level
+    /// cache — the loop's data is then at least twice that (its output plus
+    /// inputs at least as large), more than the 3/4 of the cache a loop can
+    /// count on (glibc's memcpy streams past the same bound), so the output
+    /// would not be in cache when next read anyway, and write-allocating it
+    /// would evict the inputs. `ACCJIT_NONTEMPORAL_BYTES` sets it;
+    /// `ACCJIT_NO_NONTEMPORAL` turns the stores off (`None`).
+    pub nontemporal_bytes: Option<i64>,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         static NO_SIMD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        static NT: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
         let simd = !*NO_SIMD.get_or_init(|| std::env::var_os("ACCJIT_NO_SIMD").is_some());
-        Tuning { simd, avx512: simd && accjit_back_avx512::available() }
+        let nontemporal_bytes = *NT.get_or_init(|| {
+            let set = std::env::var("ACCJIT_NONTEMPORAL_BYTES").ok().and_then(|v| v.trim().parse::<i64>().ok());
+            std::env::var_os("ACCJIT_NO_NONTEMPORAL").is_none().then(|| set.unwrap_or_else(|| last_level_cache_bytes() * 3 / 8))
+        });
+        Tuning { simd, avx512: simd && accjit_back_avx512::available(), nontemporal_bytes }
     }
+}
+
+/// The size of the largest data cache of cpu0 (sysfs), else 32 MiB.
+fn last_level_cache_bytes() -> i64 {
+    let parse = |t: &str| {
+        let t = t.trim();
+        let (num, mul) = match t.as_bytes().last() {
+            Some(b'K') => (&t[..t.len() - 1], 1 << 10),
+            Some(b'M') => (&t[..t.len() - 1], 1 << 20),
+            _ => (t, 1),
+        };
+        num.parse::<i64>().ok().map(|n| n * mul)
+    };
+    (0..8)
+        .filter_map(|i| {
+            let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+            let kind = std::fs::read_to_string(format!("{dir}/type")).ok()?;
+            if kind.trim() == "Instruction" {
+                return None;
+            }
+            parse(&std::fs::read_to_string(format!("{dir}/size")).ok()?)
+        })
+        .max()
+        .unwrap_or(32 << 20)
 }
 
 /// Compile a lowered module. Every problem (unsupported construct, undefined

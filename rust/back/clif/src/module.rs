@@ -118,6 +118,8 @@ pub struct ModuleCx<'m> {
     pub simd: bool,
     /// Use AVX-512 code for vector loops where possible (`Tuning::avx512`).
     pub avx512: bool,
+    /// `Tuning::nontemporal_bytes`.
+    pub nontemporal_bytes: Option<i64>,
     /// AVX-512 functions placed so far (their names are numbered).
     pub natives: u32,
     /// Lane counts of the loops vectorised in the function being compiled.
@@ -422,6 +424,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         clif: String::new(),
         simd: tuning.simd,
         avx512: tuning.avx512,
+        nontemporal_bytes: tuning.nontemporal_bytes,
         natives: 0,
         vectorised: Vec::new(),
         unrolled: 0,

@@ -324,7 +324,31 @@ impl<'m> FnCx<'_, 'm, '_> {
             self.b.ins().store(flags, v, unis, 8 * k as i32);
         }
         let out = slot(self, 64 * nb.accs.len());
-        self.b.ins().call(fr, &[bases, unis, from, to, out]);
+        let args = [bases, unis, from, to, out];
+        let streaming = self.m.nontemporal_bytes.zip(self.loop_total);
+        match streaming.and_then(|st| avx::compile_with(&nb.program, avx::Options { nontemporal: true }).ok().map(|c| (st, c))) {
+            Some(((threshold, total), nt_code)) => {
+                // Non-temporal stores when the whole loop nest stores at
+                // least `threshold` bytes (its one store per iteration).
+                let nt_id = self.m.define_native(&nt_code, span)?;
+                let nt_fr = self.func_ref(nt_id);
+                let bytes = self.b.ins().imul_imm_s(total, nb.program.elem.size() as i64);
+                let big = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, bytes, threshold);
+                let (nt_b, plain_b, joined) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(big, nt_b, &[], plain_b, &[]);
+                for (blk, f) in [(nt_b, nt_fr), (plain_b, fr)] {
+                    self.b.switch_to_block(blk);
+                    self.b.seal_block(blk);
+                    self.b.ins().call(f, &args);
+                    self.b.ins().jump(joined, &[]);
+                }
+                self.b.switch_to_block(joined);
+                self.b.seal_block(joined);
+            }
+            None => {
+                self.b.ins().call(fr, &args);
+            }
+        }
 
         // Each accumulator's partial lanes, folded in lane order.
         let (lanes, lane_bytes) = (code.lanes as i32, 64 / code.lanes as i32);
