@@ -18,13 +18,7 @@ void jacobi_rep(int reps, int m, const float *A, float *B) {
 '''
 lib = acc.c(src, name="r.c")
 th=int(sys.argv[1]); acc.set_num_threads(th); numba.set_num_threads(th)
-from numba import njit, prange
-@njit(parallel=True)
-def nbj(A,B):
-    m = A.shape[0]
-    for i in prange(1, m - 1):
-        for j in range(1, m - 1):
-            B[i, j] = np.float32(0.25) * (A[i - 1, j] + A[i + 1, j] + A[i, j - 1] + A[i, j + 1])
+nbj = bm.nb_jacobi  # the same Numba kernel as bench_multicore.py
 for m in [int(a) for a in sys.argv[2:]]:
     A=np.random.default_rng(0).random((m,m),dtype=np.float32); B=np.zeros_like(A)
     reps = max(10, int(3e8/(m*m)))
