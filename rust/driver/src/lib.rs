@@ -209,8 +209,8 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
             slots.len()
         )));
     }
-    for (slot, &addr) in slots.iter().zip(&compiled.kernels) {
-        slot.set_host_fn(addr);
+    for ((slot, &addr), &any) in slots.iter().zip(&compiled.kernels).zip(&compiled.kernel_any_thread) {
+        slot.set_host_fn(addr, any);
     }
     let t3 = Instant::now();
     let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };

@@ -37,9 +37,11 @@ impl Slot {
         self.inner.addr()
     }
 
-    /// Install the compiled multicore kernel `void k(const u64 *args, i64 gang, i64 num_gangs)`.
-    pub fn set_host_fn(&self, addr: usize) {
+    /// Install the compiled multicore kernel `void k(const u64 *args, i64
+    /// gang, i64 num_gangs)`, and whether its gangs may run on any thread.
+    pub fn set_host_fn(&self, addr: usize, any_thread: bool) {
         self.inner.set_host_fn(addr);
+        self.inner.set_any_thread(any_thread);
     }
 }
 

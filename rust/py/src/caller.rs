@@ -19,12 +19,20 @@
 //! Hand-off cost matters (a tiny kernel launch from Python should cost a few
 //! microseconds): an idle worker polls for [`WORKER_SPIN`] after each job
 //! before it parks, the caller spins for [`CALLER_SPIN`] before it releases
-//! the GIL and parks (only when the previous call was that short: during a
-//! long kernel a spinning caller would take a core from its gangs), and a
-//! worker returns itself to the idle list *before* it reports completion, so
+//! the GIL (only when the previous call was that short), and a worker
+//! returns itself to the idle list *before* it reports completion, so
 //! back-to-back calls reuse the same warm thread.
+//!
+//! While the call runs, the caller does not sleep: it lends itself to the
+//! kernel pool as a guest (`accjit_runtime::pool::Guest`) and runs gangs of
+//! the call's launches in place of a pool worker, which sits them out. So
+//! the waiting thread neither takes a core from the gangs nor needs a
+//! wake-up when the call ends (tens of µs on a busy or virtual machine).
+//! After [`GUEST_IDLE`] with no gang to run (host code, a kernel that must
+//! not run on this thread, another device) it parks until the call ends.
 
 use accjit_runtime::hosted::{self, Outcome};
+use accjit_runtime::pool::{Assisted, Guest};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
@@ -40,6 +48,8 @@ pub const WORKER_SPIN: Duration = Duration::from_micros(200);
 /// previous call was shorter than this; after a longer one it does not, so
 /// that it leaves the cores to the kernel's threads.
 pub const CALLER_SPIN: Duration = Duration::from_micros(30);
+/// How long the caller, as a pool guest, waits for a gang before it parks.
+pub const GUEST_IDLE: Duration = Duration::from_micros(500);
 /// Nanoseconds the last call took (see [`CALLER_SPIN`]).
 static LAST_CALL_NS: AtomicU64 = AtomicU64::new(0);
 /// Idle workers kept for reuse.
@@ -212,6 +222,16 @@ fn wait<T: Send>(py: Python<'_>, slot: &Slot<T>) -> PyResult<Result<T, CallFailu
     }
     if slot.done.load(Acquire) {
         return Ok(take(slot));
+    }
+    if let Some(guest) = Guest::enter() {
+        loop {
+            let done = || slot.done.load(Acquire);
+            match py.detach(|| guest.assist(GUEST_IDLE, Instant::now() + SLICE, done)) {
+                Assisted::Done => return Ok(take(slot)),
+                Assisted::Idle => break,
+                Assisted::Deadline => py.check_signals()?,
+            }
+        }
     }
     slot.waiting.store(true, SeqCst);
     loop {

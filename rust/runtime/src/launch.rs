@@ -16,7 +16,7 @@ use crate::error::{AccError, AccResult};
 use crate::pool;
 use crate::prof::{self, Event};
 use crate::queue;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::*};
 
 /// Native kernel entry: `void k(const uint64_t *args, int64_t gang, int64_t num_gangs)`.
 pub type KernelFn = unsafe extern "C" fn(*const u64, i64, i64);
@@ -32,6 +32,9 @@ pub const PARAM_DEVICE_ADDR: u8 = 1;
 pub struct KernelSlot {
     host_fn: AtomicUsize,
     construct: AtomicI32,
+    /// The native kernel can neither end the program nor need a big stack:
+    /// its gangs may run on any thread, a pool guest's too (`pool::Guest`).
+    any_thread: AtomicBool,
     pub name: String,
     /// One per parameter: [`PARAM_VALUE`] or [`PARAM_DEVICE_ADDR`].
     pub param_kinds: Vec<u8>,
@@ -44,6 +47,7 @@ impl KernelSlot {
         Box::new(KernelSlot {
             host_fn: AtomicUsize::new(0),
             construct: AtomicI32::new(acc_construct_parallel),
+            any_thread: AtomicBool::new(false),
             name,
             param_kinds,
             max_gangs,
@@ -57,6 +61,12 @@ impl KernelSlot {
 
     pub fn host_fn(&self) -> usize {
         self.host_fn.load(Acquire)
+    }
+
+    /// Declares that the native kernel's gangs may run on any thread (the
+    /// back end's judgement: see `pool::Guest` for what that requires).
+    pub fn set_any_thread(&self, yes: bool) {
+        self.any_thread.store(yes, Release);
     }
 
     /// The `acc_construct_*` reported to profilers (parallel by default).
@@ -110,7 +120,7 @@ pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<
             queue::wait(dev, wait_list(w).as_deref(), acc_async_sync, o.loc, false).map_err(with_loc)?;
         }
         let n = if o.num_gangs > 0 { o.num_gangs } else { 1 };
-        run_gangs(DeviceType::Host, f, args.as_ptr(), n);
+        run_gangs(DeviceType::Host, f, args.as_ptr(), n, false);
         return Ok(());
     }
 
@@ -162,15 +172,16 @@ pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<
     let t_el = if listening { prof::emit(&ev(acc_ev_enqueue_launch_start, 0)) } else { 0 };
 
     let dtype = dev.ty;
+    let any = slot.any_thread.load(Acquire);
     match q {
-        None => run_gangs(dtype, f, args.as_ptr(), n),
+        None => run_gangs(dtype, f, args.as_ptr(), n, any),
         Some(qv) => {
             let owned = SendArgs(args.to_vec());
             dev.queues.submit(
                 qv,
                 Box::new(move || {
                     let a = owned;
-                    run_gangs(dtype, f, a.0.as_ptr(), n);
+                    run_gangs(dtype, f, a.0.as_ptr(), n, any);
                 }),
             );
         }
@@ -183,7 +194,7 @@ pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<
     Ok(())
 }
 
-fn run_gangs(ty: DeviceType, f: KernelFn, args: *const u64, n: i64) {
+fn run_gangs(ty: DeviceType, f: KernelFn, args: *const u64, n: i64, any_thread: bool) {
     struct P(*const u64);
     unsafe impl Sync for P {}
     impl P {
@@ -196,7 +207,7 @@ fn run_gangs(ty: DeviceType, f: KernelFn, args: *const u64, n: i64) {
     match ty {
         DeviceType::Multicore => {
             // A gang on a worker ended the program: this thread ends it too.
-            if let Some(o) = pool::global().run(n, acc_device_multicore, &run) {
+            if let Some(o) = pool::global().run_gangs(n, acc_device_multicore, any_thread, &run) {
                 crate::hosted::terminate(o);
             }
         }

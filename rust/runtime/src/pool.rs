@@ -51,7 +51,7 @@ use crate::hosted::Outcome;
 use std::cell::Cell;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -64,10 +64,14 @@ const LAUNCHER_SPIN: Duration = Duration::from_millis(1);
 /// Polls between two looks at the clock (and, past [`SPIN_PURE`], a yield).
 const POLLS: u32 = 64;
 
-/// The unclaimed-gang half of the claim word.
-const REM: u64 = u32::MAX as u64;
+/// The unclaimed gangs in the low half of the claim word.
+const REM: u64 = (1 << 31) - 1;
+/// Set in the claim word when the chunk's gangs may also run on a guest.
+const ANY_THREAD: u64 = 1 << 31;
+/// The generation in the high half of the claim word.
+const GEN: u64 = u32::MAX as u64;
 /// The most gangs of one chunk (small in unit tests, to exercise chunking).
-const CHUNK: i64 = if cfg!(test) { 1000 } else { u32::MAX as i64 };
+const CHUNK: i64 = if cfg!(test) { 1000 } else { REM as i64 };
 
 thread_local! {
     /// `acc_device_t` of the compute region this thread is running a gang of
@@ -91,6 +95,8 @@ struct Job {
     /// Gangs in the chunk (≥ 1).
     n: u32,
     device: i32,
+    /// A guest may run its gangs (see [`Guest`]).
+    any_thread: bool,
 }
 
 /// Keeps a hot word on its own cache line.
@@ -116,6 +122,8 @@ struct Shared {
     epoch: Line<AtomicU32>,
     /// Workers parked on `epoch`.
     sleepers: AtomicU32,
+    /// Threads lending themselves to the pool right now ([`Guest`]).
+    guests: Line<AtomicU32>,
     shutdown: AtomicBool,
     /// Launch lock: 0 free, 1 held, 2 held with waiters.
     lock: Line<AtomicU32>,
@@ -146,6 +154,7 @@ impl Pool {
             launcher_sleeping: AtomicBool::new(false),
             epoch: Line(AtomicU32::new(0)),
             sleepers: AtomicU32::new(0),
+            guests: Line(AtomicU32::new(0)),
             shutdown: AtomicBool::new(false),
             lock: Line(AtomicU32::new(0)),
             dead: (1..requested).map(|_| AtomicBool::new(false)).collect(),
@@ -155,7 +164,7 @@ impl Pool {
         let mut handles = Vec::with_capacity(requested - 1);
         for w in 0..requested - 1 {
             let s = shared.clone();
-            match std::thread::Builder::new().name(format!("accjit-gang-{}", w + 1)).spawn(move || worker(s, w)) {
+            match std::thread::Builder::new().name(format!("accjit-gang-{}", w + 1)).spawn(move || worker(s, w, requested)) {
                 Ok(h) => handles.push(h),
                 // Workers are 0..k: stop at the first failure and use fewer threads.
                 Err(_) => break,
@@ -175,6 +184,12 @@ impl Pool {
     /// (the caller terminates with it; the pool is then retired).
     /// `device` is the `acc_device_t` `acc_on_device` reports inside.
     pub fn run(&self, n: i64, device: i32, run: Gang<'_>) -> Option<Outcome> {
+        self.run_gangs(n, device, false, run)
+    }
+
+    /// [`Pool::run`], where `any_thread` says that a gang can neither end
+    /// the program nor need a big stack, so that a [`Guest`] may run it.
+    pub fn run_gangs(&self, n: i64, device: i32, any_thread: bool, run: Gang<'_>) -> Option<Outcome> {
         if n <= 0 {
             return None;
         }
@@ -195,7 +210,7 @@ impl Pool {
         let mut base = 0;
         while base < n && !sh.retired.load(Acquire) {
             let count = (n - base).min(CHUNK);
-            run_chunk(sh, self.threads, Job { run: erase(run), base, n: count as u32, device });
+            run_chunk(sh, self.threads, Job { run: erase(run), base, n: count as u32, device, any_thread });
             base += count;
         }
         ROLE.with(|r| r.set(Role::None));
@@ -221,26 +236,33 @@ fn run_chunk(sh: &Shared, threads: usize, job: Job) {
     sh.done.store(0, Relaxed);
     sh.job.store(&job as *const Job as *mut Job, Relaxed);
     // Only the launcher (holding the lock) changes the generation.
-    let gen = (sh.claim.load(Relaxed) >> 32).wrapping_add(1) & REM;
-    sh.claim.store(gen << 32 | (job.n - 1) as u64, SeqCst);
+    let gen = (sh.claim.load(Relaxed) >> 32).wrapping_add(1) & GEN;
+    let flag = if job.any_thread { ANY_THREAD } else { 0 };
+    sh.claim.store(gen << 32 | flag | (job.n - 1) as u64, SeqCst);
     if job.n > 1 {
         sh.epoch.fetch_add(1, SeqCst);
         if sh.sleepers.load(SeqCst) != 0 {
-            let want = (job.n as usize - 1).min(threads - 1).min(i32::MAX as usize);
-            futex_wake(&sh.epoch, want as i32);
+            // Workers that sit this launch out for guests stay parked.
+            let guests = if job.any_thread { sh.guests.load(SeqCst) as usize } else { 0 };
+            let want = (job.n as usize - 1).min(threads - 1).saturating_sub(guests).min(i32::MAX as usize);
+            if want > 0 {
+                futex_wake(&sh.epoch, want as i32);
+            }
         }
     }
     unsafe { (*job.run)(job.base) };
     gang_done(sh, job.n, 1);
-    claim_gangs(sh);
+    claim_gangs(sh, false);
     wait_done(sh, job.n);
     sh.job.store(std::ptr::null_mut(), Relaxed);
 }
 
-/// Claims and runs gangs of the current chunk until none is left.
-fn claim_gangs(sh: &Shared) {
+/// Claims and runs gangs of the current chunk until none is left (with
+/// `guest`, only of a chunk that allows any thread); returns how many.
+fn claim_gangs(sh: &Shared, guest: bool) -> u32 {
+    let mut ran = 0;
     let mut w = sh.claim.load(Acquire);
-    while w & REM != 0 {
+    while w & REM != 0 && (!guest || w & ANY_THREAD != 0) {
         if let Err(cur) = sh.claim.compare_exchange_weak(w, w - 1, Acquire, Acquire) {
             w = cur;
             continue;
@@ -253,8 +275,10 @@ fn claim_gangs(sh: &Shared) {
         IN_KERNEL.with(|c| c.set(job.device));
         unsafe { (*job.run)(g) };
         gang_done(sh, n, 1);
+        ran += 1;
         w = sh.claim.load(Acquire);
     }
+    ran
 }
 
 /// Counts `k` gangs of a chunk of `n` done, waking a parked launcher at `n`.
@@ -309,10 +333,19 @@ fn wait_done(sh: &Shared, n: u32) {
     }
 }
 
-/// Waits until the epoch moves on from `seen`; returns the new epoch.
-fn wait_epoch(sh: &Shared, seen: u32) -> u32 {
+/// Worker `w` of a pool of `threads` leaves launches that allow any thread
+/// to the guests present: the last `guests` workers sit them out, so that a
+/// guest takes a worker's core instead of sharing one.
+fn sits_out(sh: &Shared, w: usize, threads: usize) -> bool {
+    w + sh.guests.load(Acquire) as usize >= threads - 1
+}
+
+/// Waits until the epoch moves on from `seen`; returns the new epoch. A
+/// worker that sits out for a guest parks at once (the guest spins instead).
+fn wait_epoch(sh: &Shared, seen: u32, w: usize, threads: usize) -> u32 {
     loop {
-        if spin_until(WORKER_SPIN, || sh.epoch.load(Acquire) != seen) {
+        let moved = spin_until(WORKER_SPIN, || sh.epoch.load(Acquire) != seen || sits_out(sh, w, threads));
+        if moved && sh.epoch.load(Acquire) != seen {
             return sh.epoch.load(Acquire);
         }
         sh.sleepers.fetch_add(1, SeqCst);
@@ -323,18 +356,93 @@ fn wait_epoch(sh: &Shared, seen: u32) -> u32 {
     }
 }
 
-fn worker(sh: Arc<Shared>, w: usize) {
+fn worker(sh: Arc<Shared>, w: usize, threads: usize) {
     IN_POOL.with(|c| c.set(true));
     let mut seen = sh.epoch.load(Acquire);
     loop {
         if sh.shutdown.load(Acquire) {
             return;
         }
-        ROLE.with(|r| r.set(Role::Worker(&*sh as *const Shared, w)));
-        claim_gangs(&sh);
-        ROLE.with(|r| r.set(Role::None));
-        IN_KERNEL.with(|c| c.set(0));
-        seen = wait_epoch(&sh, seen);
+        // A guest that left meanwhile costs speed, not gangs: the launcher
+        // claims whatever nobody else does.
+        if sh.claim.load(Acquire) & ANY_THREAD == 0 || !sits_out(&sh, w, threads) {
+            ROLE.with(|r| r.set(Role::Worker(&*sh as *const Shared, w)));
+            claim_gangs(&sh, false);
+            ROLE.with(|r| r.set(Role::None));
+            IN_KERNEL.with(|c| c.set(0));
+        }
+        seen = wait_epoch(&sh, seen, w, threads);
+    }
+}
+
+/// A thread that lends itself to the process-wide pool while it waits for
+/// something else — the Python thread waiting for a call that runs on
+/// another thread. While it is registered, launches of kernels that allow
+/// any thread ([`Pool::run_gangs`]) leave one worker idle and the guest
+/// claims gangs in its place: the waiting thread is awake when the call
+/// ends (no wake-up on a busy machine) and the pool does not have one more
+/// thread than cores. Gangs that could end the program (which parks their
+/// thread forever) or need a big stack never run on a guest.
+pub struct Guest {
+    pool: Arc<Pool>,
+}
+
+/// Why [`Guest::assist`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assisted {
+    /// What the guest waits for is done.
+    Done,
+    /// No gang to run for the idle time given.
+    Idle,
+    /// The deadline passed.
+    Deadline,
+}
+
+impl Guest {
+    /// Registers the calling thread with the process-wide pool; `None` when
+    /// the pool has one thread or this thread is running gangs already.
+    pub fn enter() -> Option<Guest> {
+        static OFF: OnceLock<bool> = OnceLock::new();
+        if IN_POOL.with(|c| c.get()) || *OFF.get_or_init(|| std::env::var_os("ACCJIT_NO_GUEST").is_some_and(|v| v != "0")) {
+            return None;
+        }
+        let pool = global();
+        if pool.threads < 2 || pool.shared.retired.load(Acquire) {
+            return None;
+        }
+        pool.shared.guests.fetch_add(1, SeqCst);
+        Some(Guest { pool })
+    }
+
+    /// Runs gangs of launches that allow any thread until `done()`, until
+    /// `idle` passes with nothing to run, or until `deadline`.
+    pub fn assist(&self, idle: Duration, deadline: Instant, done: impl Fn() -> bool) -> Assisted {
+        let sh = &*self.pool.shared;
+        IN_POOL.with(|c| c.set(true));
+        let outcome = loop {
+            if claim_gangs(sh, true) > 0 {
+                IN_KERNEL.with(|c| c.set(0));
+            }
+            if done() {
+                break Assisted::Done;
+            }
+            let claimable = || {
+                let w = sh.claim.load(Acquire);
+                w & REM != 0 && w & ANY_THREAD != 0
+            };
+            let limit = idle.min(deadline.saturating_duration_since(Instant::now()));
+            if !spin_until(limit, || done() || claimable()) {
+                break if Instant::now() >= deadline { Assisted::Deadline } else { Assisted::Idle };
+            }
+        };
+        IN_POOL.with(|c| c.set(false));
+        outcome
+    }
+}
+
+impl Drop for Guest {
+    fn drop(&mut self) {
+        self.pool.shared.guests.fetch_sub(1, SeqCst);
     }
 }
 

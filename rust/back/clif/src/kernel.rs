@@ -66,6 +66,7 @@ pub fn compile_kernel(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mut 
     fx.epilogue = k.reductions.clone();
     fx.lower_block(&f.body)?;
     fx.finish()?;
+    cx.kernel_any_thread[i] = crate::any_thread::kernel_allowed(&ctx.func, &cx.any_thread_funcs);
     let what = format!("kernel {}", k.name);
     cx.define(id, ctx, &what, k.span)
 }

@@ -43,6 +43,7 @@
 //! back as diagnostics.
 
 mod abi;
+mod any_thread;
 mod arith;
 mod atomic;
 mod complex;
@@ -97,6 +98,9 @@ pub struct CompiledModule {
     pub functions: Vec<CompiledFunction>,
     /// Native `void k(const u64 *args, i64 gang, i64 num_gangs)` per kernel.
     pub kernels: Vec<usize>,
+    /// Per kernel: its gangs may run on any thread (see `any_thread`), the
+    /// flag `KernelSlot::set_any_thread` takes.
+    pub kernel_any_thread: Vec<bool>,
     /// CLIF text per function when `keep_clif` was set.
     pub clif: String,
     /// Address of each `Module::globals` entry (0 for imports never used).

@@ -10,7 +10,7 @@
 //! Externs and imported data are declared lazily, on first use: headers
 //! declare far more than a program calls.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
 use std::sync::OnceLock;
 
@@ -112,6 +112,10 @@ pub struct ModuleCx<'m> {
     pub gang_fns: Vec<bool>,
     /// Imported functions by symbol name (externs, runtime helpers, shims).
     pub imports: HashMap<String, FuncId>,
+    /// Functions a kernel that may run on any thread may call (`any_thread`).
+    pub any_thread_funcs: HashSet<FuncId>,
+    /// Per kernel: may run on any thread (set when it is compiled).
+    pub kernel_any_thread: Vec<bool>,
     strings: HashMap<String, DataId>,
     pub clif: String,
     /// Emit SIMD loops where `simd::plan` allows (`Tuning::simd`).
@@ -168,6 +172,9 @@ impl<'m> ModuleCx<'m> {
             .declare_function(name, cranelift_module::Linkage::Import, sig)
             .map_err(|e| Diagnostic::error(span, format!("cannot declare '{name}': {e}")))?;
         self.imports.insert(name.to_string(), id);
+        if crate::any_thread::symbol_allowed(name) {
+            self.any_thread_funcs.insert(id);
+        }
         Ok(id)
     }
 
@@ -420,6 +427,8 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         externs: vec![None; m.externs.len()],
         gang_fns: Vec::new(),
         imports: HashMap::new(),
+        any_thread_funcs: HashSet::new(),
+        kernel_any_thread: vec![false; m.kernels.len()],
         strings: HashMap::new(),
         clif: String::new(),
         simd: tuning.simd,
@@ -498,5 +507,6 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         globals.push(a);
     }
     let clif = std::mem::take(&mut cx.clif);
-    Ok(CompiledModule { functions, kernels, clif, globals, _code: CodeMemory(Some(cx.jit)) })
+    let kernel_any_thread = std::mem::take(&mut cx.kernel_any_thread);
+    Ok(CompiledModule { functions, kernels, kernel_any_thread, clif, globals, _code: CodeMemory(Some(cx.jit)) })
 }
