@@ -24,6 +24,7 @@ impl Slot {
             })
             .collect();
         let inner = accjit_runtime::KernelSlot::new(kernel.name.clone(), kinds, kernel.max_gangs);
+        inner.set_splittable(kernel.only_gang_loops());
         inner.set_construct(match kernel.construct {
             ComputeKind::Kernels => consts::acc_construct_kernels,
             ComputeKind::Parallel => consts::acc_construct_parallel,

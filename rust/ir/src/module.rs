@@ -478,3 +478,36 @@ pub struct Kernel {
     pub reductions: Vec<crate::acc::KernelReduction>,
     pub span: Span,
 }
+
+impl Kernel {
+    /// Whether every bit of the kernel's work is partitioned over gangs: its
+    /// body holds gang loops and declarations whose initialisers call
+    /// nothing, and no other statement. Such a kernel does the same work
+    /// whatever its gang count (nothing runs gang-redundantly but loop
+    /// bounds), so a back end may use more gangs than processors to balance
+    /// them.
+    pub fn only_gang_loops(&self) -> bool {
+        let f = &self.func;
+        let calls = |e: ExprId| {
+            let mut stack = vec![e];
+            while let Some(e) = stack.pop() {
+                let Some(x) = f.exprs.get(e.index()) else { return true };
+                if matches!(x.kind, ExprKind::Call(..) | ExprKind::CallIndirect(..) | ExprKind::Alloca(_)) {
+                    return true;
+                }
+                stack.extend(x.kind.children());
+            }
+            false
+        };
+        let mut loops = 0;
+        for s in &f.body.stmts {
+            match &s.kind {
+                StmtKind::AccLoop(l) if l.gang => loops += 1,
+                StmtKind::Decl(_, None) => {}
+                StmtKind::Decl(_, Some(e)) if !calls(*e) => {}
+                _ => return false,
+            }
+        }
+        loops > 0
+    }
+}

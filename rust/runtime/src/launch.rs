@@ -21,6 +21,13 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::*};
 /// Native kernel entry: `void k(const uint64_t *args, int64_t gang, int64_t num_gangs)`.
 pub type KernelFn = unsafe extern "C" fn(*const u64, i64, i64);
 
+/// Default gangs per pool thread of a kernel whose work is all in gang
+/// loops: each thread owns that many consecutive gangs (the static share it
+/// would have had as one gang) and a thread that finishes early takes over
+/// the remaining gangs of a slower one (see `pool`), so a busy core or a
+/// slower path to memory no longer holds up the whole launch.
+pub const GANGS_PER_THREAD: u64 = 4;
+
 /// Parameter kind codes of [`KernelSlot::new`].
 pub const PARAM_VALUE: u8 = 0;
 pub const PARAM_DEVICE_ADDR: u8 = 1;
@@ -35,6 +42,9 @@ pub struct KernelSlot {
     /// The native kernel can neither end the program nor need a big stack:
     /// its gangs may run on any thread, a pool guest's too (`pool::Guest`).
     any_thread: AtomicBool,
+    /// All of the kernel's work is in gang loops: more gangs than threads
+    /// add no work, and the default gang count is [`GANGS_PER_THREAD`] per thread.
+    splittable: AtomicBool,
     pub name: String,
     /// One per parameter: [`PARAM_VALUE`] or [`PARAM_DEVICE_ADDR`].
     pub param_kinds: Vec<u8>,
@@ -48,6 +58,7 @@ impl KernelSlot {
             host_fn: AtomicUsize::new(0),
             construct: AtomicI32::new(acc_construct_parallel),
             any_thread: AtomicBool::new(false),
+            splittable: AtomicBool::new(false),
             name,
             param_kinds,
             max_gangs,
@@ -67,6 +78,13 @@ impl KernelSlot {
     /// back end's judgement: see `pool::Guest` for what that requires).
     pub fn set_any_thread(&self, yes: bool) {
         self.any_thread.store(yes, Release);
+    }
+
+    /// Declares that all of the kernel's work is partitioned over gangs (the
+    /// lowering's `Kernel::only_gang_loops`), so that it may run with more
+    /// gangs than threads.
+    pub fn set_splittable(&self, yes: bool) {
+        self.splittable.store(yes, Release);
     }
 
     /// The `acc_construct_*` reported to profilers (parallel by default).
@@ -129,7 +147,8 @@ pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<
     } else {
         match dev.ty {
             DeviceType::Multicore => {
-                let t = pool::num_threads() as u64;
+                let per = if slot.splittable.load(Acquire) { GANGS_PER_THREAD } else { 1 };
+                let t = pool::num_threads() as u64 * per;
                 slot.max_gangs.map_or(t, |m| m.clamp(1, t)) as i64
             }
             _ => 1,

@@ -2,24 +2,30 @@
 //!
 //! `n - 1` worker threads live for the life of the pool; the launching
 //! thread is the n-th. A launch publishes its job and every participant —
-//! the launcher first, which always runs gang 0 — claims gangs from one
-//! atomic word until all `num_gangs` are claimed, so exactly `num_gangs`
-//! gangs run, each once with its index, whatever the thread count. The
-//! launch is complete when all of its gangs are *done*, not when every
-//! worker has woken: a launcher that ran every gang itself returns at once,
-//! and a worker that wakes late finds nothing to claim and goes back to
-//! waiting without touching the finished launch. Correctness never depends
-//! on a worker being awake, alive or scheduled.
+//! the launcher first, which always runs gang 0 — claims gangs until all
+//! `num_gangs` are claimed, so exactly `num_gangs` gangs run, each once
+//! with its index, whatever the thread count. The launch is complete when
+//! all of its gangs are *done*, not when every worker has woken: a launcher
+//! that ran every gang itself returns at once, and a worker that wakes late
+//! finds nothing to claim and goes back to waiting without touching the
+//! finished launch. Correctness never depends on a worker being awake,
+//! alive or scheduled.
 //!
-//! The claim word packs the launch's generation (high 32 bits) with the
-//! number of gangs still unclaimed (low 32 bits); a claim is a
-//! compare-and-swap that keeps the generation, so a worker that read the
-//! word of launch `g` can never take a gang of launch `g + 1` with the
-//! arguments of `g` (or the reverse): after a successful claim the launch
-//! is live until that gang is counted done, and only then may the launcher
-//! return and publish the next job. (The generation would have to wrap —
-//! 2³² launches while one worker sleeps between its load and its swap — to
-//! fool this.) Launches of more than 2³² − 1 gangs run as several chunks.
+//! Each participant owns a contiguous share of the gangs (the launcher the
+//! first, worker `w` share `w + 1`), claims its own share in order first and
+//! then takes what is left of the others'. So a thread runs the same gangs
+//! launch after launch — the same rows of a grid stay in its own cache, as
+//! with OpenMP's static schedule — while a thread that is slow (a busy core,
+//! a farther memory controller) has its remaining gangs taken over. Each
+//! share has a claim word packing the launch's generation (high 32 bits)
+//! with the number of its gangs still unclaimed (low 31 bits); a claim is a
+//! compare-and-swap that keeps the generation, so a worker that read a word
+//! of launch `g` can never take a gang of launch `g + 1` with the arguments
+//! of `g` (or the reverse): after a successful claim the launch is live
+//! until that gang is counted done, and only then may the launcher return
+//! and publish the next job. (The generation would have to wrap — 2³²
+//! launches while one worker sleeps between its load and its swap — to fool
+//! this.) Launches of more than 2³¹ − 1 gangs run as several chunks.
 //!
 //! Waiting: idle workers spin on one epoch word (pure spinning for
 //! [`SPIN_PURE`], then spinning with a `sched_yield` every few µs, so that
@@ -111,8 +117,10 @@ impl<T> Deref for Line<T> {
 }
 
 struct Shared {
-    /// `generation << 32 | unclaimed gangs` of the current chunk.
-    claim: Line<AtomicU64>,
+    /// Per participant `p` (0: the launcher; `w + 1`: worker `w`):
+    /// `generation << 32 | ANY_THREAD? | unclaimed gangs` of its share of
+    /// the current chunk (see [`share_start`]).
+    claims: Box<[Line<AtomicU64>]>,
     /// The current chunk; dereferenced only by a thread holding a claim.
     job: AtomicPtr<Job>,
     /// Gangs of the current chunk done (or skipped after a failure).
@@ -148,7 +156,7 @@ impl Pool {
     pub fn new(threads: usize) -> Pool {
         let requested = threads.max(1);
         let shared = Arc::new(Shared {
-            claim: Line(AtomicU64::new(0)),
+            claims: (0..requested).map(|_| Line(AtomicU64::new(0))).collect(),
             job: AtomicPtr::new(std::ptr::null_mut()),
             done: AtomicU32::new(0),
             launcher_sleeping: AtomicBool::new(false),
@@ -230,15 +238,27 @@ fn erase(run: Gang<'_>) -> *const (dyn Fn(i64) + Sync) {
     unsafe { std::mem::transmute::<Gang<'_>, Gang<'static>>(run) }
 }
 
+/// The first gang of participant `p`'s share of `n` gangs over `parts`
+/// participants: `ceil(p n / parts)`, so that share 0 holds gang 0.
+fn share_start(n: u32, p: usize, parts: usize) -> u32 {
+    ((p as u64 * n as u64).div_ceil(parts as u64)) as u32
+}
+
 /// Publishes `job`, runs its first gang and whatever else is left to claim
 /// on this thread, and returns when every gang of the chunk is done.
 fn run_chunk(sh: &Shared, threads: usize, job: Job) {
     sh.done.store(0, Relaxed);
     sh.job.store(&job as *const Job as *mut Job, Relaxed);
     // Only the launcher (holding the lock) changes the generation.
-    let gen = (sh.claim.load(Relaxed) >> 32).wrapping_add(1) & GEN;
+    let gen = (sh.claims[0].load(Relaxed) >> 32).wrapping_add(1) & GEN;
     let flag = if job.any_thread { ANY_THREAD } else { 0 };
-    sh.claim.store(gen << 32 | flag | (job.n - 1) as u64, SeqCst);
+    let parts = sh.claims.len();
+    for p in (0..parts).rev() {
+        let len = share_start(job.n, p + 1, parts) - share_start(job.n, p, parts);
+        // The launcher runs gang 0 (the first of its share) unclaimed.
+        let len = if p == 0 { len - 1 } else { len };
+        sh.claims[p].store(gen << 32 | flag | len as u64, SeqCst);
+    }
     if job.n > 1 {
         sh.epoch.fetch_add(1, SeqCst);
         if sh.sleepers.load(SeqCst) != 0 {
@@ -252,31 +272,38 @@ fn run_chunk(sh: &Shared, threads: usize, job: Job) {
     }
     unsafe { (*job.run)(job.base) };
     gang_done(sh, job.n, 1);
-    claim_gangs(sh, false);
+    claim_gangs(sh, 0, false);
     wait_done(sh, job.n);
     sh.job.store(std::ptr::null_mut(), Relaxed);
 }
 
-/// Claims and runs gangs of the current chunk until none is left (with
-/// `guest`, only of a chunk that allows any thread); returns how many.
-fn claim_gangs(sh: &Shared, guest: bool) -> u32 {
+/// Claims and runs gangs until none is left: share `own` first, then the
+/// others' (with `guest`, only of chunks that allow any thread); returns
+/// how many.
+fn claim_gangs(sh: &Shared, own: usize, guest: bool) -> u32 {
+    let parts = sh.claims.len();
     let mut ran = 0;
-    let mut w = sh.claim.load(Acquire);
-    while w & REM != 0 && (!guest || w & ANY_THREAD != 0) {
-        if let Err(cur) = sh.claim.compare_exchange_weak(w, w - 1, Acquire, Acquire) {
-            w = cur;
-            continue;
+    for k in 0..parts {
+        let p = (own + k) % parts;
+        let word = &sh.claims[p];
+        let mut w = word.load(Acquire);
+        while w & REM != 0 && (!guest || w & ANY_THREAD != 0) {
+            if let Err(cur) = word.compare_exchange_weak(w, w - 1, Acquire, Acquire) {
+                w = cur;
+                continue;
+            }
+            // SAFETY: our claim keeps the chunk (and the launcher's job) live
+            // until the gang is counted done; the claim synchronised with the
+            // store that published this generation, after the job was set.
+            let job = unsafe { &*sh.job.load(Acquire) };
+            // Gangs of a share are claimed in order: the last one has rem 1.
+            let g = job.base + (share_start(job.n, p + 1, parts) - (w & REM) as u32) as i64;
+            IN_KERNEL.with(|c| c.set(job.device));
+            unsafe { (*job.run)(g) };
+            gang_done(sh, job.n, 1);
+            ran += 1;
+            w = word.load(Acquire);
         }
-        // SAFETY: our claim keeps the chunk (and the launcher's job) live
-        // until the gang is counted done; the claim synchronised with the
-        // store that published this generation, after the job was set.
-        let job = unsafe { &*sh.job.load(Acquire) };
-        let (n, g) = (job.n, job.base + (job.n - (w & REM) as u32) as i64);
-        IN_KERNEL.with(|c| c.set(job.device));
-        unsafe { (*job.run)(g) };
-        gang_done(sh, n, 1);
-        ran += 1;
-        w = sh.claim.load(Acquire);
     }
     ran
 }
@@ -289,10 +316,10 @@ fn gang_done(sh: &Shared, n: u32, k: u32) {
     }
 }
 
-/// Closes the claim word of the running chunk: returns how many gangs were
+/// Closes the claim words of the running chunk: returns how many gangs were
 /// still unclaimed (they are skipped).
 fn close_claims(sh: &Shared) -> u32 {
-    (sh.claim.fetch_and(!REM, SeqCst) & REM) as u32
+    sh.claims.iter().map(|c| (c.fetch_and(!REM, SeqCst) & REM) as u32).sum()
 }
 
 /// Polls `ready` spinning, then spinning and yielding, until `limit`;
@@ -365,9 +392,9 @@ fn worker(sh: Arc<Shared>, w: usize, threads: usize) {
         }
         // A guest that left meanwhile costs speed, not gangs: the launcher
         // claims whatever nobody else does.
-        if sh.claim.load(Acquire) & ANY_THREAD == 0 || !sits_out(&sh, w, threads) {
+        if sh.claims[w + 1].load(Acquire) & ANY_THREAD == 0 || !sits_out(&sh, w, threads) {
             ROLE.with(|r| r.set(Role::Worker(&*sh as *const Shared, w)));
-            claim_gangs(&sh, false);
+            claim_gangs(&sh, w + 1, false);
             ROLE.with(|r| r.set(Role::None));
             IN_KERNEL.with(|c| c.set(0));
         }
@@ -418,20 +445,25 @@ impl Guest {
     /// `idle` passes with nothing to run, or until `deadline`.
     pub fn assist(&self, idle: Duration, deadline: Instant, done: impl Fn() -> bool) -> Assisted {
         let sh = &*self.pool.shared;
+        // The share of the last worker, which sits out for the guest.
+        let own = sh.claims.len() - 1;
         IN_POOL.with(|c| c.set(true));
+        let mut last_gang = Instant::now();
         let outcome = loop {
-            if claim_gangs(sh, true) > 0 {
+            // Read before claiming: a launch published meanwhile moves it.
+            let epoch = sh.epoch.load(Acquire);
+            if claim_gangs(sh, own, true) > 0 {
                 IN_KERNEL.with(|c| c.set(0));
+                last_gang = Instant::now();
             }
             if done() {
                 break Assisted::Done;
             }
-            let claimable = || {
-                let w = sh.claim.load(Acquire);
-                w & REM != 0 && w & ANY_THREAD != 0
-            };
-            let limit = idle.min(deadline.saturating_duration_since(Instant::now()));
-            if !spin_until(limit, || done() || claimable()) {
+            // Idle time counts from the last gang run, not the last launch
+            // seen: launches that do not allow a guest do not keep it here.
+            let now = Instant::now();
+            let limit = (last_gang + idle).min(deadline).saturating_duration_since(now);
+            if limit.is_zero() || !spin_until(limit, || done() || sh.epoch.load(Acquire) != epoch) {
                 break if Instant::now() >= deadline { Assisted::Deadline } else { Assisted::Idle };
             }
         };
@@ -787,6 +819,74 @@ mod tests {
         check_exactly_once(&pool, 2);
         check_exactly_once(&pool, 100);
         println!("two launches with parked workers: {:?}", t0.elapsed());
+    }
+
+    /// Runs `launches` on `pool` from a launcher thread while this thread is
+    /// a guest; returns (gangs run on the guest, per launch the gang hits).
+    fn with_guest(pool: Arc<Pool>, any_thread: bool, launches: usize, n: i64) -> (u64, Vec<Vec<u64>>) {
+        let guest_tid = std::thread::current().id();
+        let on_guest = Arc::new(AtomicU64::new(0));
+        let finished = Arc::new(AtomicBool::new(false));
+        let (p2, og, fin) = (pool.clone(), on_guest.clone(), finished.clone());
+        let launcher = std::thread::spawn(move || {
+            let mut all = Vec::new();
+            for _ in 0..launches {
+                let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+                p2.run_gangs(n, 7, any_thread, &|g| {
+                    hits[g as usize].fetch_add(1, Relaxed);
+                    if std::thread::current().id() == guest_tid {
+                        og.fetch_add(1, Relaxed);
+                    }
+                    // Long enough for the guest to take a share.
+                    let t0 = Instant::now();
+                    while t0.elapsed() < Duration::from_micros(50) {
+                        std::hint::spin_loop();
+                    }
+                });
+                all.push(hits.iter().map(|h| h.load(Relaxed)).collect());
+            }
+            fin.store(true, SeqCst);
+            all
+        });
+        pool.shared.guests.fetch_add(1, SeqCst);
+        let guest = Guest { pool: pool.clone() };
+        while guest.assist(Duration::from_millis(5), Instant::now() + Duration::from_millis(50), || finished.load(SeqCst)) != Assisted::Done {}
+        drop(guest);
+        assert_eq!(pool.shared.guests.load(SeqCst), 0);
+        let all = launcher.join().unwrap();
+        (on_guest.load(SeqCst), all)
+    }
+
+    #[test]
+    fn a_guest_runs_gangs_of_launches_that_allow_it_each_once() {
+        for threads in [2, 3, 4] {
+            let pool = Arc::new(Pool::new(threads));
+            let (on_guest, all) = with_guest(pool, true, 200, 2 * threads as i64 + 1);
+            assert!(all.iter().all(|h| h.iter().all(|&k| k == 1)), "a gang ran twice or never ({threads} threads)");
+            assert!(on_guest > 0, "the guest ran no gang in 200 launches ({threads} threads)");
+        }
+    }
+
+    #[test]
+    fn a_guest_never_runs_gangs_of_other_launches() {
+        let pool = Arc::new(Pool::new(2));
+        let (on_guest, all) = with_guest(pool, false, 100, 5);
+        assert!(all.iter().all(|h| h.iter().all(|&k| k == 1)));
+        assert_eq!(on_guest, 0, "a guest ran a gang of a launch that may end the program");
+    }
+
+    #[test]
+    fn shares_cover_every_gang_once_and_share_0_starts_at_gang_0() {
+        for parts in 1..=9usize {
+            for n in 1..=40u32 {
+                assert_eq!(share_start(n, 0, parts), 0);
+                assert!(share_start(n, 1, parts) >= 1, "share 0 of {n} gangs over {parts} is empty");
+                assert_eq!(share_start(n, parts, parts), n);
+                for p in 0..parts {
+                    assert!(share_start(n, p, parts) <= share_start(n, p + 1, parts));
+                }
+            }
+        }
     }
 
     #[test]
