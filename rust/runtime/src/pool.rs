@@ -830,12 +830,22 @@ mod tests {
         let (p2, og, fin) = (pool.clone(), on_guest.clone(), finished.clone());
         let launcher = std::thread::spawn(move || {
             let mut all = Vec::new();
-            for _ in 0..launches {
+            for i in 0..launches {
                 let hits: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
                 p2.run_gangs(n, 7, any_thread, &|g| {
                     hits[g as usize].fetch_add(1, Relaxed);
                     if std::thread::current().id() == guest_tid {
                         og.fetch_add(1, Relaxed);
+                    } else if i == 0 && any_thread {
+                        // The first launch's other gangs wait (bounded) for
+                        // the guest, so that on a loaded machine it is not
+                        // left nothing to take: each thread is held in the
+                        // first gang of its own share, the guest's share
+                        // stays unclaimed until the guest claims it.
+                        let t0 = Instant::now();
+                        while og.load(Relaxed) == 0 && t0.elapsed() < Duration::from_secs(10) {
+                            std::thread::yield_now();
+                        }
                     }
                     // Long enough for the guest to take a share.
                     let t0 = Instant::now();
