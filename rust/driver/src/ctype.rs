@@ -37,7 +37,11 @@ pub fn type_name(ty: &Type, structs: &[StructDef]) -> String {
             }
             inner => {
                 let s = type_name(inner, structs);
-                if s.ends_with('*') { format!("{s}*") } else { format!("{s} *") }
+                if s.ends_with('*') {
+                    format!("{s}*")
+                } else {
+                    format!("{s} *")
+                }
             }
         },
         Type::Array(t, n) => match n {
@@ -72,7 +76,11 @@ pub struct ParamInfo {
 impl ParamInfo {
     /// `const float *x`
     pub fn declaration(&self) -> String {
-        if self.ctype.ends_with('*') { format!("{}{}", self.ctype, self.name) } else { format!("{} {}", self.ctype, self.name) }
+        if self.ctype.ends_with('*') {
+            format!("{}{}", self.ctype, self.name)
+        } else {
+            format!("{} {}", self.ctype, self.name)
+        }
     }
 }
 

@@ -21,11 +21,11 @@ mod hash;
 mod program;
 mod rt;
 
+pub use accjit_back_clif::Trampoline;
 pub use cache::{clear as clear_cache, stats as cache_stats, CacheStats, CAPACITY as CACHE_CAPACITY, ENGINE_VERSION};
 pub use ctype::{type_name, ParamInfo};
 pub use hash::{hash128, Hasher128};
 pub use program::{run_main, FunctionInfo, Program, RunError, Timings};
-pub use accjit_back_clif::Trampoline;
 
 use accjit_ir::{Diagnostic, Diagnostics, Module, Severity, SourceMap, Span};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -92,16 +92,9 @@ impl CompileError {
             }
             None => (String::new(), 0, 0),
         };
-        let headline = if first.span.is_dummy() || sm.file(first.span.file).is_none() {
-            format!("error: {}", first.message)
-        } else {
-            first.headline(sm)
-        };
-        let rendered = diags
-            .0
-            .iter()
-            .map(|d| if d.span.is_dummy() || sm.file(d.span.file).is_none() { render_unplaced(d) } else { d.render(sm) })
-            .collect::<String>();
+        let headline = if first.span.is_dummy() || sm.file(first.span.file).is_none() { format!("error: {}", first.message) } else { first.headline(sm) };
+        let rendered =
+            diags.0.iter().map(|d| if d.span.is_dummy() || sm.file(d.span.file).is_none() { render_unplaced(d) } else { d.render(sm) }).collect::<String>();
         CompileError { headline, rendered, file, line, col }
     }
 
@@ -128,10 +121,7 @@ pub fn normalize_device_type(dev: &str) -> Result<String, CompileError> {
         "" | "default" | "multicore" | "cpu" => "multicore",
         "host" => "host",
         other => {
-            return Err(CompileError::plain(format!(
-                "error: device type '{other}' is not available in this build (available: {})",
-                DEVICE_TYPES.join(", ")
-            )))
+            return Err(CompileError::plain(format!("error: device type '{other}' is not available in this build (available: {})", DEVICE_TYPES.join(", "))))
         }
     };
     Ok(d.to_string())
@@ -179,29 +169,19 @@ fn guarded<T>(stage: &str, f: impl FnOnce() -> Result<T, Diagnostics>) -> Result
 fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program, CompileError> {
     let t0 = Instant::now();
     let mut sm = SourceMap::new();
-    let fe_opts = accjit_front_c::CompileOptions {
-        defines: opts.defines.clone(),
-        undefines: opts.undefines.clone(),
-        include_dirs: opts.include_dirs.clone(),
-    };
+    let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
     let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
     let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     let t1 = Instant::now();
 
     let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
     // With the source map, runtime messages name `file.c:LINE`.
-    guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm)))
-        .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm))).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     let t2 = Instant::now();
 
     let slots: Vec<rt::Slot> = module.kernels.iter().map(rt::Slot::for_kernel).collect();
-    let clif_opts = accjit_back_clif::ClifOptions {
-        symbols: rt::symbols(),
-        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
-        keep_clif: opts.keep_clif,
-    };
-    let compiled = guarded("the Cranelift back end", || accjit_back_clif::compile(&module, &clif_opts))
-        .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let clif_opts = accjit_back_clif::ClifOptions { symbols: rt::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: opts.keep_clif };
+    let compiled = guarded("the Cranelift back end", || accjit_back_clif::compile(&module, &clif_opts)).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     if compiled.kernels.len() != slots.len() {
         return Err(CompileError::plain(format!(
             "error: internal compiler error: back end produced {} kernels for {} outlined regions",

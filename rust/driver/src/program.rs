@@ -104,12 +104,7 @@ impl Program {
                         .params
                         .iter()
                         .enumerate()
-                        .map(|(i, t)| ParamInfo {
-                            name: format!("arg{i}"),
-                            ty: t.clone(),
-                            ctype: ctype::type_name(t, &module.structs),
-                            const_pointee: None,
-                        })
+                        .map(|(i, t)| ParamInfo { name: format!("arg{i}"), ty: t.clone(), ctype: ctype::type_name(t, &module.structs), const_pointee: None })
                         .collect();
                     (ps, ctype::type_name(&cf.sig.ret, &module.structs))
                 }
@@ -255,9 +250,7 @@ pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
     let args: Vec<CString> = argv.iter().map(to_c).collect();
     let mut argv_ptrs: Vec<*const i8> = args.iter().map(|c| c.as_ptr()).collect();
     argv_ptrs.push(std::ptr::null());
-    let env: Vec<CString> = std::env::vars_os()
-        .filter_map(|(k, v)| CString::new(format!("{}={}", k.to_string_lossy(), v.to_string_lossy())).ok())
-        .collect();
+    let env: Vec<CString> = std::env::vars_os().filter_map(|(k, v)| CString::new(format!("{}={}", k.to_string_lossy(), v.to_string_lossy())).ok()).collect();
     let mut env_ptrs: Vec<*const i8> = env.iter().map(|c| c.as_ptr()).collect();
     env_ptrs.push(std::ptr::null());
     let call_args: [u64; 3] = [args.len() as u64, argv_ptrs.as_ptr() as u64, env_ptrs.as_ptr() as u64];

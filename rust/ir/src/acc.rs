@@ -326,13 +326,27 @@ pub struct LoopDirective {
 #[derive(Clone, Debug)]
 pub enum ExecKind {
     EnterData,
-    ExitData { finalize: bool },
-    Update { if_present: bool },
+    ExitData {
+        finalize: bool,
+    },
+    Update {
+        if_present: bool,
+    },
     /// The `wait` directive.
     Wait(WaitArgs),
-    Init { device_types: Vec<String>, device_num: Option<ExprId> },
-    Shutdown { device_types: Vec<String>, device_num: Option<ExprId> },
-    Set { default_async: Option<ExprId>, device_num: Option<ExprId>, device_type: Option<String> },
+    Init {
+        device_types: Vec<String>,
+        device_num: Option<ExprId>,
+    },
+    Shutdown {
+        device_types: Vec<String>,
+        device_num: Option<ExprId>,
+    },
+    Set {
+        default_async: Option<ExprId>,
+        device_num: Option<ExprId>,
+        device_type: Option<String>,
+    },
     /// `cache(...)`: a hint; variables in `data`.
     Cache,
     /// `declare` at function scope: clauses in `data`, live until the function returns.

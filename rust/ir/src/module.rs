@@ -132,7 +132,18 @@ pub struct Function {
 
 impl Function {
     pub fn new(name: impl Into<String>, sig: FuncSig, linkage: Linkage, span: Span) -> Function {
-        Function { name: name.into(), sig, linkage, locals: vec![], exprs: vec![], labels: vec![], body: Block::default(), routine: None, param_const_pointee: vec![], span }
+        Function {
+            name: name.into(),
+            sig,
+            linkage,
+            locals: vec![],
+            exprs: vec![],
+            labels: vec![],
+            body: Block::default(),
+            routine: None,
+            param_const_pointee: vec![],
+            span,
+        }
     }
     pub fn add_local(&mut self, name: impl Into<String>, ty: Type, span: Span) -> LocalId {
         self.locals.push(Local { name: name.into(), ty, span });
@@ -271,9 +282,18 @@ pub enum ExprKind {
     Assign(ExprId, ExprId),
     /// `place op= value`, the operation done in the expression's computation type
     /// `op_ty` and converted back; yields the new value.
-    CompoundAssign { op: BinOp, place: ExprId, value: ExprId, op_ty: Type },
+    CompoundAssign {
+        op: BinOp,
+        place: ExprId,
+        value: ExprId,
+        op_ty: Type,
+    },
     /// `++x`, `x--`, … on an integer, float or pointer place.
-    IncDec { place: ExprId, inc: bool, prefix: bool },
+    IncDec {
+        place: ExprId,
+        inc: bool,
+        prefix: bool,
+    },
     /// Real (false) or imaginary (true) part of a complex value.
     ComplexPart(ExprId, bool),
     /// A complex value from its real and imaginary parts.
@@ -306,7 +326,17 @@ impl ExprKind {
         use ExprKind::*;
         match self {
             Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
-            Load(a) | AddrOf(a) | Unary(_, a) | Cast(a) | ComplexPart(a, _) | Alloca(a) | DescBase(a) | DescShape(a, _) | DescStride(a, _) | Deref(a) | Member(a, _) => vec![*a],
+            Load(a)
+            | AddrOf(a)
+            | Unary(_, a)
+            | Cast(a)
+            | ComplexPart(a, _)
+            | Alloca(a)
+            | DescBase(a)
+            | DescShape(a, _)
+            | DescStride(a, _)
+            | Deref(a)
+            | Member(a, _) => vec![*a],
             Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
             Cond(a, b, c) => vec![*a, *b, *c],
             Call(_, args) => args.clone(),
@@ -391,7 +421,13 @@ pub enum StmtKind {
     DoWhile(Block, ExprId),
     /// C `for`. `acc` holds the `#pragma acc loop` (or the loop part of a
     /// combined construct) that applies to this loop, before lowering.
-    For { init: Block, cond: Option<ExprId>, step: Option<ExprId>, body: Block, acc: Option<Box<LoopDirective>> },
+    For {
+        init: Block,
+        cond: Option<ExprId>,
+        step: Option<ExprId>,
+        body: Block,
+        acc: Option<Box<LoopDirective>>,
+    },
     /// `switch`: cases in source order, falling through to the next case unless they `break`.
     Switch(ExprId, Vec<SwitchCase>),
     Break,

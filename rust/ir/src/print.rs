@@ -737,13 +737,8 @@ impl<'m> Printer<'m> {
             .dims
             .iter()
             .map(|d| {
-                let mut t = format!(
-                    "{} = {} step {} trip {}",
-                    self.local_name(f, d.var),
-                    self.top_expr(f, d.lb),
-                    self.top_expr(f, d.step),
-                    self.top_expr(f, d.trip)
-                );
+                let mut t =
+                    format!("{} = {} step {} trip {}", self.local_name(f, d.var), self.top_expr(f, d.lb), self.top_expr(f, d.step), self.top_expr(f, d.trip));
                 if let Some(ts) = d.tile {
                     let _ = write!(t, " tile {}", ts);
                 }
@@ -903,7 +898,11 @@ mod tests {
             declare: None,
             span: Span::DUMMY,
         });
-        m.externs.push(ExternFunc { name: "puts".into(), sig: FuncSig { params: vec![Type::ptr(Type::Scalar(Scalar::I8))], ret: Type::I32, variadic: false }, span: Span::DUMMY });
+        m.externs.push(ExternFunc {
+            name: "puts".into(),
+            sig: FuncSig { params: vec![Type::ptr(Type::Scalar(Scalar::I8))], ret: Type::I32, variadic: false },
+            span: Span::DUMMY,
+        });
         let sig = FuncSig { params: vec![Type::I32], ret: Type::I32, variadic: false };
         let mut f = Function::new("f", sig, Linkage::Export, Span::DUMMY);
         let n = f.add_local("n", Type::I32, Span::DUMMY);

@@ -167,18 +167,17 @@ fn render_snippet(out: &mut String, sm: &SourceMap, span: Span) {
     let text = f.line_text(line);
     let width = if span.hi > span.lo {
         let (l2, c2) = f.line_col(span.hi);
-        if l2 == line { (c2 - col).max(1) } else { (text.chars().count() as u32 + 1).saturating_sub(col).max(1) }
+        if l2 == line {
+            (c2 - col).max(1)
+        } else {
+            (text.chars().count() as u32 + 1).saturating_sub(col).max(1)
+        }
     } else {
         1
     };
     let gutter = format!("{}", line);
     out.push_str(&format!("{} | {}\n", gutter, text.replace('\t', " ")));
-    out.push_str(&format!(
-        "{} | {}{}\n",
-        " ".repeat(gutter.len()),
-        " ".repeat(col.saturating_sub(1) as usize),
-        "^".repeat(width as usize)
-    ));
+    out.push_str(&format!("{} | {}{}\n", " ".repeat(gutter.len()), " ".repeat(col.saturating_sub(1) as usize), "^".repeat(width as usize)));
 }
 
 /// A list of diagnostics, as returned by a failing stage (all errors at once).

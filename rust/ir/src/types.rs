@@ -74,7 +74,10 @@ pub enum Type {
     /// strides: [i64; rank] }` (strides in elements). Fortran assumed-shape arrays
     /// and NumPy arrays in Python kernels are passed as descriptors. Layout: the
     /// base pointer, then `rank` shapes, then `rank` strides, all 8 bytes.
-    Desc { elem: Box<Type>, rank: u8 },
+    Desc {
+        elem: Box<Type>,
+        rank: u8,
+    },
 }
 
 impl Type {

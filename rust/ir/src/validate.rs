@@ -268,16 +268,44 @@ mod tests {
         let mut m = Module::default();
         let mut f = func();
         f.body = Block::new(vec![Stmt {
-            kind: StmtKind::Launch(Box::new(Launch { kernel: KernelId(0), args: vec![], num_gangs: None, num_workers: None, vector_length: None, async_queue: None, wait: None, local_cond: None, loc: None })),
+            kind: StmtKind::Launch(Box::new(Launch {
+                kernel: KernelId(0),
+                args: vec![],
+                num_gangs: None,
+                num_workers: None,
+                vector_length: None,
+                async_queue: None,
+                wait: None,
+                local_cond: None,
+                loc: None,
+            })),
             span: Span::DUMMY,
         }]);
         m.functions.push(f);
         let errs = validate(&m, Stage::Lowered).unwrap_err();
         assert!(errs.0[0].message.contains("out of range"));
         let mut k = func();
-        k.body = Block::new(vec![Stmt { kind: StmtKind::Exec(Box::new(crate::acc::ExecDirective { kind: crate::acc::ExecKind::Cache, data: vec![], if_cond: None, async_: None, wait: None, span: Span::DUMMY })), span: Span::DUMMY }]);
+        k.body = Block::new(vec![Stmt {
+            kind: StmtKind::Exec(Box::new(crate::acc::ExecDirective {
+                kind: crate::acc::ExecKind::Cache,
+                data: vec![],
+                if_cond: None,
+                async_: None,
+                wait: None,
+                span: Span::DUMMY,
+            })),
+            span: Span::DUMMY,
+        }]);
         m.functions[0].body = Block::default();
-        m.kernels.push(Kernel { name: "k".into(), construct: crate::acc::ComputeKind::Parallel, params: vec![], func: k, max_gangs: None, reductions: vec![], span: Span::DUMMY });
+        m.kernels.push(Kernel {
+            name: "k".into(),
+            construct: crate::acc::ComputeKind::Parallel,
+            params: vec![],
+            func: k,
+            max_gangs: None,
+            reductions: vec![],
+            span: Span::DUMMY,
+        });
         assert!(validate(&m, Stage::Parsed).is_ok());
         let errs = validate(&m, Stage::Lowered).unwrap_err();
         assert!(errs.0[0].message.contains("executable directive remains"), "{}", errs.0[0].message);

@@ -102,7 +102,14 @@ pub fn loc(f: &mut Function, cx: &mut Cx, span: Span) -> ExprId {
 pub fn rt_call(f: &mut Function, cx: &mut Cx, name: &str, args: Vec<ExprId>, span: Span) -> ExprId {
     let id = cx.rt(name);
     let sig = cx.module.externs[id.index()].sig.clone();
-    let args: Vec<ExprId> = args.into_iter().enumerate().map(|(i, a)| match sig.params.get(i) { Some(t) => cast(f, a, t.clone(), span), None => a }).collect();
+    let args: Vec<ExprId> = args
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| match sig.params.get(i) {
+            Some(t) => cast(f, a, t.clone(), span),
+            None => a,
+        })
+        .collect();
     f.add_expr(ExprKind::Call(Callee::Extern(id), args), sig.ret, span)
 }
 
@@ -110,7 +117,6 @@ pub fn rt_stmt(f: &mut Function, cx: &mut Cx, name: &str, args: Vec<ExprId>, spa
     let c = rt_call(f, cx, name, args, span);
     expr_stmt(c, span)
 }
-
 
 /// A new local holding `value`, declared by the returned statement.
 pub fn temp(f: &mut Function, name: &str, value: ExprId, span: Span) -> (LocalId, Stmt) {

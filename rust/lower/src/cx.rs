@@ -37,9 +37,7 @@ fn runtime_sig(name: &str) -> Option<FuncSig> {
     let void = Type::Void;
     let sig = |params: Vec<Type>, ret: Type| FuncSig { params, ret, variadic: false };
     Some(match name {
-        "__accjit_data_enter" | "__accjit_data_exit" => {
-            sig(vec![i64t.clone(), vp, i64t.clone(), i64t.clone(), i64t, cp.clone(), cp], void)
-        }
+        "__accjit_data_enter" | "__accjit_data_exit" => sig(vec![i64t.clone(), vp, i64t.clone(), i64t.clone(), i64t, cp.clone(), cp], void),
         "__accjit_deep" => {
             let ip = Type::ptr(i64t.clone());
             sig(vec![i64t.clone(), i64t.clone(), vp, i64t.clone(), ip.clone(), ip.clone(), ip, i64t.clone(), i64t, cp.clone(), cp], void)
@@ -94,7 +92,6 @@ impl<'a> Cx<'a> {
         self.diags.push(d);
     }
 
-
     pub fn size_of(&self, ty: &Type) -> u64 {
         size_of(ty, &self.module.structs)
     }
@@ -110,7 +107,6 @@ impl<'a> Cx<'a> {
         self.externs.insert(name.to_string(), id);
         id
     }
-
 
     /// A constant NUL-terminated string global holding `text` (deduplicated).
     pub fn cstr(&mut self, text: &str) -> GlobalId {

@@ -134,8 +134,10 @@ fn prepare_deep(cx: &mut Cx, f: &mut Function, v: &VarRef, out: &mut Vec<Stmt>) 
             return None;
         };
         if k + 1 < v.sections.len() && !e.is_ptr() {
-            cx.error(Diagnostic::error(span, format!("`{}`: a deep copy needs a pointer at every level below the first; level {} is an array", v.text, k + 2))
-                .with_hint("copy such data with one section per pointer level"));
+            cx.error(
+                Diagnostic::error(span, format!("`{}`: a deep copy needs a pointer at every level below the first; level {} is an array", v.text, k + 2))
+                    .with_hint("copy such data with one section per pointer level"),
+            );
             return None;
         }
         tys.push(e);
@@ -415,7 +417,10 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
                 for t in device_types {
                     match device_type_code(t) {
                         Some(c) => v.push(c),
-                        None => cx.error(Diagnostic::error(span, format!("unknown device type `{}`", t)).with_hint("known device types: host, multicore, nvidia, radeon, opencl")),
+                        None => cx.error(
+                            Diagnostic::error(span, format!("unknown device type `{}`", t))
+                                .with_hint("known device types: host, multicore, nvidia, radeon, opencl"),
+                        ),
                     }
                 }
                 v
@@ -532,13 +537,8 @@ pub const DECLARE_INIT: &str = "__accjit_declare_init";
 /// loader calls once before anything else runs; `link` globals are entered by
 /// the data clauses that name them.
 pub fn declare_globals(cx: &mut Cx) {
-    let declared: Vec<(GlobalId, DataClauseKind, Span)> = cx
-        .module
-        .globals
-        .iter()
-        .enumerate()
-        .filter_map(|(i, g)| g.declare.as_ref().map(|d| (GlobalId(i as u32), d.kind, d.span)))
-        .collect();
+    let declared: Vec<(GlobalId, DataClauseKind, Span)> =
+        cx.module.globals.iter().enumerate().filter_map(|(i, g)| g.declare.as_ref().map(|d| (GlobalId(i as u32), d.kind, d.span))).collect();
     let mut f = Function::new(DECLARE_INIT, FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, Span::DUMMY);
     let mut stmts = vec![];
     for (g, kind, span) in declared {

@@ -86,7 +86,10 @@ pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
         (ExprKind::Global(p), ExprKind::Global(q)) => p == q,
         (ExprKind::Binary(o1, ..), ExprKind::Binary(o2, ..)) => o1 == o2,
         (ExprKind::Unary(o1, _), ExprKind::Unary(o2, _)) => o1 == o2,
-        (ExprKind::Load(_), ExprKind::Load(_)) | (ExprKind::Cast(_), ExprKind::Cast(_)) | (ExprKind::Deref(_), ExprKind::Deref(_)) | (ExprKind::AddrOf(_), ExprKind::AddrOf(_)) => true,
+        (ExprKind::Load(_), ExprKind::Load(_))
+        | (ExprKind::Cast(_), ExprKind::Cast(_))
+        | (ExprKind::Deref(_), ExprKind::Deref(_))
+        | (ExprKind::AddrOf(_), ExprKind::AddrOf(_)) => true,
         (ExprKind::Member(_, i), ExprKind::Member(_, j)) => i == j,
         _ => false,
     };

@@ -134,8 +134,12 @@ fn strip_routine(cx: &mut Cx, b: Block) -> Block {
             StmtKind::If(c, t, e) => StmtKind::If(c, strip_routine(cx, t), strip_routine(cx, e)),
             StmtKind::While(c, b) => StmtKind::While(c, strip_routine(cx, b)),
             StmtKind::DoWhile(b, c) => StmtKind::DoWhile(strip_routine(cx, b), c),
-            StmtKind::For { init, cond, step, body, acc: _ } => StmtKind::For { init: strip_routine(cx, init), cond, step, body: strip_routine(cx, body), acc: None },
-            StmtKind::Switch(e, cases) => StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: strip_routine(cx, c.body) }).collect()),
+            StmtKind::For { init, cond, step, body, acc: _ } => {
+                StmtKind::For { init: strip_routine(cx, init), cond, step, body: strip_routine(cx, body), acc: None }
+            }
+            StmtKind::Switch(e, cases) => {
+                StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: strip_routine(cx, c.body) }).collect())
+            }
             StmtKind::Block(b) => StmtKind::Block(strip_routine(cx, b)),
             k => k,
         };

@@ -37,11 +37,11 @@ mod outline;
 mod walk;
 
 pub use cx::device_type_code;
-pub use fold::on_device_value;
 pub use data::DECLARE_INIT;
+pub use fold::on_device_value;
 pub use loops::TILE_STAR;
 
-use accjit_ir::{Diagnostics, Function, FuncSig, Linkage, Module, SourceMap, Span, Type};
+use accjit_ir::{Diagnostics, FuncSig, Function, Linkage, Module, SourceMap, Span, Type};
 
 #[derive(Clone, Debug)]
 pub struct LowerOptions {

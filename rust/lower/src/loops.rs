@@ -181,9 +181,7 @@ fn direct_break(b: &Block) -> Option<Span> {
 /// Is an acc loop that would be partitioned nested anywhere in `b`?
 fn has_partitioned_loop(b: &Block, device: &str) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::For { body, acc, .. } => {
-            acc.as_ref().map(|d| !d.tuning.resolve(device).seq).unwrap_or(false) || has_partitioned_loop(body, device)
-        }
+        StmtKind::For { body, acc, .. } => acc.as_ref().map(|d| !d.tuning.resolve(device).seq).unwrap_or(false) || has_partitioned_loop(body, device),
         StmtKind::If(_, t, e) => has_partitioned_loop(t, device) || has_partitioned_loop(e, device),
         StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) => has_partitioned_loop(b, device),
         StmtKind::Switch(_, cases) => cases.iter().any(|c| has_partitioned_loop(&c.body, device)),
@@ -359,8 +357,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         };
         if uses_any(src, c.lb, &vars[..i]) || uses_any(src, c.ub, &vars[..i]) || step_uses {
             b.cx.error(
-                Diagnostic::error(c.span, "the bounds of a collapsed loop may not depend on an outer loop variable")
-                    .with_note(d.span, "the loop directive"),
+                Diagnostic::error(c.span, "the bounds of a collapsed loop may not depend on an outer loop variable").with_note(d.span, "the loop directive"),
             );
             return vec![];
         }

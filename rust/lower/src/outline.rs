@@ -73,7 +73,8 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
     let mut kb = KernelBuilder::new(cx, f, kfn, c.kind, span);
     crate::capture::collect_decls(part, &mut kb.region_locals);
     collect_labels(part, &mut kb.region_labels);
-    kb.vector_length = if c.kind == ComputeKind::Serial { Some(1) } else { tuning.vector_length.and_then(|e| const_int(f, e)).and_then(|v| u32::try_from(v).ok()) };
+    kb.vector_length =
+        if c.kind == ComputeKind::Serial { Some(1) } else { tuning.vector_length.and_then(|e| const_int(f, e)).and_then(|v| u32::try_from(v).ok()) };
     // Parameters first (they are the first locals).
     let mut params = vec![];
     let mut param_of = vec![];
@@ -134,7 +135,12 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
     func.body = Block::new(prelude);
     let max_gangs = match c.kind {
         ComputeKind::Serial => Some(1),
-        _ => tuning.num_gangs.iter().map(|e| const_int(f, *e)).try_fold(1u64, |acc, v| v.and_then(|v| u64::try_from(v).ok()).map(|v| acc * v)).filter(|_| !tuning.num_gangs.is_empty()),
+        _ => tuning
+            .num_gangs
+            .iter()
+            .map(|e| const_int(f, *e))
+            .try_fold(1u64, |acc, v| v.and_then(|v| u64::try_from(v).ok()).map(|v| acc * v))
+            .filter(|_| !tuning.num_gangs.is_empty()),
     };
     Kernel { name, construct: c.kind, params, func, max_gangs, reductions, span }
 }
@@ -183,11 +189,8 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
 
     // 1. Parts.
     let mut hoisted = HashSet::new();
-    let parts: Vec<Block> = if c.kind == ComputeKind::Kernels {
-        crate::kernels::split(f, &mut c, &mut out, &mut hoisted)
-    } else {
-        vec![std::mem::take(&mut c.body)]
-    };
+    let parts: Vec<Block> =
+        if c.kind == ComputeKind::Kernels { crate::kernels::split(f, &mut c, &mut out, &mut hoisted) } else { vec![std::mem::take(&mut c.body)] };
     if c.kind != ComputeKind::Kernels {
         c.body = parts[0].clone();
     }
@@ -220,7 +223,8 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     let mut launches = vec![];
     let fname = f.name.clone();
     for part in &parts {
-        let used: HashSet<VarKey> = if parts.len() == 1 { caps.iter().map(|c| c.key).collect() } else { region_vars(f, part, &device).uses.iter().map(|u| u.key).collect() };
+        let used: HashSet<VarKey> =
+            if parts.len() == 1 { caps.iter().map(|c| c.key).collect() } else { region_vars(f, part, &device).uses.iter().map(|u| u.key).collect() };
         let part_caps: Vec<&Capture> = caps.iter().filter(|cap| used.contains(&cap.key) || matches!(cap.mode, Mode::Reduction(_))).collect();
         let name = cx.kernel_name(&fname, c.kind);
         let mut k = build_kernel(cx, f, &c, &tuning, part, &part_caps, name);
@@ -268,8 +272,10 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
         let a = av.expr(f, span);
         out.extend(build::wait_call(f, cx, w, a, span));
     }
-    let whole_clauses: Vec<DataClause> = c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| !is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
-    let member_clauses: Vec<DataClause> = c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
+    let whole_clauses: Vec<DataClause> =
+        c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| !is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
+    let member_clauses: Vec<DataClause> =
+        c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
     let mut ops = data::prepare_clauses(cx, f, &whole_clauses, FLAG_STRUCTURED, &mut out);
     ops.extend(implicit_ops(cx, f, &caps, &mut out));
     ops.extend(data::prepare_clauses(cx, f, &member_clauses, FLAG_STRUCTURED, &mut out));

@@ -294,4 +294,3 @@ pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut ExprId)) {
         }
     }
 }
-

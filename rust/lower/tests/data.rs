@@ -201,7 +201,17 @@ fn member_section_attaches() {
         let addr = pv;
         let bytes = b.i64(16);
         let span = b.span();
-        VarRef { text: "s.p[0:4]".into(), root, base, addr, bytes, sections: vec![Section { lower: None, length: None }], elem_ty: Type::F32, deep: false, span }
+        VarRef {
+            text: "s.p[0:4]".into(),
+            root,
+            base,
+            addr,
+            bytes,
+            sections: vec![Section { lower: None, length: None }],
+            elem_ty: Type::F32,
+            deep: false,
+            span,
+        }
     };
     let v = mk(&mut b);
     let cl = b.clause(DataClauseKind::CopyIn, vec![v]);
@@ -232,7 +242,14 @@ fn nested_compute_in_data_inherits_default_present() {
     let c = compute(ComputeKind::Parallel, vec![s], csp);
     let cs = b.sk(StmtKind::Compute(Box::new(c)));
     let dsp = b.span();
-    let d = DataConstruct { if_cond: None, default: Some(DefaultKind::Present), tuning: DeviceTyped::default(), data: vec![], body: Block::new(vec![cs]), span: dsp };
+    let d = DataConstruct {
+        if_cond: None,
+        default: Some(DefaultKind::Present),
+        tuning: DeviceTyped::default(),
+        data: vec![],
+        body: Block::new(vec![cs]),
+        span: dsp,
+    };
     let ds = b.sk(StmtKind::Data(Box::new(d)));
     b.f.body = Block::new(vec![ds]);
     let (m, _) = lower_ok(b.finish());
@@ -246,12 +263,19 @@ fn orphaned_loop_in_host_code_is_a_plain_loop() {
     let dsp = b.span();
     let z = b.int(0);
     let nv = b.load(n);
-    let lp = b.for_decl("i", z, BinOp::Lt, nv, |b, i| {
-        let iv = b.load(i);
-        let ai = b.index(a, iv);
-        let one = b.float(1.0, Type::F32);
-        vec![b.assign_stmt(ai, one)]
-    }, Some(plain_loop(ComputeKind::Parallel, dsp)));
+    let lp = b.for_decl(
+        "i",
+        z,
+        BinOp::Lt,
+        nv,
+        |b, i| {
+            let iv = b.load(i);
+            let ai = b.index(a, iv);
+            let one = b.float(1.0, Type::F32);
+            vec![b.assign_stmt(ai, one)]
+        },
+        Some(plain_loop(ComputeKind::Parallel, dsp)),
+    );
     b.f.body = Block::new(vec![lp]);
     let (m, text) = lower_ok(b.finish());
     assert!(m.kernels.is_empty());
@@ -266,12 +290,19 @@ fn routines_keep_code_and_drop_loop_directives() {
     let dsp = b.span();
     let z = b.int(0);
     let nv = b.load(n);
-    let lp = b.for_decl("i", z, BinOp::Lt, nv, |b, i| {
-        let iv = b.load(i);
-        let ai = b.index(a, iv);
-        let one = b.float(1.0, Type::F32);
-        vec![b.assign_stmt(ai, one)]
-    }, Some(plain_loop(ComputeKind::Parallel, dsp)));
+    let lp = b.for_decl(
+        "i",
+        z,
+        BinOp::Lt,
+        nv,
+        |b, i| {
+            let iv = b.load(i);
+            let ai = b.index(a, iv);
+            let one = b.float(1.0, Type::F32);
+            vec![b.assign_stmt(ai, one)]
+        },
+        Some(plain_loop(ComputeKind::Parallel, dsp)),
+    );
     b.f.body = Block::new(vec![lp]);
     let (m, text) = lower_ok(b.finish());
     assert!(m.functions[0].routine.is_some());

@@ -85,28 +85,46 @@ fn constant_trip_counts() {
 
 #[test]
 fn decrement_forms() {
-    let (m, _) = lower_ok(one_loop(9, BinOp::Ge, Some(0), |b, i| {
-        let p = b.place(i);
-        b.e(ExprKind::IncDec { place: p, inc: false, prefix: true }, Type::I32)
-    }, LoopTuning::default()));
+    let (m, _) = lower_ok(one_loop(
+        9,
+        BinOp::Ge,
+        Some(0),
+        |b, i| {
+            let p = b.place(i);
+            b.e(ExprKind::IncDec { place: p, inc: false, prefix: true }, Type::I32)
+        },
+        LoopTuning::default(),
+    ));
     assert_eq!(trip_of(&m), (9, -1, 10));
     // i = i - 2
-    let (m, _) = lower_ok(one_loop(9, BinOp::Gt, Some(0), |b, i| {
-        let p = b.place(i);
-        let v = b.load(i);
-        let two = b.int(2);
-        let s = b.bin(BinOp::Sub, v, two);
-        b.assign(p, s)
-    }, LoopTuning::default()));
+    let (m, _) = lower_ok(one_loop(
+        9,
+        BinOp::Gt,
+        Some(0),
+        |b, i| {
+            let p = b.place(i);
+            let v = b.load(i);
+            let two = b.int(2);
+            let s = b.bin(BinOp::Sub, v, two);
+            b.assign(p, s)
+        },
+        LoopTuning::default(),
+    ));
     assert_eq!(trip_of(&m), (9, -2, 5));
     // i = 3 + i
-    let (m, _) = lower_ok(one_loop(0, BinOp::Lt, Some(10), |b, i| {
-        let p = b.place(i);
-        let v = b.load(i);
-        let three = b.int(3);
-        let s = b.bin(BinOp::Add, three, v);
-        b.assign(p, s)
-    }, LoopTuning::default()));
+    let (m, _) = lower_ok(one_loop(
+        0,
+        BinOp::Lt,
+        Some(10),
+        |b, i| {
+            let p = b.place(i);
+            let v = b.load(i);
+            let three = b.int(3);
+            let s = b.bin(BinOp::Add, three, v);
+            b.assign(p, s)
+        },
+        LoopTuning::default(),
+    ));
     assert_eq!(trip_of(&m), (0, 3, 4));
 }
 
@@ -155,11 +173,17 @@ fn step_away_from_bound_is_an_error() {
 #[test]
 fn non_canonical_loops_are_errors() {
     // i *= 2
-    let errs = lower_err(one_loop(1, BinOp::Lt, Some(10), |b, i| {
-        let p = b.place(i);
-        let two = b.int(2);
-        b.compound(BinOp::Mul, p, two)
-    }, LoopTuning::default()));
+    let errs = lower_err(one_loop(
+        1,
+        BinOp::Lt,
+        Some(10),
+        |b, i| {
+            let p = b.place(i);
+            let two = b.int(2);
+            b.compound(BinOp::Mul, p, two)
+        },
+        LoopTuning::default(),
+    ));
     assert!(errs[0].message.contains("not in canonical form: the increment"), "{}", errs[0].message);
     assert_eq!(errs[0].notes.len(), 1);
     // i == 10
@@ -330,15 +354,25 @@ fn device_type_resolves_loop_clauses() {
     let dsp = b.span();
     let mut dir = plain_loop(ComputeKind::Parallel, dsp);
     dir.tuning.default = LoopTuning { gang: Some(GangArgs::default()), ..Default::default() };
-    dir.tuning.per_type = vec![(vec!["nvidia".into()], LoopTuning { vector: Some(None), ..Default::default() }), (vec!["multicore".into()], LoopTuning { seq: true, ..Default::default() })];
+    dir.tuning.per_type = vec![
+        (vec!["nvidia".into()], LoopTuning { vector: Some(None), ..Default::default() }),
+        (vec!["multicore".into()], LoopTuning { seq: true, ..Default::default() }),
+    ];
     let z = b.int(0);
     let nv = b.load(n);
-    let lp = b.for_decl("i", z, BinOp::Lt, nv, |b, i| {
-        let iv = b.load(i);
-        let ai = b.index(a, iv);
-        let one = b.float(1.0, Type::F32);
-        vec![b.assign_stmt(ai, one)]
-    }, Some(dir));
+    let lp = b.for_decl(
+        "i",
+        z,
+        BinOp::Lt,
+        nv,
+        |b, i| {
+            let iv = b.load(i);
+            let ai = b.index(a, iv);
+            let one = b.float(1.0, Type::F32);
+            vec![b.assign_stmt(ai, one)]
+        },
+        Some(dir),
+    );
     let c = compute(ComputeKind::Parallel, vec![lp], dsp);
     let s = b.sk(StmtKind::Compute(Box::new(c)));
     b.f.body = Block::new(vec![s]);

@@ -157,7 +157,7 @@ fn implicit_module(kind: ComputeKind, default: Option<DefaultKind>) -> Module {
     });
     let d1 = b.decl(arr, None);
     let d2 = b.decl(t, None);
-    // t = n + g; arr[1] = p[0] + table[1]; 
+    // t = n + g; arr[1] = p[0] + table[1];
     let nv = b.load(n);
     let gp = b.gplace(GlobalId(0));
     let gv = b.load_place(gp);
@@ -287,7 +287,13 @@ fn tuning_async_wait_and_device_type() {
         let w = b.int(4);
         let q = b.int(3);
         let q2 = b.int(1);
-        c.tuning.default = ComputeTuning { num_gangs: vec![g], num_workers: Some(w), vector_length: None, async_: Some(Some(q)), wait: Some(WaitArgs { devnum: None, queues: vec![q2] }) };
+        c.tuning.default = ComputeTuning {
+            num_gangs: vec![g],
+            num_workers: Some(w),
+            vector_length: None,
+            async_: Some(Some(q)),
+            wait: Some(WaitArgs { devnum: None, queues: vec![q2] }),
+        };
         let g2 = b.int(64);
         c.tuning.per_type = vec![(vec!["multicore".into()], ComputeTuning { num_gangs: vec![g2], ..Default::default() })];
     });

@@ -21,8 +21,8 @@ use accjit_runtime::{api, device, AccError, AccResult, Clause, DeviceType};
 use numpy::npyffi;
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::prelude::*;
 use pyo3::intern;
+use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
 use std::collections::BTreeMap;
@@ -75,9 +75,7 @@ pub(crate) fn host_array<'py>(what: &str, obj: &Bound<'py, PyAny>) -> PyResult<H
     })?;
     let dtype = arr.dtype();
     if dtype.has_object() {
-        return Err(PyTypeError::new_err(format!(
-            "{what}() cannot map an array of Python objects (dtype {dtype}); use a numeric dtype"
-        )));
+        return Err(PyTypeError::new_err(format!("{what}() cannot map an array of Python objects (dtype {dtype}); use a numeric dtype")));
     }
     if !arr.is_contiguous() {
         return Err(PyValueError::new_err(format!(
@@ -99,10 +97,7 @@ fn need_writeable(what: &str, a: &HostArray) -> PyResult<()> {
     if a.writeable {
         Ok(())
     } else {
-        Err(PyValueError::new_err(format!(
-            "{what}() writes the host array, but {} is read-only; pass a writeable copy (a.copy())",
-            a.desc()
-        )))
+        Err(PyValueError::new_err(format!("{what}() writes the host array, but {} is read-only; pass a writeable copy (a.copy())", a.desc())))
     }
 }
 
@@ -211,15 +206,7 @@ impl Op {
     }
 }
 
-fn data_op(
-    py: Python<'_>,
-    op: Op,
-    array: &Bound<'_, PyAny>,
-    async_: Option<i64>,
-    finalize: bool,
-    name: Option<String>,
-    loc: Option<String>,
-) -> PyResult<()> {
+fn data_op(py: Python<'_>, op: Op, array: &Bound<'_, PyAny>, async_: Option<i64>, finalize: bool, name: Option<String>, loc: Option<String>) -> PyResult<()> {
     crate::guard(|| {
         let a = host_array(op.python_name(), array)?;
         if matches!(op, Op::CopyOut | Op::UpdateSelf) {
@@ -393,11 +380,7 @@ fn region_clause(kind: &str) -> PyResult<Clause> {
         "create" => Clause::Create,
         "no_create" => Clause::NoCreate,
         "present" => Clause::Present,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown data clause {kind:?} (copy, copyin, copyout, create, no_create, present)"
-            )))
-        }
+        _ => return Err(PyValueError::new_err(format!("unknown data clause {kind:?} (copy, copyin, copyout, create, no_create, present)"))),
     })
 }
 
@@ -445,7 +428,7 @@ fn region_enter(py: Python<'_>, kind: &str, a: &Bound<'_, PyAny>, name: Option<S
             })
         })
         .map(|_| ())
-            .map_err(|e| py_err(py, e, loc.as_deref()))
+        .map_err(|e| py_err(py, e, loc.as_deref()))
     })
 }
 

@@ -33,17 +33,19 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 create_exception!(_core, CompileError, PyException, "A C source failed to compile: str() is the first error as file:line:col: error: message; .rendered has all errors with source lines; .file, .line, .col locate the first.");
-create_exception!(_core, AccError, PyException, "An OpenACC runtime error: .code (acc_error_* value), .code_name, .var (clause text), .host_range ((start, end) or None), .loc.");
+create_exception!(
+    _core,
+    AccError,
+    PyException,
+    "An OpenACC runtime error: .code (acc_error_* value), .code_name, .var (clause text), .host_range ((start, end) or None), .loc."
+);
 create_exception!(_core, NotPresentError, AccError, "acc_error_not_present: the data is not present on the device.");
 create_exception!(_core, PartlyPresentError, AccError, "acc_error_partly_present: only part of the data is present on the device.");
 create_exception!(_core, InvalidAsyncError, AccError, "acc_error_invalid_async: not a valid async argument.");
 create_exception!(_core, DeviceTypeUnavailableError, AccError, "The device type (or device) is not available.");
 
 pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
+    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
 }
 
 /// Runs `f`, turning a Rust panic into `RuntimeError`.

@@ -91,9 +91,7 @@ fn scalar(f: &FunctionInfo, p: &ParamInfo, s: Scalar, a: &Bound<'_, PyAny>) -> P
         if a.is_instance_of::<PyString>() || a.is_instance_of::<PyBytes>() || a.is_instance_of::<PyComplex>() || a.is_none() {
             return Err(PyTypeError::new_err(format!("{} expects a real number, got {}", prefix(f, p), type_name_of(a))));
         }
-        let v: f64 = a
-            .extract()
-            .map_err(|_| PyTypeError::new_err(format!("{} expects a real number, got {}", prefix(f, p), type_name_of(a))))?;
+        let v: f64 = a.extract().map_err(|_| PyTypeError::new_err(format!("{} expects a real number, got {}", prefix(f, p), type_name_of(a))))?;
         return Ok(match s {
             Scalar::F32 => {
                 if v.is_finite() && v.abs() > f32::MAX as f64 {
@@ -254,7 +252,8 @@ mod tests {
         assert_eq!(dtype_of(Scalar::I64), (b'i', 8, "int64"));
         assert_eq!(dtype_of(Scalar::U8), (b'u', 1, "uint8"));
         assert_eq!(dtype_of(Scalar::Bool), (b'b', 1, "bool"));
-        for s in [Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64] {
+        for s in [Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64]
+        {
             assert_eq!(dtype_of(s).1 as u64, s.size(), "{s:?}");
             assert_eq!(dtype_of(s).0 == b'f', s.is_float(), "{s:?}");
         }

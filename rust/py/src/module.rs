@@ -2,10 +2,10 @@
 //! the ways to call them.
 
 use crate::caller::{run_interruptible, CallFailure};
-use accjit_runtime::hosted::Outcome;
 use crate::marshal::{marshal, required_dtype, unmarshal};
 use accjit_driver::{FunctionInfo, Program};
 use accjit_ir::Type;
+use accjit_runtime::hosted::Outcome;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};

@@ -74,7 +74,9 @@ fn set_num_threads(n: i64) -> PyResult<()> {
 fn get_num_devices(device_type: Option<&str>) -> PyResult<i32> {
     let t = match device_type {
         None => acc_device_current,
-        Some(s) => accjit_runtime::DeviceType::parse(s).ok_or_else(|| PyValueError::new_err(format!("unknown device type {s:?} (host, multicore, nvidia, opencl, radeon)")))?.to_acc(),
+        Some(s) => accjit_runtime::DeviceType::parse(s)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown device type {s:?} (host, multicore, nvidia, opencl, radeon)")))?
+            .to_acc(),
     };
     Ok(api::get_num_devices(if t == acc_device_current { api::get_device_type() } else { t }))
 }

@@ -251,13 +251,7 @@ pub fn malloc(bytes: usize) -> AccResult<usize> {
     let d = dev()?;
     let p = d.mem.malloc(bytes)?;
     if crate::prof::active() && p != 0 {
-        crate::prof::emit(&crate::prof::Event {
-            kind: acc_ev_alloc,
-            device_type: d.ty.to_acc(),
-            bytes,
-            device_ptr: p,
-            ..Default::default()
-        });
+        crate::prof::emit(&crate::prof::Event { kind: acc_ev_alloc, device_type: d.ty.to_acc(), bytes, device_ptr: p, ..Default::default() });
     }
     Ok(p)
 }

@@ -52,23 +52,8 @@ pub enum Clause {
 impl Clause {
     pub fn from_i64(k: i64) -> Option<Clause> {
         use Clause::*;
-        const ALL: [Clause; 15] = [
-            Copy,
-            CopyIn,
-            CopyOut,
-            Create,
-            NoCreate,
-            Present,
-            DevicePtr,
-            Attach,
-            Detach,
-            Delete,
-            Link,
-            DeviceResident,
-            UseDevice,
-            UpdateSelf,
-            UpdateDevice,
-        ];
+        const ALL: [Clause; 15] =
+            [Copy, CopyIn, CopyOut, Create, NoCreate, Present, DevicePtr, Attach, Detach, Delete, Link, DeviceResident, UseDevice, UpdateSelf, UpdateDevice];
         ALL.get(usize::try_from(k).ok()?).copied()
     }
 
@@ -217,11 +202,14 @@ impl<'a> Plan<'a> {
             pending.extend(self.steps.into_iter().filter(mem_only));
             if !pending.is_empty() {
                 let dev = self.dev;
-                self.dev.queues.submit(q, Box::new(move || {
-                    for s in &pending {
-                        unsafe { do_step(dev, s) };
-                    }
-                }));
+                self.dev.queues.submit(
+                    q,
+                    Box::new(move || {
+                        for s in &pending {
+                            unsafe { do_step(dev, s) };
+                        }
+                    }),
+                );
             }
         }
     }
@@ -308,14 +296,7 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
                 NoCreate => addr,
                 _ => {
                     let d = dev.mem.alloc_copy(addr, bytes).map_err(|e| ctx.err(e.with_range(addr, bytes)))?;
-                    t.insert(Entry {
-                        host: addr,
-                        bytes,
-                        dev: d,
-                        structured: structured as u64,
-                        dynamic: !structured as u64,
-                        mapped: false,
-                    });
+                    t.insert(Entry { host: addr, bytes, dev: d, structured: structured as u64, dynamic: !structured as u64, mapped: false });
                     if structured {
                         hosted::journal_push(held(dev, addr, bytes));
                     }

@@ -31,8 +31,7 @@ pub enum DeviceType {
     Radeon,
 }
 
-pub const ALL_TYPES: [DeviceType; 5] =
-    [DeviceType::Host, DeviceType::Multicore, DeviceType::Nvidia, DeviceType::Opencl, DeviceType::Radeon];
+pub const ALL_TYPES: [DeviceType; 5] = [DeviceType::Host, DeviceType::Multicore, DeviceType::Nvidia, DeviceType::Opencl, DeviceType::Radeon];
 
 impl DeviceType {
     /// From an `acc_device_t` naming one type (not none/default/not_host).
@@ -267,9 +266,7 @@ pub fn resolve_type(v: i32) -> Option<DeviceType> {
     match v {
         acc_device_default => Some(DEFAULT_TYPE),
         acc_device_current => Some(current_type()),
-        acc_device_not_host => {
-            Some(ALL_TYPES.into_iter().find(|t| *t != DeviceType::Host && num_devices(*t) > 0).unwrap_or(DeviceType::Multicore))
-        }
+        acc_device_not_host => Some(ALL_TYPES.into_iter().find(|t| *t != DeviceType::Host && num_devices(*t) > 0).unwrap_or(DeviceType::Multicore)),
         v => DeviceType::from_acc(v),
     }
 }
@@ -299,9 +296,7 @@ pub fn device_checked(ty: DeviceType, num: usize) -> AccResult<&'static Device> 
             format!("no {} device is available (accjit has no {} back end yet)", ty.name(), ty.name()),
         ));
     }
-    device(ty, num).ok_or_else(|| {
-        AccError::new(acc_error_device_unavailable, format!("{} device {num} does not exist ({n} available)", ty.name()))
-    })
+    device(ty, num).ok_or_else(|| AccError::new(acc_error_device_unavailable, format!("{} device {num} does not exist ({n} available)", ty.name())))
 }
 
 /// Sets *acc-current-device-type-var*; fails if the type has no devices.
@@ -370,12 +365,7 @@ pub fn property_string(ty: DeviceType, num: usize, prop: i32) -> Option<String> 
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
         .unwrap_or_else(|| "host CPU".into())
 }
 

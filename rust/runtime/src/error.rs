@@ -63,11 +63,8 @@ impl AccError {
     }
 
     pub fn not_present(what: &str, addr: usize, bytes: usize, device: &str) -> AccError {
-        AccError::new(
-            acc_error_not_present,
-            format!("{what}: data is not present on the {device} device (host {addr:#x}, {bytes} bytes)"),
-        )
-        .with_range(addr, bytes)
+        AccError::new(acc_error_not_present, format!("{what}: data is not present on the {device} device (host {addr:#x}, {bytes} bytes)"))
+            .with_range(addr, bytes)
     }
 
     /// `present` is the (start, bytes) of the overlapping present entry.
@@ -83,10 +80,7 @@ impl AccError {
     }
 
     pub fn invalid_async(value: i64) -> AccError {
-        AccError::new(
-            acc_error_invalid_async,
-            format!("invalid async argument {value} (expected a queue number >= 0, acc_async_noval or acc_async_sync)"),
-        )
+        AccError::new(acc_error_invalid_async, format!("invalid async argument {value} (expected a queue number >= 0, acc_async_noval or acc_async_sync)"))
     }
 
     pub fn null_pointer(what: &str) -> AccError {

@@ -55,9 +55,8 @@ pub use prof::{set_recorder, Event};
 /// Errors: `acc_error_invalid_argument` for an unknown name,
 /// `acc_error_device_type_unavailable` when the type has no devices.
 pub fn set_device_type(name: &str) -> AccResult<()> {
-    let ty = DeviceType::parse(name).ok_or_else(|| {
-        AccError::new(consts::acc_error_invalid_argument, format!("unknown device type {name:?} (host, multicore, nvidia, opencl)"))
-    })?;
+    let ty = DeviceType::parse(name)
+        .ok_or_else(|| AccError::new(consts::acc_error_invalid_argument, format!("unknown device type {name:?} (host, multicore, nvidia, opencl)")))?;
     device::set_current_type(ty)
 }
 

@@ -591,13 +591,7 @@ pub fn run_sequential(n: i64, device: i32, run: Gang<'_>) {
 #[cfg(target_os = "linux")]
 fn futex_wait(word: &AtomicU32, expected: u32) {
     unsafe {
-        libc::syscall(
-            libc::SYS_futex,
-            word as *const AtomicU32,
-            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
-            expected,
-            std::ptr::null::<libc::timespec>(),
-        );
+        libc::syscall(libc::SYS_futex, word as *const AtomicU32, libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG, expected, std::ptr::null::<libc::timespec>());
     }
 }
 

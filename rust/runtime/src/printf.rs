@@ -191,10 +191,7 @@ pub(crate) unsafe fn format(fmt: &[u8], args: &mut VaArgs) -> Option<Vec<u8>> {
                 Val::Ptr(args.next() as usize as *const c_void)
             }
             b'm' => Val::None,
-            b'n' => fatal(&AccError::new(
-                acc_error_implementation_defined,
-                "printf: the %n conversion is not supported by accjit",
-            )),
+            b'n' => fatal(&AccError::new(acc_error_implementation_defined, "printf: the %n conversion is not supported by accjit")),
             _ => {
                 // Unknown conversion: glibc prints the spec as written.
                 out.extend_from_slice(&fmt[start..i]);
@@ -248,14 +245,7 @@ pub unsafe extern "C" fn __accjit_va_sprintf(buf: *mut c_char, fmt: *const c_cha
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn __accjit_va_snprintf(
-    buf: *mut c_char,
-    size: usize,
-    fmt: *const c_char,
-    slots: *const u64,
-    kinds: *const u8,
-    n: i64,
-) -> c_int {
+pub unsafe extern "C" fn __accjit_va_snprintf(buf: *mut c_char, size: usize, fmt: *const c_char, slots: *const u64, kinds: *const u8, n: i64) -> c_int {
     let Some(out) = format(fmt_bytes(fmt), &mut VaArgs::new(slots, kinds, n)) else { return -1 };
     if size > 0 && !buf.is_null() {
         let k = out.len().min(size - 1);
@@ -285,7 +275,14 @@ mod tests {
                 A::P(p) => *p as u64,
             })
             .collect();
-        let kinds: Vec<u8> = args.iter().map(|a| match a { A::I(_) => 0, A::D(_) => 1, A::P(_) => 2 }).collect();
+        let kinds: Vec<u8> = args
+            .iter()
+            .map(|a| match a {
+                A::I(_) => 0,
+                A::D(_) => 1,
+                A::P(_) => 2,
+            })
+            .collect();
         let f = CString::new(fmt).unwrap();
         let mut buf = vec![0u8; 4096];
         let r = unsafe { __accjit_va_sprintf(buf.as_mut_ptr() as *mut c_char, f.as_ptr(), slots.as_ptr(), kinds.as_ptr(), slots.len() as i64) };
@@ -309,15 +306,35 @@ mod tests {
         let cases: Vec<(&str, Vec<A>, (String, c_int))> = vec![
             ("plain text", vec![], libc_fmt!("plain text")),
             ("%d|%5d|%-5d|%05d|%+d", vec![A::I(42), A::I(-42), A::I(7), A::I(3), A::I(9)], libc_fmt!("%d|%5d|%-5d|%05d|%+d", 42, -42, 7, 3, 9)),
-            ("%i %u %x %X %o %#x", vec![A::I(-1), A::I(-1), A::I(255), A::I(255), A::I(8), A::I(255)], libc_fmt!("%i %u %x %X %o %#x", -1, -1, 255, 255, 8, 255)),
-            ("%ld %lld %lu %zu %jd", vec![A::I(i64::MIN), A::I(-5), A::I(-1), A::I(123456789012), A::I(77)], libc_fmt!("%ld %lld %lu %zu %jd", i64::MIN, -5i64, -1i64, 123456789012i64, 77i64)),
+            (
+                "%i %u %x %X %o %#x",
+                vec![A::I(-1), A::I(-1), A::I(255), A::I(255), A::I(8), A::I(255)],
+                libc_fmt!("%i %u %x %X %o %#x", -1, -1, 255, 255, 8, 255),
+            ),
+            (
+                "%ld %lld %lu %zu %jd",
+                vec![A::I(i64::MIN), A::I(-5), A::I(-1), A::I(123456789012), A::I(77)],
+                libc_fmt!("%ld %lld %lu %zu %jd", i64::MIN, -5i64, -1i64, 123456789012i64, 77i64),
+            ),
             ("%hhd %hd %hhu", vec![A::I(300), A::I(70000), A::I(-1)], libc_fmt!("%hhd %hd %hhu", 300, 70000, -1)),
             ("%c%c%c", vec![A::I(65), A::I(66), A::I(10)], libc_fmt!("%c%c%c", 65, 66, 10)),
             ("[%s] [%10s] [%-8.3s]", vec![A::P(sp), A::P(sp), A::P(sp)], libc_fmt!("[%s] [%10s] [%-8.3s]", sp, sp, sp)),
-            ("%f %.2f %10.4f %-10.1f|", vec![A::D(2.6789), A::D(2.005), A::D(-1.5), A::D(1e10)], libc_fmt!("%f %.2f %10.4f %-10.1f|", 2.6789, 2.005, -1.5, 1e10)),
-            ("%e %E %g %G %a", vec![A::D(12345.678), A::D(1e-300), A::D(0.0001), A::D(1e20), A::D(1.0)], libc_fmt!("%e %E %g %G %a", 12345.678, 1e-300, 0.0001, 1e20, 1.0)),
+            (
+                "%f %.2f %10.4f %-10.1f|",
+                vec![A::D(2.6789), A::D(2.005), A::D(-1.5), A::D(1e10)],
+                libc_fmt!("%f %.2f %10.4f %-10.1f|", 2.6789, 2.005, -1.5, 1e10),
+            ),
+            (
+                "%e %E %g %G %a",
+                vec![A::D(12345.678), A::D(1e-300), A::D(0.0001), A::D(1e20), A::D(1.0)],
+                libc_fmt!("%e %E %g %G %a", 12345.678, 1e-300, 0.0001, 1e20, 1.0),
+            ),
             ("%f %f %f", vec![A::D(f64::INFINITY), A::D(f64::NAN), A::D(-0.0)], libc_fmt!("%f %f %f", f64::INFINITY, f64::NAN, -0.0)),
-            ("%*d|%-*d|%.*f|%*.*f", vec![A::I(6), A::I(1), A::I(4), A::I(2), A::I(3), A::D(1.23456), A::I(9), A::I(2), A::D(2.6789)], libc_fmt!("%*d|%-*d|%.*f|%*.*f", 6, 1, 4, 2, 3, 1.23456, 9, 2, 2.6789)),
+            (
+                "%*d|%-*d|%.*f|%*.*f",
+                vec![A::I(6), A::I(1), A::I(4), A::I(2), A::I(3), A::D(1.23456), A::I(9), A::I(2), A::D(2.6789)],
+                libc_fmt!("%*d|%-*d|%.*f|%*.*f", 6, 1, 4, 2, 3, 1.23456, 9, 2, 2.6789),
+            ),
             ("100%% done %d%%", vec![A::I(5)], libc_fmt!("100%% done %d%%", 5)),
             ("%p", vec![A::P(sp)], libc_fmt!("%p", sp)),
             ("%p", vec![A::P(std::ptr::null())], libc_fmt!("%p", std::ptr::null::<c_void>())),

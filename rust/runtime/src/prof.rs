@@ -380,8 +380,14 @@ unsafe fn call_c(ev: &Event, cbs: &[usize]) -> usize {
         tool_info: tool,
     };
     let mut ei: acc_event_info = match ev.kind {
-        acc_ev_create | acc_ev_delete | acc_ev_alloc | acc_ev_free | acc_ev_enqueue_upload_start | acc_ev_enqueue_upload_end
-        | acc_ev_enqueue_download_start | acc_ev_enqueue_download_end => acc_event_info {
+        acc_ev_create
+        | acc_ev_delete
+        | acc_ev_alloc
+        | acc_ev_free
+        | acc_ev_enqueue_upload_start
+        | acc_ev_enqueue_upload_end
+        | acc_ev_enqueue_download_start
+        | acc_ev_enqueue_download_end => acc_event_info {
             data_event: acc_data_event_info {
                 event_type: ev.kind,
                 valid_bytes: std::mem::size_of::<acc_data_event_info>() as c_int,
@@ -541,10 +547,7 @@ mod tests {
         assert!(active());
         emit(&Event { kind: acc_ev_create, bytes: 64, loc: Some("p.c:7"), ..Event::default() });
         emit(&Event { kind: acc_ev_wait_end, ..Event::default() });
-        assert_eq!(
-            *ORDER.lock().unwrap(),
-            vec![(acc_ev_create, 'a'), (acc_ev_create, 'b'), (acc_ev_wait_end, 'b'), (acc_ev_wait_end, 'a')]
-        );
+        assert_eq!(*ORDER.lock().unwrap(), vec![(acc_ev_create, 'a'), (acc_ev_create, 'b'), (acc_ev_wait_end, 'b'), (acc_ev_wait_end, 'a')]);
         ORDER.lock().unwrap().clear();
         unregister(acc_ev_create, b, acc_toggle);
         unregister(acc_ev_create, a, acc_reg);

@@ -371,17 +371,23 @@ mod tests {
         let qs = Arc::new(Queues::new(false));
         let log = Arc::new(Mutex::new(Vec::new()));
         let l = log.clone();
-        qs.submit(1, Box::new(move || {
-            std::thread::sleep(Duration::from_millis(30));
-            l.lock().unwrap().push("q1");
-        }));
+        qs.submit(
+            1,
+            Box::new(move || {
+                std::thread::sleep(Duration::from_millis(30));
+                l.lock().unwrap().push("q1");
+            }),
+        );
         // queue 2 waits for queue 1's current work, then logs
         let snaps = qs.snapshot(Some(&[1]));
-        qs.submit(2, Box::new(move || {
-            for (_, q, t) in snaps {
-                q.wait_for(t).unwrap();
-            }
-        }));
+        qs.submit(
+            2,
+            Box::new(move || {
+                for (_, q, t) in snaps {
+                    q.wait_for(t).unwrap();
+                }
+            }),
+        );
         let l = log.clone();
         qs.submit(2, Box::new(move || l.lock().unwrap().push("q2")));
         qs.wait_all(None).unwrap();

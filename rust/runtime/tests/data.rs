@@ -263,19 +263,7 @@ fn data_events_reach_the_recorder() {
     api::data_exit(Clause::Copy, h, 48, STRUCTURED, SYNC, Some("x[0:12]"), Some("e.c:9")).unwrap();
     accjit_runtime::set_recorder(None);
     let names: Vec<String> = seen.lock().unwrap().iter().map(|e| e.0.clone()).collect();
-    assert_eq!(
-        names,
-        [
-            "alloc",
-            "create",
-            "enqueue_upload_start",
-            "enqueue_upload_end",
-            "enqueue_download_start",
-            "enqueue_download_end",
-            "delete",
-            "free"
-        ]
-    );
+    assert_eq!(names, ["alloc", "create", "enqueue_upload_start", "enqueue_upload_end", "enqueue_download_start", "enqueue_download_end", "delete", "free"]);
     let first = &seen.lock().unwrap()[0];
     assert_eq!((first.1, first.2.as_deref(), first.3.as_deref()), (48, Some("x[0:12]"), Some("e.c:5")));
 }

@@ -176,9 +176,8 @@ unsafe extern "C" fn nothing(_a: *const u64, _g: i64, _n: i64) {}
 fn launch_overhead_through_the_abi() {
     let _g = QUEUE_TESTS.lock().unwrap();
     let s = slot(nothing, vec![], None);
-    let call = || unsafe {
-        accjit_runtime::abi::__accjit_launch(&*s, std::ptr::null_mut(), 0, 0, 0, 0, acc_async_sync, std::ptr::null(), -1, 0, std::ptr::null())
-    };
+    let call =
+        || unsafe { accjit_runtime::abi::__accjit_launch(&*s, std::ptr::null_mut(), 0, 0, 0, 0, acc_async_sync, std::ptr::null(), -1, 0, std::ptr::null()) };
     for _ in 0..200 {
         call();
     }

@@ -80,16 +80,33 @@ pub type Value = u32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// Defines the lanes of stream `stream` at the group's iterations.
-    Load { stream: u32 },
+    Load {
+        stream: u32,
+    },
     /// Defines `uniforms[index]` in every lane (an `f32`'s bits sit in the
     /// low 32 bits of the `u64`).
-    Uniform { index: u32 },
-    Bin { op: BinOp, a: Value, b: Value },
-    Un { op: UnOp, a: Value },
+    Uniform {
+        index: u32,
+    },
+    Bin {
+        op: BinOp,
+        a: Value,
+        b: Value,
+    },
+    Un {
+        op: UnOp,
+        a: Value,
+    },
     /// Writes `value` to the group's elements of stream `stream`.
-    Store { stream: u32, value: Value },
+    Store {
+        stream: u32,
+        value: Value,
+    },
     /// `acc[j] = acc[j] op value` lane-wise (defines nothing).
-    Accumulate { acc: u32, value: Value },
+    Accumulate {
+        acc: u32,
+        value: Value,
+    },
 }
 
 /// A loop body over lanes of one element type.

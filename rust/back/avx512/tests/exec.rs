@@ -1,7 +1,7 @@
 //! Runs generated code on this CPU and compares every lane with a scalar
 //! evaluation of the same program (skipped without AVX-512).
 
-use accjit_back_avx512::{available, compile, compile_with, BinOp, Options, Elem, Op, Program, RedOp, UnOp};
+use accjit_back_avx512::{available, compile, compile_with, BinOp, Elem, Op, Options, Program, RedOp, UnOp};
 
 /// Executable copy of some code (unmapped on drop).
 struct Exec {
@@ -122,7 +122,8 @@ fn run_case_with(p: &Program, opts: Options, start: i64, end: i64, seed: u64) {
     let size = p.elem.size() as usize;
     let n = end.max(start).max(0) as usize;
     let mut rng = Rng(seed | 1);
-    let mut model: Vec<Vec<f64>> = (0..p.streams).map(|_| (0..n).map(|_| rng.next()).map(|x| if p.elem == Elem::F32 { x as f32 as f64 } else { x }).collect()).collect();
+    let mut model: Vec<Vec<f64>> =
+        (0..p.streams).map(|_| (0..n).map(|_| rng.next()).map(|x| if p.elem == Elem::F32 { x as f32 as f64 } else { x }).collect()).collect();
     let unis: Vec<f64> = (0..p.uniforms).map(|_| rng.next()).map(|x| if p.elem == Elem::F32 { x as f32 as f64 } else { x }).collect();
     let front = 256;
     let bufs: Vec<Guarded> = (0..p.streams).map(|_| Guarded::new(n * size, front)).collect();
@@ -223,7 +224,13 @@ fn nontemporal_needs_one_write_only_store() {
     assert!(movnt(&compile_with(&copy, nt).unwrap().bytes));
     assert!(!movnt(&compile(&copy).unwrap().bytes));
     each_case(&copy);
-    let two = Program { elem: Elem::F32, streams: 3, uniforms: 0, accs: vec![], ops: vec![Op::Load { stream: 2 }, Op::Store { stream: 0, value: 0 }, Op::Store { stream: 1, value: 0 }] };
+    let two = Program {
+        elem: Elem::F32,
+        streams: 3,
+        uniforms: 0,
+        accs: vec![],
+        ops: vec![Op::Load { stream: 2 }, Op::Store { stream: 0, value: 0 }, Op::Store { stream: 1, value: 0 }],
+    };
     assert!(compile_with(&two, nt).is_err());
 }
 
@@ -231,7 +238,20 @@ use Op::*;
 
 fn saxpy(elem: Elem) -> Program {
     // y = a * x + y
-    Program { elem, streams: 2, uniforms: 1, accs: vec![], ops: vec![Uniform { index: 0 }, Load { stream: 0 }, Bin { op: BinOp::Mul, a: 0, b: 1 }, Load { stream: 1 }, Bin { op: BinOp::Add, a: 2, b: 3 }, Store { stream: 1, value: 4 }] }
+    Program {
+        elem,
+        streams: 2,
+        uniforms: 1,
+        accs: vec![],
+        ops: vec![
+            Uniform { index: 0 },
+            Load { stream: 0 },
+            Bin { op: BinOp::Mul, a: 0, b: 1 },
+            Load { stream: 1 },
+            Bin { op: BinOp::Add, a: 2, b: 3 },
+            Store { stream: 1, value: 4 },
+        ],
+    }
 }
 
 #[test]
@@ -343,10 +363,22 @@ fn bad_programs_are_declined() {
     let bad = [
         Program { elem: Elem::F32, streams: 1, uniforms: 0, accs: vec![], ops: vec![Load { stream: 1 }] },
         Program { elem: Elem::F32, streams: 1, uniforms: 0, accs: vec![], ops: vec![Bin { op: BinOp::Add, a: 0, b: 0 }] },
-        Program { elem: Elem::F32, streams: 1, uniforms: 0, accs: vec![], ops: vec![Load { stream: 0 }, Store { stream: 0, value: 0 }, Store { stream: 0, value: 1 }] },
+        Program {
+            elem: Elem::F32,
+            streams: 1,
+            uniforms: 0,
+            accs: vec![],
+            ops: vec![Load { stream: 0 }, Store { stream: 0, value: 0 }, Store { stream: 0, value: 1 }],
+        },
         Program { elem: Elem::F32, streams: 10, uniforms: 0, accs: vec![], ops: vec![] },
         Program { elem: Elem::F32, streams: 1, uniforms: 40, accs: vec![], ops: vec![] },
-        Program { elem: Elem::F32, streams: 1, uniforms: 0, accs: vec![], ops: (0..40).map(|_| Load { stream: 0 }).chain((1..40).map(|k| Bin { op: BinOp::Add, a: 0, b: k })).collect() },
+        Program {
+            elem: Elem::F32,
+            streams: 1,
+            uniforms: 0,
+            accs: vec![],
+            ops: (0..40).map(|_| Load { stream: 0 }).chain((1..40).map(|k| Bin { op: BinOp::Add, a: 0, b: k })).collect(),
+        },
     ];
     for p in &bad {
         assert!(compile(p).is_err(), "accepted:\n{p}");

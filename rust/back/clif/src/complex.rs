@@ -20,10 +20,7 @@ fn elem(t: &Type) -> Option<Scalar> {
 impl FnCx<'_, '_, '_> {
     #[allow(clippy::too_many_arguments)]
     pub fn complex_binop(&mut self, op: BinOp, av: Val, at: &Type, bv: Val, bt: &Type, rt: &Type, span: Span) -> Result<Val, Diagnostic> {
-        let wide = [elem(at), elem(bt), if let Type::Complex(s) = rt { Some(*s) } else { None }]
-            .into_iter()
-            .flatten()
-            .any(|s| s == Scalar::F64);
+        let wide = [elem(at), elem(bt), if let Type::Complex(s) = rt { Some(*s) } else { None }].into_iter().flatten().any(|s| s == Scalar::F64);
         let ct = Type::Complex(if wide { Scalar::F64 } else { Scalar::F32 });
         let x = self.cast(av, at, &ct, span)?;
         let y = self.cast(bv, bt, &ct, span)?;

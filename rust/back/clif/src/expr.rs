@@ -393,9 +393,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                 };
                 Val::Scalar(self.b.ins().iadd_imm_s(v, sign * size))
             }
-            (Type::Scalar(Scalar::Bool), Val::Scalar(v)) => {
-                Val::Scalar(if inc { self.iconst(types::I8, 1) } else { self.b.ins().bxor_imm_s(v, 1) })
-            }
+            (Type::Scalar(Scalar::Bool), Val::Scalar(v)) => Val::Scalar(if inc { self.iconst(types::I8, 1) } else { self.b.ins().bxor_imm_s(v, 1) }),
             (Type::Scalar(s), Val::Scalar(v)) if s.is_float() => {
                 let one = self.fconst(cl_scalar(*s), sign as f64);
                 Val::Scalar(self.b.ins().fadd(v, one))

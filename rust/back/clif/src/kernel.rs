@@ -168,7 +168,16 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// Run the body for linear indices `[from, to)` of a one-dimensional
     /// loop (a plain counter; `var = lb + k*step` kept incrementally).
     #[allow(clippy::too_many_arguments)]
-    fn counted_loop(&mut self, l: &'m AccLoop, plan: Option<&Plan>, from: Value, to: Value, lb: Value, step: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+    fn counted_loop(
+        &mut self,
+        l: &'m AccLoop,
+        plan: Option<&Plan>,
+        from: Value,
+        to: Value,
+        lb: Value,
+        step: Value,
+        exit: cranelift_codegen::ir::Block,
+    ) -> Result<(), Diagnostic> {
         let off = self.b.ins().imul(from, step);
         let v0 = self.b.ins().iadd(lb, off);
         self.counted_loop_to(l, plan, 0, from, to, v0, step, exit, exit)
@@ -177,7 +186,17 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// A collapsed nest: walk `[start, end)` in runs of the innermost
     /// dimension; outer indices come from div/rem once per run.
     #[allow(clippy::too_many_arguments)]
-    fn collapsed_loop(&mut self, l: &'m AccLoop, plan: Option<&Plan>, lbs: &[Value], steps: &[Value], trips: &[Value], start: Value, end: Value, exit: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+    fn collapsed_loop(
+        &mut self,
+        l: &'m AccLoop,
+        plan: Option<&Plan>,
+        lbs: &[Value],
+        steps: &[Value],
+        trips: &[Value],
+        start: Value,
+        end: Value,
+        exit: cranelift_codegen::ir::Block,
+    ) -> Result<(), Diagnostic> {
         let span = l.span;
         let n = lbs.len();
         let idx = self.b.declare_var(types::I64);
@@ -250,7 +269,18 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// `plan` (innermost dimension), a vector loop runs first and this scalar
     /// loop only does the remainder.
     #[allow(clippy::too_many_arguments)]
-    fn counted_loop_to(&mut self, l: &'m AccLoop, plan: Option<&Plan>, d: usize, from: Value, to: Value, v0: Value, step: Value, done: cranelift_codegen::ir::Block, brk: cranelift_codegen::ir::Block) -> Result<(), Diagnostic> {
+    fn counted_loop_to(
+        &mut self,
+        l: &'m AccLoop,
+        plan: Option<&Plan>,
+        d: usize,
+        from: Value,
+        to: Value,
+        v0: Value,
+        step: Value,
+        done: cranelift_codegen::ir::Block,
+        brk: cranelift_codegen::ir::Block,
+    ) -> Result<(), Diagnostic> {
         let span = l.span;
         if let Some((p, nb)) = plan.and_then(|p| Some((p, p.native.as_ref()?))) {
             if self.native_loop(l, p, nb, from, to, v0, done)? {

@@ -51,6 +51,7 @@ mod expr;
 mod function;
 mod kernel;
 mod module;
+mod native;
 mod reduce;
 mod simd;
 mod stmt;
@@ -58,7 +59,6 @@ mod trampoline;
 mod unroll;
 mod value;
 mod variadic;
-mod native;
 mod vector;
 
 use accjit_ir::{Diagnostics, FuncSig, KernelId, Module};

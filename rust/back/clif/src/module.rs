@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
 use std::sync::OnceLock;
 
-use accjit_ir::{size_of, align_of, Diagnostic, Diagnostics, ExternId, GlobalId, Linkage, Module, RelocTarget, Span};
+use accjit_ir::{align_of, size_of, Diagnostic, Diagnostics, ExternId, GlobalId, Linkage, Module, RelocTarget, Span};
 use cranelift_codegen::ir::Signature;
 use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
@@ -139,7 +139,13 @@ pub struct ModuleCx<'m> {
 struct NotedWriter<'a>(&'a HashMap<cranelift_codegen::ir::Block, String>);
 
 impl cranelift_codegen::write::FuncWriter for NotedWriter<'_> {
-    fn write_block_header(&mut self, w: &mut dyn std::fmt::Write, func: &cranelift_codegen::ir::Function, block: cranelift_codegen::ir::Block, indent: usize) -> std::fmt::Result {
+    fn write_block_header(
+        &mut self,
+        w: &mut dyn std::fmt::Write,
+        func: &cranelift_codegen::ir::Function,
+        block: cranelift_codegen::ir::Block,
+        indent: usize,
+    ) -> std::fmt::Result {
         if let Some(note) = self.0.get(&block) {
             writeln!(w, "; {note}")?;
         }
@@ -230,7 +236,12 @@ impl<'m> ModuleCx<'m> {
         if self.opts.keep_clif {
             let mut simd = match self.vectorised.as_slice() {
                 [] => String::new(),
-                lanes => format!(" (SIMD: {} loop{} of {} lanes)", lanes.len(), if lanes.len() == 1 { "" } else { "s" }, lanes.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("/")),
+                lanes => format!(
+                    " (SIMD: {} loop{} of {} lanes)",
+                    lanes.len(),
+                    if lanes.len() == 1 { "" } else { "s" },
+                    lanes.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("/")
+                ),
             };
             if self.unrolled > 0 {
                 simd.push_str(&format!(" (unrolled reduction loops: {})", self.unrolled));
@@ -329,7 +340,10 @@ impl<'m> ModuleCx<'m> {
                             desc.write_data_addr(off, gv, r.addend);
                         }
                         RelocTarget::Func(_) | RelocTarget::Extern(_) if r.addend != 0 => {
-                            return Err(Diagnostic::error(g.span, "an offset from a function address in an initialiser is not supported by the Cranelift back end"));
+                            return Err(Diagnostic::error(
+                                g.span,
+                                "an offset from a function address in an initialiser is not supported by the Cranelift back end",
+                            ));
                         }
                         RelocTarget::Func(f) => {
                             let Some(fid) = self.funcs[f.index()] else { continue };
@@ -354,11 +368,7 @@ pub fn compile_module(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_module_inner(m, opts, tuning))) {
         Ok(r) => r,
         Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
+            let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "unknown panic".into());
             Err(Diagnostic::error(Span::DUMMY, format!("internal error in the Cranelift back end: {msg}")).into())
         }
     }

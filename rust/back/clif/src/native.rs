@@ -60,13 +60,8 @@ pub fn translate(f: &Function, l: &AccLoop, plan: &Plan, externs: &[ExternFunc])
         t.accs.push((p, op, rop));
     }
     t.block(&l.body)?;
-    let program = avx::Program {
-        elem,
-        streams: plan.pointers.len() as u32,
-        uniforms: t.uniforms.len() as u32,
-        accs: t.accs.iter().map(|a| a.2).collect(),
-        ops: t.ops,
-    };
+    let program =
+        avx::Program { elem, streams: plan.pointers.len() as u32, uniforms: t.uniforms.len() as u32, accs: t.accs.iter().map(|a| a.2).collect(), ops: t.ops };
     Some(NativeBody { program, uniforms: t.uniforms, accs: t.accs.iter().map(|a| (a.0, a.1)).collect() })
 }
 
@@ -285,7 +280,16 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// machine code of `nb` (the loop variable starts at `v0`); then on to
     /// `done`. Returns false (emitting nothing) when the emitter declines.
     #[allow(clippy::too_many_arguments)]
-    pub fn native_loop(&mut self, l: &'m AccLoop, plan: &Plan, nb: &NativeBody, from: Value, to: Value, v0: Value, done: cranelift_codegen::ir::Block) -> Result<bool, Diagnostic> {
+    pub fn native_loop(
+        &mut self,
+        l: &'m AccLoop,
+        plan: &Plan,
+        nb: &NativeBody,
+        from: Value,
+        to: Value,
+        v0: Value,
+        done: cranelift_codegen::ir::Block,
+    ) -> Result<bool, Diagnostic> {
         let span = l.span;
         let Ok(code) = avx::compile(&nb.program) else { return Ok(false) };
         let id = self.m.define_native(&code, span)?;

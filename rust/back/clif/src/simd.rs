@@ -30,7 +30,9 @@
 //! scalar loop. "Uniform" values are computed once per vector iteration by the
 //! ordinary scalar lowering and broadcast; "varying" ones become vectors.
 
-use accjit_ir::{size_of, AccLoop, BinOp, Block, Callee, ExprId, ExprKind, ExternFunc, Function, LocalId, RedOp, Scalar, Stmt, StmtKind, StructDef, Type, UnOp};
+use accjit_ir::{
+    size_of, AccLoop, BinOp, Block, Callee, ExprId, ExprKind, ExternFunc, Function, LocalId, RedOp, Scalar, Stmt, StmtKind, StructDef, Type, UnOp,
+};
 
 /// Native vector width in bytes (SSE/NEON registers; Cranelift's x64 back end
 /// has no 256-bit vector types).
@@ -157,7 +159,17 @@ pub fn children(k: &ExprKind) -> Vec<ExprId> {
     use ExprKind::*;
     match k {
         Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
-        Load(a) | AddrOf(a) | Unary(_, a) | Cast(a) | ComplexPart(a, _) | Alloca(a) | DescBase(a) | DescShape(a, _) | DescStride(a, _) | Deref(a) | Member(a, _) => vec![*a],
+        Load(a)
+        | AddrOf(a)
+        | Unary(_, a)
+        | Cast(a)
+        | ComplexPart(a, _)
+        | Alloca(a)
+        | DescBase(a)
+        | DescShape(a, _)
+        | DescStride(a, _)
+        | Deref(a)
+        | Member(a, _) => vec![*a],
         Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
         CompoundAssign { place, value, .. } => vec![*place, *value],
         IncDec { place, .. } => vec![*place],
@@ -201,7 +213,12 @@ pub fn same(f: &Function, a: ExprId, b: ExprId) -> bool {
 pub fn pure(f: &Function, externs: &[ExternFunc], e: ExprId) -> bool {
     let k = &f.expr(e).kind;
     let own = match k {
-        ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } | ExprKind::CallIndirect(..) | ExprKind::Alloca(_) | ExprKind::Comma(..) => false,
+        ExprKind::Assign(..)
+        | ExprKind::CompoundAssign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::CallIndirect(..)
+        | ExprKind::Alloca(_)
+        | ExprKind::Comma(..) => false,
         ExprKind::Call(Callee::Extern(x), _) => externs.get(x.index()).and_then(math_fn).is_some(),
         ExprKind::Call(..) => false,
         _ => true,
@@ -555,7 +572,14 @@ impl An<'_> {
                 let target = match local_of(f, place) {
                     Some(l) if self.red[l.index()].is_some() => {
                         let (rop, _) = self.red[l.index()].unwrap_or((RedOp::Add, os));
-                        let fits = matches!((rop, op), (RedOp::Add, BinOp::Add | BinOp::Sub) | (RedOp::Mul, BinOp::Mul) | (RedOp::BitAnd, BinOp::BitAnd) | (RedOp::BitOr, BinOp::BitOr) | (RedOp::BitXor, BinOp::BitXor));
+                        let fits = matches!(
+                            (rop, op),
+                            (RedOp::Add, BinOp::Add | BinOp::Sub)
+                                | (RedOp::Mul, BinOp::Mul)
+                                | (RedOp::BitAnd, BinOp::BitAnd)
+                                | (RedOp::BitOr, BinOp::BitOr)
+                                | (RedOp::BitXor, BinOp::BitXor)
+                        );
                         return fits && op_ty == ty && !reads_local(f, value, l) && self.lane_value_as(value, &op_ty);
                     }
                     Some(l) if self.varying[l.index()] => true,
@@ -563,14 +587,10 @@ impl An<'_> {
                     None => self.lane_store(place),
                 };
                 let ps = ty.scalar().filter(|s| lane_scalar(*s));
-                target
-                    && ps.is_some_and(|ps| cast_ok(ps, os) && cast_ok(os, ps))
-                    && self.op_fits(op, os, value)
-                    && self.lane_value_as(value, &op_ty)
-                    && {
-                        self.note(os);
-                        true
-                    }
+                target && ps.is_some_and(|ps| cast_ok(ps, os) && cast_ok(os, ps)) && self.op_fits(op, os, value) && self.lane_value_as(value, &op_ty) && {
+                    self.note(os);
+                    true
+                }
             }
             ExprKind::IncDec { .. } => self.uniform_effect(e),
             _ => pure(f, self.externs, e) && (self.uniform(e) || self.lane_value(e).is_some()),
@@ -778,7 +798,14 @@ impl An<'_> {
         }
         let other = match f.expr(v).kind.clone() {
             ExprKind::Binary(op, a, b) => {
-                let fits = matches!((rop, op), (RedOp::Add, BinOp::Add | BinOp::Sub) | (RedOp::Mul, BinOp::Mul) | (RedOp::BitAnd, BinOp::BitAnd) | (RedOp::BitOr, BinOp::BitOr) | (RedOp::BitXor, BinOp::BitXor));
+                let fits = matches!(
+                    (rop, op),
+                    (RedOp::Add, BinOp::Add | BinOp::Sub)
+                        | (RedOp::Mul, BinOp::Mul)
+                        | (RedOp::BitAnd, BinOp::BitAnd)
+                        | (RedOp::BitOr, BinOp::BitOr)
+                        | (RedOp::BitXor, BinOp::BitXor)
+                );
                 if !fits || f.expr(a).ty != pty {
                     return false;
                 }

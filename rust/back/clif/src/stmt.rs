@@ -37,12 +37,7 @@ impl<'m> FnCx<'_, 'm, '_> {
                 self.jump_away(target);
             }
             StmtKind::Continue => {
-                let target = self
-                    .loops
-                    .iter()
-                    .rev()
-                    .find_map(|&(_, c)| c)
-                    .ok_or_else(|| Diagnostic::error(span, "'continue' outside a loop"))?;
+                let target = self.loops.iter().rev().find_map(|&(_, c)| c).ok_or_else(|| Diagnostic::error(span, "'continue' outside a loop"))?;
                 self.jump_away(target);
             }
             StmtKind::Return(e) => self.lower_return(*e, span)?,
@@ -264,7 +259,10 @@ impl<'m> FnCx<'_, 'm, '_> {
         let ir = self.m.ir;
         let k = ir.kernels.get(l.kernel.index()).ok_or_else(|| Diagnostic::error(span, "internal error: launch of an unknown kernel"))?;
         if l.args.len() != k.params.len() {
-            return Err(Diagnostic::error(span, format!("internal error: {} arguments for kernel '{}' with {} parameters", l.args.len(), k.name, k.params.len())));
+            return Err(Diagnostic::error(
+                span,
+                format!("internal error: {} arguments for kernel '{}' with {} parameters", l.args.len(), k.name, k.params.len()),
+            ));
         }
         let slot = *self
             .m

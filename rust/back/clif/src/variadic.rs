@@ -26,9 +26,10 @@ impl FnCx<'_, '_, '_> {
         let shim_sig = FuncSig { params, ret: ext.sig.ret.clone(), variadic: false };
         let csig = crate::abi::signature(&shim_sig, self.m.cc, true, &self.m.ir.structs, false)
             .map_err(|w| Diagnostic::error(span, format!("{w} ('{}') is not supported by the Cranelift back end", ext.name)))?;
-        let id = self.m.import(&shim, &csig, span).map_err(|_| {
-            Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name))
-        })?;
+        let id = self
+            .m
+            .import(&shim, &csig, span)
+            .map_err(|_| Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name)))?;
         let fixed_sig = FuncSig { params: ext.sig.params.clone(), ret: ext.sig.ret.clone(), variadic: false };
         let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, true)?;
         let rest = &args[nfixed..];
@@ -47,7 +48,10 @@ impl FnCx<'_, '_, '_> {
                 Type::Scalar(_) => (self.to_i64(v, &aty, aspan)?, 0),
                 Type::Ptr(_) | Type::Array(..) | Type::Func(_) => (self.to_i64(v, &aty, aspan)?, 2),
                 _ => {
-                    return Err(Diagnostic::error(aspan, format!("passing a value of type {aty:?} to the variadic function '{}' is not supported by the Cranelift back end", ext.name)));
+                    return Err(Diagnostic::error(
+                        aspan,
+                        format!("passing a value of type {aty:?} to the variadic function '{}' is not supported by the Cranelift back end", ext.name),
+                    ));
                 }
             };
             self.b.ins().store(own_flags(), word, slots, 8 * i as i32);

@@ -272,7 +272,16 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// A loop with uniform control inside a vector body (`for`, `while`,
     /// `do … while`): the scalar loop shape with a vector body.
     #[allow(clippy::too_many_arguments)]
-    fn vloop(&mut self, vx: &mut VecCx, init: Option<&'m Block>, cond: Option<ExprId>, step: Option<ExprId>, body: &'m Block, post_test: bool, span: Span) -> Result<(), Diagnostic> {
+    fn vloop(
+        &mut self,
+        vx: &mut VecCx,
+        init: Option<&'m Block>,
+        cond: Option<ExprId>,
+        step: Option<ExprId>,
+        body: &'m Block,
+        post_test: bool,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
         if let Some(init) = init {
             self.vblock(vx, init)?;
         }

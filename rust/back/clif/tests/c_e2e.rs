@@ -265,7 +265,13 @@ fn conformance_core_programs() {
         } else if text.contains("Cranelift") || text.contains("undefined reference") {
             ours.push(format!("{name}: {}", text.lines().filter(|l| l.contains("error")).take(3).collect::<Vec<_>>().join(" | ")));
         } else {
-            let why = if text.contains("RESULT compile-error") { "front end/lower" } else if text.contains("RESULT main=") { "wrong result" } else { "crashed" };
+            let why = if text.contains("RESULT compile-error") {
+                "front end/lower"
+            } else if text.contains("RESULT main=") {
+                "wrong result"
+            } else {
+                "crashed"
+            };
             others.push(format!("{name}: {why}"));
         }
     }

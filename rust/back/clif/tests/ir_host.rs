@@ -248,7 +248,13 @@ fn arrays_pointers_and_address_taken_locals() {
     let cond = fb.cmp(BinOp::Lt, iv, five);
     let ip = fb.var(i);
     let step = fb.e(ExprKind::IncDec { place: ip, inc: true, prefix: true }, Type::I64);
-    fb.push(StmtKind::For { init: blk(vec![st(StmtKind::Decl(i, Some(z)))]), cond: Some(cond), step: Some(step), body: blk(vec![st(StmtKind::Expr(asg))]), acc: None });
+    fb.push(StmtKind::For {
+        init: blk(vec![st(StmtKind::Decl(i, Some(z)))]),
+        cond: Some(cond),
+        step: Some(step),
+        body: blk(vec![st(StmtKind::Expr(asg))]),
+        acc: None,
+    });
     let seven = fb.i64(7);
     fb.push(StmtKind::Decl(x, Some(seven)));
     let xv = fb.var(x);
@@ -371,7 +377,15 @@ fn globals_relocations_and_libc() {
     // long f() { return strlen(pm) * 10 + n; }
     let mut m = Module::default();
     let arr = Type::Array(Box::new(Type::Scalar(Scalar::I8)), Some(6));
-    m.globals.push(Global { name: "msg".into(), ty: arr, linkage: Linkage::Internal, init: Some(GlobalInit { bytes: b"hello\0".to_vec(), relocs: vec![] }), is_const: true, declare: None, span: sp(1) });
+    m.globals.push(Global {
+        name: "msg".into(),
+        ty: arr,
+        linkage: Linkage::Internal,
+        init: Some(GlobalInit { bytes: b"hello\0".to_vec(), relocs: vec![] }),
+        is_const: true,
+        declare: None,
+        span: sp(1),
+    });
     let pty = Type::ptr(Type::Scalar(Scalar::I8));
     m.globals.push(Global {
         name: "pm".into(),
@@ -382,7 +396,15 @@ fn globals_relocations_and_libc() {
         declare: None,
         span: sp(2),
     });
-    m.globals.push(Global { name: "n".into(), ty: Type::I64, linkage: Linkage::Export, init: Some(GlobalInit { bytes: 3i64.to_le_bytes().to_vec(), relocs: vec![] }), is_const: false, declare: None, span: sp(3) });
+    m.globals.push(Global {
+        name: "n".into(),
+        ty: Type::I64,
+        linkage: Linkage::Export,
+        init: Some(GlobalInit { bytes: 3i64.to_le_bytes().to_vec(), relocs: vec![] }),
+        is_const: false,
+        declare: None,
+        span: sp(3),
+    });
     m.externs.push(ExternFunc { name: "strlen".into(), sig: FuncSig { params: vec![pty.clone()], ret: Type::U64, variadic: false }, span: sp(4) });
     m.externs.push(ExternFunc { name: "a_function_nobody_defines".into(), sig: FuncSig { params: vec![], ret: Type::I32, variadic: false }, span: sp(5) });
     let mut fb = FB::new("f", &[], Type::I64);
@@ -433,7 +455,13 @@ fn alloca_marks_and_releases() {
     let cond = fb.cmp(BinOp::Lt, iv, nv);
     let ip = fb.var(i);
     let step = fb.e(ExprKind::IncDec { place: ip, inc: true, prefix: false }, Type::I64);
-    fb.push(StmtKind::For { init: blk(vec![st(StmtKind::Decl(i, Some(z)))]), cond: Some(cond), step: Some(step), body: blk(vec![st(StmtKind::Expr(a1)), st(StmtKind::Expr(a2))]), acc: None });
+    fb.push(StmtKind::For {
+        init: blk(vec![st(StmtKind::Decl(i, Some(z)))]),
+        cond: Some(cond),
+        step: Some(step),
+        body: blk(vec![st(StmtKind::Expr(a1)), st(StmtKind::Expr(a2))]),
+        acc: None,
+    });
     let sv = fb.get(s);
     fb.ret(sv);
     let cm = one(fb.finish());

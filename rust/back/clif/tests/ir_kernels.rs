@@ -75,7 +75,12 @@ fn saxpy_gang_loop_partitions_every_iteration_once() {
     fb.f.body.stmts.push(l);
     let k = kernel(
         "saxpy",
-        vec![("n", Type::I64, ParamKind::Value), ("a", Type::F32, ParamKind::Value), ("x", fptr.clone(), ParamKind::DeviceAddr), ("y", fptr, ParamKind::DeviceAddr)],
+        vec![
+            ("n", Type::I64, ParamKind::Value),
+            ("a", Type::F32, ParamKind::Value),
+            ("x", fptr.clone(), ParamKind::DeviceAddr),
+            ("y", fptr, ParamKind::DeviceAddr),
+        ],
         fb.finish(),
         vec![],
     );
@@ -172,7 +177,12 @@ fn loop_reductions_shared_target_under_lock() {
     fb.f.body.stmts.push(l);
     let k = kernel(
         "red",
-        vec![("n", Type::I64, ParamKind::Value), ("x", dp.clone(), ParamKind::DeviceAddr), ("sum", dp, ParamKind::DeviceAddr), ("mx", ip, ParamKind::DeviceAddr)],
+        vec![
+            ("n", Type::I64, ParamKind::Value),
+            ("x", dp.clone(), ParamKind::DeviceAddr),
+            ("sum", dp, ParamKind::DeviceAddr),
+            ("mx", ip, ParamKind::DeviceAddr),
+        ],
         fb.finish(),
         vec![],
     );
@@ -257,7 +267,12 @@ fn reduction_identities_for_every_operator() {
         let tv = fb.get(t);
         let a = fb.assign(od, tv);
         fb.expr_stmt(a);
-        let k = kernel("r", vec![("n", Type::I64, ParamKind::Value), ("v", vp.clone(), ParamKind::DeviceAddr), ("out", vp, ParamKind::DeviceAddr)], fb.finish(), vec![]);
+        let k = kernel(
+            "r",
+            vec![("n", Type::I64, ParamKind::Value), ("v", vp.clone(), ParamKind::DeviceAddr), ("out", vp, ParamKind::DeviceAddr)],
+            fb.finish(),
+            vec![],
+        );
         let cm = build(&Module { kernels: vec![k], ..Default::default() });
         let mut out = [0u64; 1];
         match ty.scalar().unwrap().size() {
@@ -298,7 +313,12 @@ fn compute_construct_reduction_and_gang_builtins() {
         KernelReduction { op: RedOp::Add, ty: Type::I64, local: c, target_param: 0 },
         KernelReduction { op: RedOp::Max, ty: Type::I64, local: g, target_param: 1 },
     ];
-    let k = kernel("kr", vec![("cnt", ip.clone(), ParamKind::DeviceAddr), ("gmax", ip.clone(), ParamKind::DeviceAddr), ("ng", ip, ParamKind::DeviceAddr)], fb.finish(), reds);
+    let k = kernel(
+        "kr",
+        vec![("cnt", ip.clone(), ParamKind::DeviceAddr), ("gmax", ip.clone(), ParamKind::DeviceAddr), ("ng", ip, ParamKind::DeviceAddr)],
+        fb.finish(),
+        reds,
+    );
     let cm = build(&Module { kernels: vec![k], ..Default::default() });
     let (mut cnt, mut gmax, mut ng) = (10i64, -1i64, 0i64);
     run_threads(&cm, 0, &[&mut cnt as *mut i64 as u64, &mut gmax as *mut i64 as u64, &mut ng as *mut i64 as u64], 6);
@@ -313,7 +333,14 @@ fn atomics_under_contention() {
     let ip = Type::ptr(Type::I32);
     let dp = Type::ptr(Type::F64);
     let lp = Type::ptr(Type::I64);
-    let mut fb = kfb(&[("ci", ip.clone()), ("cd", dp.clone()), ("mx", lp.clone()), ("tk", lp.clone()), ("rec", Type::ptr(Type::Scalar(Scalar::U8))), ("fl", Type::ptr(Type::F32))]);
+    let mut fb = kfb(&[
+        ("ci", ip.clone()),
+        ("cd", dp.clone()),
+        ("mx", lp.clone()),
+        ("tk", lp.clone()),
+        ("rec", Type::ptr(Type::Scalar(Scalar::U8))),
+        ("fl", Type::ptr(Type::F32)),
+    ]);
     let i = fb.local("i", Type::I64);
     let old = fb.local("old", Type::I64);
     let fold = fb.local("fold", Type::F32);
@@ -368,7 +395,14 @@ fn atomics_under_contention() {
     run_threads(
         &cm,
         0,
-        &[&mut ci as *mut i32 as u64, &mut cd as *mut f64 as u64, &mut mx as *mut i64 as u64, &mut tk as *mut i64 as u64, rec.as_mut_ptr() as u64, &mut fl as *mut f32 as u64],
+        &[
+            &mut ci as *mut i32 as u64,
+            &mut cd as *mut f64 as u64,
+            &mut mx as *mut i64 as u64,
+            &mut tk as *mut i64 as u64,
+            rec.as_mut_ptr() as u64,
+            &mut fl as *mut f32 as u64,
+        ],
         8,
     );
     assert_eq!(ci, 8000);
@@ -429,7 +463,12 @@ fn launch_packs_arguments_and_calls_the_runtime() {
     let el = kb.index(op, gi);
     let asg = kb.assign(el, v);
     kb.expr_stmt(asg);
-    let k = kernel("k", vec![("a", Type::F32, ParamKind::Value), ("out", dp.clone(), ParamKind::DeviceAddr), ("s", s16.clone(), ParamKind::Value)], kb.finish(), vec![]);
+    let k = kernel(
+        "k",
+        vec![("a", Type::F32, ParamKind::Value), ("out", dp.clone(), ParamKind::DeviceAddr), ("s", s16.clone(), ParamKind::Value)],
+        kb.finish(),
+        vec![],
+    );
 
     let mut hb = FB::new("run", &[("a", Type::F32), ("out", dp.clone())], Type::Void);
     let (a, o) = (hb.get(LocalId(0)), hb.get(LocalId(1)));

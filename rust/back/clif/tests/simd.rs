@@ -239,7 +239,17 @@ int bits(int n, const int *x) {
     }
     for &n in TRIPS {
         let x: Vec<i32> = (0..n).map(|i| ((i * 7919) % 2003) as i32 - 1000).collect();
-        let ones: Vec<i32> = (0..n).map(|i| if i % 97 == 3 { -1 } else if i % 89 == 1 { 2 } else { 1 }).collect();
+        let ones: Vec<i32> = (0..n)
+            .map(|i| {
+                if i % 97 == 3 {
+                    -1
+                } else if i % 89 == 1 {
+                    2
+                } else {
+                    1
+                }
+            })
+            .collect();
         let d: Vec<f64> = data_f64(n);
         let f: Vec<f32> = data_f32(n);
         for j in [&v, &s] {
@@ -528,7 +538,12 @@ double dsum(int n, const double *x) {
 "#;
     let (v, s) = both(src, avx512);
     assert!(v.simd_kernels().is_empty(), "{:?}", v.simd_kernels());
-    assert_eq!(v.cm.clif.matches("(unrolled reduction loops: 1)").count(), 4, "{}", v.cm.clif.lines().filter(|l| l.starts_with("; kernel")).collect::<Vec<_>>().join("\n"));
+    assert_eq!(
+        v.cm.clif.matches("(unrolled reduction loops: 1)").count(),
+        4,
+        "{}",
+        v.cm.clif.lines().filter(|l| l.starts_with("; kernel")).collect::<Vec<_>>().join("\n")
+    );
     for &n in TRIPS {
         let x: Vec<i32> = (0..n).map(|i| ((i * 7919) % 2003) as i32 - 1000).collect();
         let idx: Vec<i32> = (0..n).map(|i| ((i * 31) % n.max(1)) as i32).collect();

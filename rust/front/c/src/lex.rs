@@ -41,10 +41,7 @@ impl Bad {
             Bad::UnterminatedChar => "unterminated character constant".into(),
             Bad::UnterminatedString => "unterminated string literal".into(),
             Bad::Stray => format!("stray `{}` in program", text),
-            Bad::Wide => format!(
-                "wide and Unicode literals are not supported: `{}`",
-                text.chars().take(24).collect::<String>()
-            ),
+            Bad::Wide => format!("wide and Unicode literals are not supported: `{}`", text.chars().take(24).collect::<String>()),
         }
     }
 }
@@ -249,8 +246,8 @@ fn punct_len(b: &[u8]) -> usize {
         b'#' if c1 == b'#' => 2,
         b':' if c1 == b'>' => 2,
         b'%' if matches!(c1, b'=' | b'>' | b':') => 2,
-        b'[' | b']' | b'(' | b')' | b'{' | b'}' | b'.' | b'&' | b'*' | b'+' | b'-' | b'~' | b'!' | b'/' | b'%' | b'<' | b'>'
-        | b'^' | b'|' | b'?' | b':' | b';' | b'=' | b',' | b'#' => 1,
+        b'[' | b']' | b'(' | b')' | b'{' | b'}' | b'.' | b'&' | b'*' | b'+' | b'-' | b'~' | b'!' | b'/' | b'%' | b'<' | b'>' | b'^' | b'|' | b'?' | b':'
+        | b';' | b'=' | b',' | b'#' => 1,
         _ => 0,
     }
 }

@@ -33,8 +33,8 @@ pub fn parse_tokens(tokens: Vec<token::Token>, sm: Option<&SourceMap>) -> Result
     parse::parse_tokens(tokens, sm)
 }
 
-pub mod parse;
-pub mod token;
 pub mod headers;
 pub mod lex;
+pub mod parse;
 pub mod preprocess;
+pub mod token;

@@ -729,9 +729,8 @@ impl<'s> Pp<'s> {
             None => {
                 let id = self.sm.add(key.clone(), text);
                 // Lexed once per thread; spans get this file id as they are read.
-                let toks = BUNDLED_TOKENS.with(|c| {
-                    c.borrow_mut().entry(text.as_ptr() as usize).or_insert_with(|| Rc::new(lex::lex_static(text, 0).toks)).clone()
-                });
+                let toks =
+                    BUNDLED_TOKENS.with(|c| c.borrow_mut().entry(text.as_ptr() as usize).or_insert_with(|| Rc::new(lex::lex_static(text, 0).toks)).clone());
                 self.cache.insert(key.clone(), (id, toks.clone()));
                 self.file_keys.insert(id, key);
                 (id, toks)

@@ -103,7 +103,9 @@ fn combined_parallel_loop_with_data_clauses() {
 
 #[test]
 fn reduction_on_combined_goes_to_the_loop_and_implies_copy() {
-    let m = ok("double sum(long n, const float *x) { double s = 0;\n#pragma acc parallel loop reduction(+:s)\nfor (long i = 0; i < n; i++) s += x[i];\nreturn s; }");
+    let m = ok(
+        "double sum(long n, const float *x) { double s = 0;\n#pragma acc parallel loop reduction(+:s)\nfor (long i = 0; i < n; i++) s += x[i];\nreturn s; }",
+    );
     let f = func(&m, "sum");
     let a = accs(f);
     let c = compute(&a[0]);

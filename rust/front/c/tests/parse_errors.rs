@@ -112,7 +112,10 @@ fn clause_not_allowed() {
         hint("double f(int n, const double *x) {\n  double s = 0;\n  #pragma acc kernels reduction(+:s)\n  for (int i = 0; i < n; i++) s += x[i];\n  return s;\n}").as_deref(),
         Some("'reduction' is allowed on the 'parallel', 'serial' and 'loop' directives")
     );
-    assert_eq!(hint("void f(void) {\n#pragma acc serial num_gangs(2)\n{ }\n}").as_deref(), Some("'num_gangs' is allowed on the 'parallel' and 'kernels' directives"));
+    assert_eq!(
+        hint("void f(void) {\n#pragma acc serial num_gangs(2)\n{ }\n}").as_deref(),
+        Some("'num_gangs' is allowed on the 'parallel' and 'kernels' directives")
+    );
     assert_eq!(hint("void f(int *x) {\n#pragma acc atomic capture read\n*x = 1;\n}"), None);
     assert_eq!(
         err1("void f(float *x) {\n#pragma acc parallel device_type(nvidia) copy(x[0:4])\n{ }\n}"),
@@ -177,7 +180,13 @@ fn collapse_and_loop_association() {
     );
     // The clause is shown in a note, the directive in the hint-free case of a missing loop.
     let mut sm = SourceMap::new();
-    let d = compile(&mut sm, "t.c", "void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}", &CompileOptions::default()).unwrap_err();
+    let d = compile(
+        &mut sm,
+        "t.c",
+        "void f(int n, float *x) {\n#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) x[i] = 1;\n}",
+        &CompileOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(d.0[0].notes.len(), 1);
     assert_eq!(sm.location(d.0[0].notes[0].0), "t.c:2:27");
     let d = compile(&mut sm, "t.c", "void f(int n, float *x) {\n#pragma acc loop\nx[0] = 1;\n}", &CompileOptions::default()).unwrap_err();
@@ -203,7 +212,10 @@ fn unknown_directives_and_clauses() {
         err1("void f(int n, float *x) {\n    #pragma acc parallel loop copyinn(x[0:n])\n    for (int i = 0; i < n; i++) x[i] = 0;\n}"),
         "t.c:2:31: error: unknown OpenACC clause 'copyinn'"
     );
-    assert_eq!(hint("void f(int n, float *x) {\n#pragma acc parallel loop copyinn(x[0:n])\nfor (int i = 0; i < n; i++) x[i] = 0;\n}").as_deref(), Some("did you mean 'copyin'?"));
+    assert_eq!(
+        hint("void f(int n, float *x) {\n#pragma acc parallel loop copyinn(x[0:n])\nfor (int i = 0; i < n; i++) x[i] = 0;\n}").as_deref(),
+        Some("did you mean 'copyin'?")
+    );
     assert_eq!(err1("void f(void) {\n#pragma acc paralel\n{ }\n}"), "t.c:2:13: error: unknown OpenACC directive 'paralel'");
     assert_eq!(hint("void f(void) {\n#pragma acc paralel\n{ }\n}").as_deref(), Some("did you mean 'parallel'?"));
 }
@@ -214,12 +226,24 @@ fn malformed_clauses() {
         err1("void f(int n, float *x) {\n    #pragma acc parallel loop copy(x[0:n]\n    for (int i = 0; i < n; i++) x[i] = 1;\n}"),
         "t.c:2:42: error: expected ')' to close the 'copy' clause at end of directive"
     );
-    assert_eq!(err1("void f(void) {\n#pragma acc parallel default(shared)\n{ }\n}"), "t.c:2:30: error: invalid default clause 'shared': expected 'none' or 'present'");
+    assert_eq!(
+        err1("void f(void) {\n#pragma acc parallel default(shared)\n{ }\n}"),
+        "t.c:2:30: error: invalid default clause 'shared': expected 'none' or 'present'"
+    );
     assert_eq!(err1("void f(int s) {\n#pragma acc parallel reduction(-:s)\n{ }\n}"), "t.c:2:32: error: invalid reduction operator '-'");
     assert_eq!(err1("void f(float *x) {\n#pragma acc data copy(y[0:4])\n{ }\n}"), "t.c:2:23: error: use of undeclared identifier 'y'");
-    assert_eq!(err1("void f(float *x) {\n#pragma acc data copy(x[0:])\n{ }\n}"), "t.c:2:24: error: the length of an array section of pointer 'x[0:]' is required");
-    assert_eq!(err1("void f(void) {\n#pragma acc update if(1)\n}"), "t.c:2:13: error: an 'update' directive requires at least one of 'self', 'host' or 'device'");
-    assert_eq!(err1("void f(void) {\n#pragma acc exit data finalize\n}"), "t.c:2:13: error: an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'");
+    assert_eq!(
+        err1("void f(float *x) {\n#pragma acc data copy(x[0:])\n{ }\n}"),
+        "t.c:2:24: error: the length of an array section of pointer 'x[0:]' is required"
+    );
+    assert_eq!(
+        err1("void f(void) {\n#pragma acc update if(1)\n}"),
+        "t.c:2:13: error: an 'update' directive requires at least one of 'self', 'host' or 'device'"
+    );
+    assert_eq!(
+        err1("void f(void) {\n#pragma acc exit data finalize\n}"),
+        "t.c:2:13: error: an 'exit data' directive requires at least one of 'copyout', 'delete' or 'detach'"
+    );
 }
 
 #[test]
@@ -227,8 +251,14 @@ fn routine_and_atomic_errors() {
     assert_eq!(err1("#pragma acc routine seq\nint x;"), "t.c:1:13: error: 'routine' directive is not followed by a function declaration or definition");
     assert_eq!(err1("#pragma acc routine seq"), "t.c:1:13: error: 'routine' directive is not followed by a function declaration or definition");
     assert_eq!(err1("#pragma acc routine(nope) seq\nvoid f(void);"), "t.c:1:21: error: 'routine' directive names 'nope', which is not a declared function");
-    assert_eq!(err1("#pragma acc routine gang vector\nvoid f(void);"), "t.c:1:26: error: only one of gang, worker, vector or seq may appear on a routine directive ('gang' and 'vector')");
-    assert_eq!(err1("#pragma acc routine seq worker\nvoid f(void);"), "t.c:1:25: error: only one of gang, worker, vector or seq may appear on a routine directive ('seq' and 'worker')");
+    assert_eq!(
+        err1("#pragma acc routine gang vector\nvoid f(void);"),
+        "t.c:1:26: error: only one of gang, worker, vector or seq may appear on a routine directive ('gang' and 'vector')"
+    );
+    assert_eq!(
+        err1("#pragma acc routine seq worker\nvoid f(void);"),
+        "t.c:1:25: error: only one of gang, worker, vector or seq may appear on a routine directive ('seq' and 'worker')"
+    );
     assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic update\n*x = y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic update'");
     assert_eq!(err1("void f(int *x, int y) {\n#pragma acc atomic read\n*x += y;\n}"), "t.c:3:1: error: invalid atomic statement for 'atomic read'");
     // The hint lists the forms of the clause and names the clause the statement fits.
@@ -273,5 +303,11 @@ fn loops_must_be_canonical() {
     );
     // seq loops may be anything
     let mut sm = accjit_ir::SourceMap::new();
-    assert!(compile(&mut sm, "t.c", "void f(int n, float *x) {\n#pragma acc parallel loop seq\nfor (int i = 1; i < n; i *= 2) x[i] = 1;\n}", &CompileOptions::default()).is_ok());
+    assert!(compile(
+        &mut sm,
+        "t.c",
+        "void f(int n, float *x) {\n#pragma acc parallel loop seq\nfor (int i = 1; i < n; i *= 2) x[i] = 1;\n}",
+        &CompileOptions::default()
+    )
+    .is_ok());
 }

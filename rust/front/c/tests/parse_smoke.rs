@@ -13,7 +13,9 @@ fn ok(src: &str) -> accjit_ir::Module {
 #[test]
 fn bench_kernels_parses() {
     let src = std::fs::read_to_string("/work/shared/bench/kernels.c").unwrap_or_default();
-    if src.is_empty() { return; }
+    if src.is_empty() {
+        return;
+    }
     let m = ok(&src);
     assert!(m.functions.iter().any(|f| f.name == "main"));
 }

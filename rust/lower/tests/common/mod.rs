@@ -125,7 +125,15 @@ impl B {
         self.e(ExprKind::CompoundAssign { op, place, value: v, op_ty: ty.clone() }, ty)
     }
     /// `for (int i = lb; i OP ub; i++) body` with `i` a new i32 local.
-    pub fn for_decl(&mut self, name: &str, lb: ExprId, op: BinOp, ub: ExprId, body: impl FnOnce(&mut B, LocalId) -> Vec<Stmt>, acc: Option<LoopDirective>) -> Stmt {
+    pub fn for_decl(
+        &mut self,
+        name: &str,
+        lb: ExprId,
+        op: BinOp,
+        ub: ExprId,
+        body: impl FnOnce(&mut B, LocalId) -> Vec<Stmt>,
+        acc: Option<LoopDirective>,
+    ) -> Stmt {
         let i = self.local(name, Type::I32);
         let init = self.decl(i, Some(lb));
         let iv = self.load(i);
@@ -153,7 +161,17 @@ impl B {
         let lower = self.i64(lo);
         let name = self.f.local(p).name.clone();
         let s = self.span();
-        VarRef { text: format!("{}[{}:n]", name, lo), root, base, addr, bytes, sections: vec![Section { lower: Some(lower), length: Some(len64) }], elem_ty: elem, deep: false, span: s }
+        VarRef {
+            text: format!("{}[{}:n]", name, lo),
+            root,
+            base,
+            addr,
+            bytes,
+            sections: vec![Section { lower: Some(lower), length: Some(len64) }],
+            elem_ty: elem,
+            deep: false,
+            span: s,
+        }
     }
     /// A whole variable.
     pub fn var(&mut self, l: LocalId) -> VarRef {

@@ -194,7 +194,19 @@ pub mod rt {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub extern "C" fn launch(slot: *const Slot, args: *mut u64, nargs: i64, num_gangs: i64, _nw: i64, _vl: i64, async_: i64, _wait: *const i64, nwait: i64, flags: i64, _loc: *const i8) {
+    pub extern "C" fn launch(
+        slot: *const Slot,
+        args: *mut u64,
+        nargs: i64,
+        num_gangs: i64,
+        _nw: i64,
+        _vl: i64,
+        async_: i64,
+        _wait: *const i64,
+        nwait: i64,
+        flags: i64,
+        _loc: *const i8,
+    ) {
         let slot = unsafe { &*slot };
         let a = unsafe { std::slice::from_raw_parts(args, nargs as usize) }.to_vec();
         *slot.last_args.lock().unwrap() = a;

@@ -36,8 +36,10 @@ fn forms(which: &str) -> &'static str {
     match which {
         "read" => "v = x;",
         "write" => "x = expr;",
-        "capture" => "v = x++; v = x--; v = ++x; v = --x; v = x binop= expr; v = x = x binop expr; \
-{v = x; x binop= expr;} {x binop= expr; v = x;} {v = x; x = expr;}",
+        "capture" => {
+            "v = x++; v = x--; v = ++x; v = --x; v = x binop= expr; v = x = x binop expr; \
+{v = x; x binop= expr;} {x binop= expr; v = x;} {v = x; x = expr;}"
+        }
         _ => "x++; x--; ++x; --x; x binop= expr; x = x binop expr; x = expr binop x;",
     }
 }
@@ -166,7 +168,9 @@ impl<'a> Parser<'a> {
             return true;
         }
         match &self.ex(e).kind {
-            ExprKind::Load(a) | ExprKind::Cast(a) | ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Member(a, _) => self.mentions(*a, x),
+            ExprKind::Load(a) | ExprKind::Cast(a) | ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Member(a, _) => {
+                self.mentions(*a, x)
+            }
             ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => self.mentions(*a, x) || self.mentions(*b, x),
             ExprKind::Cond(a, b, c) => self.mentions(*a, x) || self.mentions(*b, x) || self.mentions(*c, x),
             ExprKind::Call(_, args) => args.iter().any(|a| self.mentions(*a, x)),
@@ -219,8 +223,11 @@ impl<'a> Parser<'a> {
             }
             None => {
                 // Say which other atomic clause the statement fits, if any.
-                let fits: Vec<String> =
-                    ["read", "write", "update", "capture"].iter().filter(|o| **o != which && self.atomic_form(o, &stmts).is_some()).map(|o| format!("'atomic {}'", o)).collect();
+                let fits: Vec<String> = ["read", "write", "update", "capture"]
+                    .iter()
+                    .filter(|o| **o != which && self.atomic_form(o, &stmts).is_some())
+                    .map(|o| format!("'atomic {}'", o))
+                    .collect();
                 let mut hint = format!("'atomic {}' takes one of: {}", which, forms(which));
                 if !fits.is_empty() {
                     hint = format!("this statement is the form of {}; {}", fits.join(" or "), hint);

@@ -158,9 +158,7 @@ fn binary(op: BinOp, a: CVal, b: CVal, ta: &Type, tb: &Type, tr: &Type, structs:
             (BinOp::Add, CVal::Int(p), CVal::Int(i)) => return Some(CVal::Int(p + i * sz)),
             (BinOp::Sub, CVal::Int(p), CVal::Int(i)) if !tb.is_ptr() => return Some(CVal::Int(p - i * sz)),
             (BinOp::Sub, CVal::Int(p), CVal::Int(q)) => return Some(CVal::Int((p - q) / sz)),
-            (BinOp::Sub, CVal::Addr(t1, o1), CVal::Addr(t2, o2)) if format!("{:?}", t1) == format!("{:?}", t2) => {
-                return Some(CVal::Int((o1 - o2) / sz))
-            }
+            (BinOp::Sub, CVal::Addr(t1, o1), CVal::Addr(t2, o2)) if format!("{:?}", t1) == format!("{:?}", t2) => return Some(CVal::Int((o1 - o2) / sz)),
             _ => {}
         }
     }

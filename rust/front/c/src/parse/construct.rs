@@ -8,8 +8,7 @@ use super::directive::{Clause, DirKind, Directive, CV};
 use super::{PResult, Parser};
 use crate::token::Token;
 use accjit_ir::{
-    BinOp,
-    ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, Diagnostic, ExecDirective,
+    BinOp, ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, Diagnostic, ExecDirective,
     ExecKind, ExprId, ExprKind, HostDataConstruct, Level, LoopDirective, LoopTuning, Reduction, RoutineInfo, Span, Stmt, StmtKind, VarRef, WaitArgs,
 };
 
@@ -362,7 +361,11 @@ impl<'a> Parser<'a> {
                 };
                 if !ok {
                     let sp = self.ex(*c).span;
-                    return self.err_hint(sp, format!("the condition of an OpenACC loop must compare the loop variable '{}' with <, <=, >, >= or !=", vname), "the trip count must be computable before the loop");
+                    return self.err_hint(
+                        sp,
+                        format!("the condition of an OpenACC loop must compare the loop variable '{}' with <, <=, >, >= or !=", vname),
+                        "the trip count must be computable before the loop",
+                    );
                 }
             }
         }
@@ -384,7 +387,11 @@ impl<'a> Parser<'a> {
         };
         if !step_ok {
             let sp = step.map(|e| self.ex(e).span).unwrap_or(s.span);
-            return self.err_hint(sp, format!("the increment of an OpenACC loop must step the loop variable '{}' by a loop-invariant amount", vname), "write i++, i--, i += c or i = i + c");
+            return self.err_hint(
+                sp,
+                format!("the increment of an OpenACC loop must step the loop variable '{}' by a loop-invariant amount", vname),
+                "write i++, i--, i += c or i = i + c",
+            );
         }
         if depth > 1 {
             let inner = if body.stmts.len() == 1 {
@@ -516,7 +523,10 @@ impl<'a> Parser<'a> {
             return self.err(d.name_span, "a 'declare' directive requires at least one data clause");
         }
         for dc in data {
-            if !matches!(dc.kind, DataClauseKind::Create | DataClauseKind::CopyIn | DataClauseKind::DevicePtr | DataClauseKind::DeviceResident | DataClauseKind::Link) {
+            if !matches!(
+                dc.kind,
+                DataClauseKind::Create | DataClauseKind::CopyIn | DataClauseKind::DevicePtr | DataClauseKind::DeviceResident | DataClauseKind::Link
+            ) {
                 return self.err(dc.span, format!("clause '{}' is not allowed on a 'declare' directive at file scope", dc.kind.name()));
             }
             for v in &dc.vars {

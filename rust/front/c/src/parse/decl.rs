@@ -9,9 +9,7 @@ use super::expr::{CExpr, Cat};
 use super::scope::{Sym, Tag};
 use super::{FnBuilder, FnEntry, PResult, Parser};
 use crate::token::TokenKind;
-use accjit_ir::{
-    ExprKind, Field, FuncId, Function, Global, GlobalId, Linkage, LocalId, Scalar, Span, Stmt, StmtKind, StructDef, StructId, Type,
-};
+use accjit_ir::{ExprKind, Field, FuncId, Function, Global, GlobalId, Linkage, LocalId, Scalar, Span, Stmt, StmtKind, StructDef, StructId, Type};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,9 +53,41 @@ enum Suffix {
 }
 
 const TYPE_KEYWORDS: &[&str] = &[
-    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool", "_Complex", "__complex__", "struct", "union",
-    "enum", "const", "volatile", "restrict", "__restrict", "__restrict__", "typedef", "extern", "static", "auto", "register", "inline",
-    "__inline", "__inline__", "_Noreturn", "__extension__", "__attribute__", "__signed__", "__const", "_Thread_local", "__thread",
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "_Bool",
+    "_Complex",
+    "__complex__",
+    "struct",
+    "union",
+    "enum",
+    "const",
+    "volatile",
+    "restrict",
+    "__restrict",
+    "__restrict__",
+    "typedef",
+    "extern",
+    "static",
+    "auto",
+    "register",
+    "inline",
+    "__inline",
+    "__inline__",
+    "_Noreturn",
+    "__extension__",
+    "__attribute__",
+    "__signed__",
+    "__const",
+    "_Thread_local",
+    "__thread",
     "__builtin_va_list",
 ];
 
@@ -117,8 +147,8 @@ impl<'a> Parser<'a> {
                     set_storage(self, Storage::Static)?;
                     storage = Storage::Static;
                 }
-                "auto" | "register" | "inline" | "__inline" | "__inline__" | "_Noreturn" | "__extension__" | "volatile" | "restrict"
-                | "__restrict" | "__restrict__" => {}
+                "auto" | "register" | "inline" | "__inline" | "__inline__" | "_Noreturn" | "__extension__" | "volatile" | "restrict" | "__restrict"
+                | "__restrict__" => {}
                 "_Thread_local" | "__thread" => return self.err(t.span, "thread-local storage is not supported"),
                 "const" | "__const" => is_const = true,
                 "__attribute__" => {
@@ -247,11 +277,7 @@ impl<'a> Parser<'a> {
         while self.is_kw("__attribute__") {
             self.skip_attribute()?;
         }
-        let name = if self.peek().kind == TokenKind::Ident && !self.is_p("{") {
-            Some(self.expect_ident("a struct name")?)
-        } else {
-            None
-        };
+        let name = if self.peek().kind == TokenKind::Ident && !self.is_p("{") { Some(self.expect_ident("a struct name")?) } else { None };
         let kind = if is_union { "union" } else { "struct" };
         if !self.is_p("{") {
             let Some((n, nsp)) = name else { return self.err(self.span(), format!("expected '{{' or a name after '{}'", kind)) };
@@ -292,7 +318,7 @@ impl<'a> Parser<'a> {
             }
         };
         self.bump(); // {
-        // (name, type, span, bit-field width)
+                     // (name, type, span, bit-field width)
         let mut fields: Vec<(String, CType, Span, Option<u32>)> = vec![];
         while !self.is_p("}") && !self.at_eof() {
             let specs = self.decl_specs()?;
@@ -774,7 +800,9 @@ impl<'a> Parser<'a> {
                 let compatible = if old.proto && f.proto { old.ir_sig() == f.ir_sig() } else { old.ret.ir() == f.ret.ir() };
                 if !compatible {
                     let prev = self.fns[i].span;
-                    self.push_diag(accjit_ir::Diagnostic::error(nsp, format!("conflicting types for '{}'", name)).with_note(prev, "previous declaration is here"));
+                    self.push_diag(
+                        accjit_ir::Diagnostic::error(nsp, format!("conflicting types for '{}'", name)).with_note(prev, "previous declaration is here"),
+                    );
                     return Err(());
                 }
                 if f.proto && !self.fns[i].cty.proto {
@@ -787,12 +815,12 @@ impl<'a> Parser<'a> {
                 self.fns.len() - 1
             }
         };
-        if let Some(Sym::Global { .. }) | Some(Sym::Local { .. }) | Some(Sym::Typedef { .. }) | Some(Sym::Enum(_)) =
-            self.scopes.lookup_here(name).map(|x| &x.0)
+        if let Some(Sym::Global { .. }) | Some(Sym::Local { .. }) | Some(Sym::Typedef { .. }) | Some(Sym::Enum(_)) = self.scopes.lookup_here(name).map(|x| &x.0)
         {
             let prev = self.scopes.lookup_here(name).map(|x| x.1).unwrap_or(nsp);
             self.push_diag(
-                accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}' as a different kind of symbol", name)).with_note(prev, "previous definition is here"),
+                accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}' as a different kind of symbol", name))
+                    .with_note(prev, "previous definition is here"),
             );
             return Err(());
         }
@@ -831,7 +859,8 @@ impl<'a> Parser<'a> {
             Some((_, prev)) => {
                 let prev = *prev;
                 self.push_diag(
-                    accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}' as a different kind of symbol", name)).with_note(prev, "previous definition is here"),
+                    accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}' as a different kind of symbol", name))
+                        .with_note(prev, "previous definition is here"),
                 );
                 return Err(());
             }
@@ -849,7 +878,9 @@ impl<'a> Parser<'a> {
                 let same = old_ir == new_ir
                     || matches!((&old_ir, &new_ir), (Type::Array(a, None), Type::Array(b, _)) | (Type::Array(a, _), Type::Array(b, None)) if a == b);
                 if !same {
-                    self.push_diag(accjit_ir::Diagnostic::error(nsp, format!("conflicting types for '{}'", name)).with_note(prev, "previous declaration is here"));
+                    self.push_diag(
+                        accjit_ir::Diagnostic::error(nsp, format!("conflicting types for '{}'", name)).with_note(prev, "previous declaration is here"),
+                    );
                     return Err(());
                 }
                 let g = &mut self.m.globals[gid.index()];
@@ -901,16 +932,7 @@ impl<'a> Parser<'a> {
         let sig = accjit_ir::FuncSig { variadic: cf.variadic, ..sig };
         let mut f = Function::new(name.clone(), sig, linkage, nsp);
         f.param_const_pointee = params.iter().map(|p| matches!(p.ty, CType::Ptr(_, true))).collect();
-        self.fb = Some(FnBuilder {
-            f,
-            ret: cf.ret.clone(),
-            vla: vec![],
-            labels: HashMap::new(),
-            breakable: 0,
-            continuable: 0,
-            compute: vec![],
-            fn_index: idx,
-        });
+        self.fb = Some(FnBuilder { f, ret: cf.ret.clone(), vla: vec![], labels: HashMap::new(), breakable: 0, continuable: 0, compute: vec![], fn_index: idx });
         // Reserve the function's id now so that recursion and routine info work.
         let fid = FuncId(self.m.functions.len() as u32);
         self.fns[idx].defined = Some(fid);
@@ -1027,7 +1049,15 @@ impl<'a> Parser<'a> {
             let gid = match self.m.globals.iter().position(|g| g.name == name) {
                 Some(i) => GlobalId(i as u32),
                 None => {
-                    self.m.globals.push(Global { name: name.clone(), ty: d.ty.ir(), linkage: Linkage::Import, init: None, is_const: d.is_const, declare: None, span: nsp });
+                    self.m.globals.push(Global {
+                        name: name.clone(),
+                        ty: d.ty.ir(),
+                        linkage: Linkage::Import,
+                        init: None,
+                        is_const: d.is_const,
+                        declare: None,
+                        span: nsp,
+                    });
                     GlobalId(self.m.globals.len() as u32 - 1)
                 }
             };

@@ -70,19 +70,86 @@ impl DirKind {
     }
 }
 
-const DIRECTIVES: &[&str] =
-    &["parallel", "serial", "kernels", "data", "enter", "exit", "host_data", "loop", "cache", "atomic", "declare", "init", "shutdown", "set", "update", "wait", "routine"];
+const DIRECTIVES: &[&str] = &[
+    "parallel",
+    "serial",
+    "kernels",
+    "data",
+    "enter",
+    "exit",
+    "host_data",
+    "loop",
+    "cache",
+    "atomic",
+    "declare",
+    "init",
+    "shutdown",
+    "set",
+    "update",
+    "wait",
+    "routine",
+];
 
 const CLAUSES: &[&str] = &[
-    "async", "wait", "num_gangs", "num_workers", "vector_length", "device_type", "if", "self", "reduction", "private", "firstprivate", "default", "copy",
-    "copyin", "copyout", "create", "no_create", "present", "deviceptr", "attach", "detach", "delete", "finalize", "use_device", "if_present",
-    "collapse", "gang", "worker", "vector", "seq", "independent", "auto", "tile", "device_resident", "link", "host", "device", "default_async",
-    "device_num", "bind", "nohost", "read", "write", "update", "capture", "pcopy", "pcopyin", "pcopyout", "pcreate", "present_or_copy",
-    "present_or_copyin", "present_or_copyout", "present_or_create", "dtype",
+    "async",
+    "wait",
+    "num_gangs",
+    "num_workers",
+    "vector_length",
+    "device_type",
+    "if",
+    "self",
+    "reduction",
+    "private",
+    "firstprivate",
+    "default",
+    "copy",
+    "copyin",
+    "copyout",
+    "create",
+    "no_create",
+    "present",
+    "deviceptr",
+    "attach",
+    "detach",
+    "delete",
+    "finalize",
+    "use_device",
+    "if_present",
+    "collapse",
+    "gang",
+    "worker",
+    "vector",
+    "seq",
+    "independent",
+    "auto",
+    "tile",
+    "device_resident",
+    "link",
+    "host",
+    "device",
+    "default_async",
+    "device_num",
+    "bind",
+    "nohost",
+    "read",
+    "write",
+    "update",
+    "capture",
+    "pcopy",
+    "pcopyin",
+    "pcopyout",
+    "pcreate",
+    "present_or_copy",
+    "present_or_copyin",
+    "present_or_copyout",
+    "present_or_create",
+    "dtype",
 ];
 
 const COMPUTE_DATA: &[&str] = &["copy", "copyin", "copyout", "create", "no_create", "present", "deviceptr", "attach"];
-const PARALLEL: &[&str] = &["async", "wait", "num_gangs", "num_workers", "vector_length", "device_type", "if", "self", "reduction", "private", "firstprivate", "default"];
+const PARALLEL: &[&str] =
+    &["async", "wait", "num_gangs", "num_workers", "vector_length", "device_type", "if", "self", "reduction", "private", "firstprivate", "default"];
 const SERIAL: &[&str] = &["async", "wait", "device_type", "if", "self", "reduction", "private", "firstprivate", "default"];
 const KERNELS: &[&str] = &["async", "wait", "num_gangs", "num_workers", "vector_length", "device_type", "if", "self", "default"];
 const LOOP: &[&str] = &["collapse", "gang", "worker", "vector", "seq", "independent", "auto", "tile", "device_type", "private", "reduction"];
@@ -105,8 +172,27 @@ const AFTER_DTYPE_ROUTINE: &[&str] = &["gang", "worker", "vector", "seq", "bind"
 
 /// Clauses that may appear at most once (per `device_type` group).
 const UNIQUE: &[&str] = &[
-    "if", "default", "collapse", "self", "num_gangs", "num_workers", "vector_length", "async", "gang", "worker", "vector", "seq", "independent", "auto",
-    "tile", "finalize", "if_present", "default_async", "device_num", "bind", "nohost",
+    "if",
+    "default",
+    "collapse",
+    "self",
+    "num_gangs",
+    "num_workers",
+    "vector_length",
+    "async",
+    "gang",
+    "worker",
+    "vector",
+    "seq",
+    "independent",
+    "auto",
+    "tile",
+    "finalize",
+    "if_present",
+    "default_async",
+    "device_num",
+    "bind",
+    "nohost",
 ];
 
 fn allowed(kind: DirKind) -> Vec<&'static str> {
@@ -432,7 +518,10 @@ impl<'a> Parser<'a> {
                 let mut levels: Vec<&Clause> = ["gang", "worker", "vector", "seq"].iter().filter_map(|n| has(n)).collect();
                 levels.sort_by_key(|c| c.span.lo);
                 if levels.len() > 1 {
-                    return self.err(levels[1].span, format!("only one of gang, worker, vector or seq may appear on a routine directive ('{}' and '{}')", levels[0].name, levels[1].name));
+                    return self.err(
+                        levels[1].span,
+                        format!("only one of gang, worker, vector or seq may appear on a routine directive ('{}' and '{}')", levels[0].name, levels[1].name),
+                    );
                 }
             }
         }
@@ -915,11 +1004,8 @@ impl<'a> Parser<'a> {
 
     /// A fresh copy of a clause variable (every expression cloned).
     pub fn clone_varref(&mut self, v: &VarRef) -> VarRef {
-        let sections = v
-            .sections
-            .iter()
-            .map(|s| Section { lower: s.lower.map(|e| self.clone_expr(e)), length: s.length.map(|e| self.clone_expr(e)) })
-            .collect();
+        let sections =
+            v.sections.iter().map(|s| Section { lower: s.lower.map(|e| self.clone_expr(e)), length: s.length.map(|e| self.clone_expr(e)) }).collect();
         VarRef {
             text: v.text.clone(),
             root: self.clone_expr(v.root),

@@ -20,11 +20,19 @@ use accjit_ir::{BinOp, Callee, ExprId, ExprKind, ExternId, Global, GlobalInit, L
 pub enum Cat {
     Value,
     /// An lvalue (`id` is an IR place).
-    Place { is_const: bool },
+    Place {
+        is_const: bool,
+    },
     /// A bit-field: `id` is the place of its storage unit.
-    Bit { is_const: bool, bit: u8, width: u8 },
+    Bit {
+        is_const: bool,
+        bit: u8,
+        width: u8,
+    },
     /// An array of run-time size: `id` is its address (a pointer value).
-    VlaAddr { is_const: bool },
+    VlaAddr {
+        is_const: bool,
+    },
     /// A function designator; `Some(i)`: the function `fns[i]` (`id` is its `FuncAddr`).
     Func(Option<usize>),
 }
@@ -407,11 +415,8 @@ impl<'a> Parser<'a> {
                 let (a, b) = (self.tyname(&lhs.ty), self.tyname(&rhs.ty));
                 return self.err(op_span, format!("invalid operands to '{}=' ('{}' and '{}')", op_symbol(op), a, b));
             }
-            let op_ty = if matches!(op, BinOp::Shl | BinOp::Shr) {
-                CType::Scalar(promote(lhs.ty.scalar().unwrap_or(Scalar::I32)))
-            } else {
-                usual(&lhs.ty, &rhs.ty)
-            };
+            let op_ty =
+                if matches!(op, BinOp::Shl | BinOp::Shr) { CType::Scalar(promote(lhs.ty.scalar().unwrap_or(Scalar::I32))) } else { usual(&lhs.ty, &rhs.ty) };
             let v = self.conv(rhs, &op_ty);
             (op_ty, v)
         };
@@ -714,10 +719,7 @@ impl<'a> Parser<'a> {
         if ty.is_void() {
             return Ok(CExpr { ty: CType::Void, span: sp, ..e });
         }
-        let ok = (ty.is_arith() && e.ty.is_arith())
-            || (ty.is_ptr() && (e.ty.is_ptr() || e.ty.is_int()))
-            || (ty.is_int() && e.ty.is_ptr())
-            || (ty == e.ty);
+        let ok = (ty.is_arith() && e.ty.is_arith()) || (ty.is_ptr() && (e.ty.is_ptr() || e.ty.is_int())) || (ty.is_int() && e.ty.is_ptr()) || (ty == e.ty);
         if !ok {
             let (a, b) = (self.tyname(&e.ty), self.tyname(&ty));
             return self.err(sp, format!("invalid cast from '{}' to '{}'", a, b));

@@ -479,9 +479,7 @@ impl<'a> Parser<'a> {
                     let v = self.conv_assign(e, &lty, "initialisation")?;
                     let place = self.path_place(l, ty, &path, sp)?;
                     let a = match place.cat {
-                        Cat::Bit { bit, width, .. } => {
-                            self.bitfield_write(&place, v, super::bitfield::BitInfo { bit: bit as u32, width: width as u32 }, sp).id
-                        }
+                        Cat::Bit { bit, width, .. } => self.bitfield_write(&place, v, super::bitfield::BitInfo { bit: bit as u32, width: width as u32 }, sp).id,
                         _ => self.mk(ExprKind::Assign(place.id, v.id), lty.ir(), sp),
                     };
                     stmts.push(Stmt { kind: StmtKind::Expr(a), span: sp });

@@ -31,8 +31,8 @@ pub use ctype::{ArrLen, CFunc, CType};
 
 use crate::token::{Token, TokenKind};
 use accjit_ir::{
-    Callee, Diagnostic, Diagnostics, ExprId, ExprKind, ExternFunc, ExternId, FuncId, Function, LabelId, Linkage, LocalId, Module,
-    RelocTarget, RoutineInfo, Span, Stmt, Type,
+    Callee, Diagnostic, Diagnostics, ExprId, ExprKind, ExternFunc, ExternId, FuncId, Function, LabelId, Linkage, LocalId, Module, RelocTarget, RoutineInfo,
+    Span, Stmt, Type,
 };
 use scope::Scopes;
 use std::collections::HashMap;

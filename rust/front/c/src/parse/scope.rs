@@ -7,11 +7,22 @@ use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
 pub enum Sym {
-    Local { id: LocalId, ty: CType, is_const: bool },
-    Global { id: GlobalId, ty: CType, is_const: bool },
+    Local {
+        id: LocalId,
+        ty: CType,
+        is_const: bool,
+    },
+    Global {
+        id: GlobalId,
+        ty: CType,
+        is_const: bool,
+    },
     /// Index into the parser's function table.
     Func(usize),
-    Typedef { ty: CType, is_const: bool },
+    Typedef {
+        ty: CType,
+        is_const: bool,
+    },
     Enum(i64),
 }
 

@@ -308,7 +308,9 @@ impl<'a> Parser<'a> {
                 } else {
                     if let Some((_, prev)) = seen.iter().find(|(x, _)| x.is_none()) {
                         let prev = *prev;
-                        self.push_diag(accjit_ir::Diagnostic::error(t.span, "multiple default labels in one switch").with_note(prev, "previous default is here"));
+                        self.push_diag(
+                            accjit_ir::Diagnostic::error(t.span, "multiple default labels in one switch").with_note(prev, "previous default is here"),
+                        );
                         return Err(());
                     }
                     seen.push((None, t.span));

@@ -210,9 +210,17 @@ fn apply(op: &PTok, a: V, b: V, eval: bool) -> R {
             let left = op.text.as_ref() == "<<";
             let (left, n) = if !b.unsigned && sy < 0 { (!left, sy.unsigned_abs()) } else { (left, y) };
             let v = if left {
-                if n >= 64 { 0 } else { x << n }
+                if n >= 64 {
+                    0
+                } else {
+                    x << n
+                }
             } else if a.unsigned {
-                if n >= 64 { 0 } else { x >> n }
+                if n >= 64 {
+                    0
+                } else {
+                    x >> n
+                }
             } else {
                 (sx >> n.min(63)) as u64
             };

@@ -69,14 +69,7 @@ impl<'s> Pp<'s> {
         for (name, b) in list {
             self.macros.insert(
                 Text::Static(name),
-                Macro {
-                    function_like: false,
-                    params: Rc::new(vec![]),
-                    variadic: false,
-                    body: Rc::new(vec![]),
-                    body_param: Rc::new(vec![]),
-                    builtin: Some(b),
-                },
+                Macro { function_like: false, params: Rc::new(vec![]), variadic: false, body: Rc::new(vec![]), body_param: Rc::new(vec![]), builtin: Some(b) },
             );
         }
     }
@@ -149,8 +142,10 @@ impl<'s> Pp<'s> {
         if let Some(t) = body.first_mut() {
             t.flags &= !SPACE;
         }
-        let body_param: Vec<i16> =
-            body.iter().map(|t| if t.kind == TokenKind::Ident { params.iter().position(|p| *p == t.text).map(|p| p as i16).unwrap_or(-1) } else { -1 }).collect();
+        let body_param: Vec<i16> = body
+            .iter()
+            .map(|t| if t.kind == TokenKind::Ident { params.iter().position(|p| *p == t.text).map(|p| p as i16).unwrap_or(-1) } else { -1 })
+            .collect();
         // Validate the replacement list.
         if let Some(t) = body.first().filter(|t| t.is_punct("##")).or_else(|| body.last().filter(|t| t.is_punct("##"))) {
             self.error(t.span, "`##` cannot appear at either end of a macro expansion");
@@ -169,10 +164,8 @@ impl<'s> Pp<'s> {
                 return;
             }
         }
-        self.macros.insert(
-            name,
-            Macro { function_like, params: Rc::new(params), variadic, body: Rc::new(body), body_param: Rc::new(body_param), builtin: None },
-        );
+        self.macros
+            .insert(name, Macro { function_like, params: Rc::new(params), variadic, body: Rc::new(body), body_param: Rc::new(body_param), builtin: None });
     }
 
     fn is_disabled(&self, name: &str) -> bool {
