@@ -1,6 +1,6 @@
 """The OpenACC conformance corpus (tests/conformance/), run through `accjit run`.
 
-Every program under tests/conformance/{core,data,errors}/ is run once per device
+Every program under tests/conformance/{core,data,gaps,errors}/ is run once per device
 type (`ACC_DEVICE_TYPE`), as `python -m accjit run PROG.c`, with a 60 s limit.
 The first line of a program states what must happen (README.md there):
 
@@ -38,13 +38,17 @@ import pytest
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "conformance"
 REPO = HERE.parent
-PARTS = ("core", "data", "errors")
-MINIMUM = {"core": 160, "data": 130, "errors": 25}
+PARTS = ("core", "data", "gaps", "errors")
+MINIMUM = {"core": 160, "data": 130, "gaps": 0, "errors": 25}
 SHARED_MEMORY_DEVICES = {"multicore", "host"}
 TIMEOUT_S = 60
 ALLOWED_HEADERS = {
     "stdio.h", "stdlib.h", "math.h", "time.h", "string.h", "limits.h", "float.h",
     "complex.h", "stdbool.h", "stddef.h", "stdint.h", "openacc.h", "assert.h",
+    # issue 8: headers of whole numerical programs (declarations bound to libc at JIT time)
+    "sys/resource.h", "sched.h", "sys/types.h", "sys/stat.h", "fcntl.h", "signal.h",
+    "setjmp.h", "stdalign.h", "stdnoreturn.h", "iso646.h", "wchar.h", "locale.h", "omp.h",
+    "stdarg.h", "unistd.h", "sys/time.h", "ctype.h", "errno.h", "inttypes.h", "tgmath.h",
 }
 
 EXPECT_RE = re.compile(

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validate conformance programs with gcc 12's OpenACC (libgomp host fallback).
 
-    python3 tests/conformance/gcc_check.py [FILE_OR_DIR ...]   (default: core data errors)
+    python3 tests/conformance/gcc_check.py [FILE_OR_DIR ...]   (default: core data gaps errors)
 
 For each program, per its first-line expectation (see README.md):
   pass            compile with `gcc -fopenacc -O1 -Wall` without warnings, run:
@@ -210,7 +210,7 @@ def check(path, tmp):
 
 
 def main(argv):
-    targets = argv or [os.path.join(HERE, d) for d in ("core", "data", "errors")]
+    targets = argv or [os.path.join(HERE, d) for d in ("core", "data", "gaps", "errors")]
     files = []
     for t in targets:
         if os.path.isdir(t):
