@@ -34,6 +34,19 @@ build() {
     "$PY" -c "import accjit" || { log "build failed: accjit does not import"; exit 1; }
 }
 
+# The lint gate: one format (rustfmt.toml) and no clippy warnings, in every
+# target of every crate. Installs the two rustup components when missing.
+lint() {
+    if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+        log "rustup component add rustfmt clippy"
+        rustup component add rustfmt clippy
+    fi
+    log "cargo fmt --all --check"
+    cargo fmt --all --check || return 1
+    log "cargo clippy --workspace --all-targets -- -D warnings"
+    cargo clippy --workspace --all-targets --quiet -- -D warnings || return 1
+}
+
 cmd="${1:-help}"
 shift || true
 case "$cmd" in
@@ -52,12 +65,16 @@ case "$cmd" in
         # Both suites always run (a Rust failure must not hide the Python
         # results); the exit status is non-zero if either failed.
         status=0
+        lint || status=1
         log "cargo test --workspace"
         cargo test --workspace --no-fail-fast "$@" || status=1
         log "pytest tests"
         "$PY" -m pytest -q tests || status=1
         [ "$status" = 0 ] && log "all tests passed" || log "some tests FAILED (see above)"
         exit "$status"
+        ;;
+    lint)
+        lint
         ;;
     bench)
         setup_venv
@@ -67,11 +84,11 @@ case "$cmd" in
         "$PY" benchmarks/bench_multicore.py "$@"
         ;;
     help|-h|--help)
-        sed -n '2,7p' "$ROOT/run" | sed 's/^# \{0,1\}//'
+        sed -n '2,8p' "$ROOT/run" | sed 's/^# \{0,1\}//'
         ;;
     *)
         log "unknown command '$cmd'"
-        sed -n '2,7p' "$ROOT/run" | sed 's/^# \{0,1\}//'
+        sed -n '2,8p' "$ROOT/run" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac

@@ -105,8 +105,8 @@ fn saxpy_runs_and_is_cached() {
     let mut y = vec![1.0f32; n];
     let args = [n as u64, 2.0f32.to_bits() as u64, x.as_ptr() as u64, y.as_mut_ptr() as u64];
     call_i64(&p, "saxpy", &args);
-    for i in 0..n {
-        assert_eq!(y[i], 2.0 * i as f32 + 1.0, "y[{i}]");
+    for (i, &yi) in y.iter().enumerate() {
+        assert_eq!(yi, 2.0 * i as f32 + 1.0, "y[{i}]");
     }
     assert_eq!(call_i64(&p, "twice", &[21]) as u32 as i32, 42);
 

@@ -321,8 +321,8 @@ pub fn compile_with(p: &Program, opts: Options) -> Result<Code, Unsupported> {
             }
         }
     }
-    for k in 0..p.streams as usize {
-        e.a.load64(STREAM_REGS[k], Mem::base(RDI, 8 * k as i32));
+    for (k, &reg) in STREAM_REGS.iter().enumerate().take(p.streams as usize) {
+        e.a.load64(reg, Mem::base(RDI, 8 * k as i32));
     }
 
     let last = e.a.label();

@@ -170,7 +170,7 @@ impl FnCx<'_, '_, '_> {
             Val::Scalar(v) | Val::Mem(v) => v,
             _ => return Err(Diagnostic::error(span, "internal error: pointer operand")),
         };
-        let nv = self.to_i64(n, nt, span)?;
+        let nv = self.cast_to_i64(n, nt, span)?;
         let size = self.elem_size(pt);
         let off = if size == 1 { nv } else { self.b.ins().imul_imm_s(nv, size) };
         Ok(Val::Scalar(if sub { self.b.ins().isub(pv, off) } else { self.b.ins().iadd(pv, off) }))

@@ -63,7 +63,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
     }
 
-    fn to_bits(&mut self, v: Value, s: Scalar) -> Value {
+    fn bits_of(&mut self, v: Value, s: Scalar) -> Value {
         if s.is_float() {
             self.b.ins().bitcast(bits_type(s), MemFlagsData::new(), v)
         } else {
@@ -71,7 +71,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
     }
 
-    fn from_bits(&mut self, v: Value, s: Scalar) -> Value {
+    fn value_of_bits(&mut self, v: Value, s: Scalar) -> Value {
         if s.is_float() {
             self.b.ins().bitcast(cl_scalar(s), MemFlagsData::new(), v)
         } else {
@@ -84,7 +84,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         match self.lower_place(x)? {
             Place::Mem(a) => {
                 let bits = self.b.ins().atomic_load(bits_type(s), user_flags(), a);
-                Ok(Val::Scalar(self.from_bits(bits, s)))
+                Ok(Val::Scalar(self.value_of_bits(bits, s)))
             }
             p => Ok(self.read_place(p, &ty)),
         }
@@ -99,7 +99,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         match place {
             Place::Mem(a) => {
                 let x = v.scalar(span)?;
-                let bits = self.to_bits(x, s);
+                let bits = self.bits_of(x, s);
                 self.b.ins().atomic_store(user_flags(), bits, a);
                 Ok(())
             }
@@ -155,9 +155,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         let cur = self.b.append_block_param(lp, bt);
         self.b.ins().jump(lp, &[BlockArg::Value(init)]);
         self.b.switch_to_block(lp);
-        let old = self.from_bits(cur, s);
+        let old = self.value_of_bits(cur, s);
         let new = self.apply_atomic_op(op, Val::Scalar(old), &xty, rv, &rty, reversed, span)?.scalar(span)?;
-        let new_bits = self.to_bits(new, s);
+        let new_bits = self.bits_of(new, s);
         let prev = self.b.ins().atomic_cas(user_flags(), addr, cur, new_bits);
         let ok = self.b.ins().icmp(IntCC::Equal, prev, cur);
         self.b.ins().brif(ok, done, &[], lp, &[BlockArg::Value(prev)]);

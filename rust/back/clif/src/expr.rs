@@ -158,7 +158,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         for (k, &i) in idx.iter().enumerate() {
             let iv = self.lower_expr(i)?;
             let ity = self.expr(i).ty.clone();
-            let iv = self.to_i64(iv, &ity, span)?;
+            let iv = self.cast_to_i64(iv, &ity, span)?;
             let stride = self.load(types::I64, addr, (8 + 8 * *rank as i32) + 8 * k as i32);
             let t = self.b.ins().imul(iv, stride);
             off = Some(match off {
@@ -436,7 +436,7 @@ impl<'m> FnCx<'_, 'm, '_> {
     fn lower_alloca(&mut self, n: ExprId, span: Span) -> Result<Val, Diagnostic> {
         let v = self.lower_expr(n)?;
         let nty = self.expr(n).ty.clone();
-        let bytes = self.to_i64(v, &nty, span)?;
+        let bytes = self.cast_to_i64(v, &nty, span)?;
         let p = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], span)?;
         p.map(Val::Scalar).ok_or_else(|| Diagnostic::error(span, "internal error: alloca"))
     }

@@ -89,7 +89,7 @@ impl<'m> FnCx<'_, 'm, '_> {
     fn loop_i64(&mut self, e: accjit_ir::ExprId, span: Span) -> Result<Value, Diagnostic> {
         let v = self.lower_expr(e)?;
         let ty = self.expr(e).ty.clone();
-        self.to_i64(v, &ty, span)
+        self.cast_to_i64(v, &ty, span)
     }
 
     /// Set a loop variable from its i64 value.

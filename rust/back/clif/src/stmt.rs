@@ -197,7 +197,7 @@ impl<'m> FnCx<'_, 'm, '_> {
     fn lower_switch(&mut self, v: ExprId, cases: &'m [SwitchCase], span: Span) -> Result<(), Diagnostic> {
         let val = self.lower_expr(v)?;
         let vty = self.expr(v).ty.clone();
-        let x = self.to_i64(val, &vty, span)?;
+        let x = self.cast_to_i64(val, &vty, span)?;
         let exit = self.b.create_block();
         let blocks: Vec<_> = cases.iter().map(|_| self.b.create_block()).collect();
         let mut sw = Switch::new();
@@ -249,7 +249,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             Some(e) => {
                 let v = self.lower_expr(e)?;
                 let ty = self.expr(e).ty.clone();
-                self.to_i64(v, &ty, span)
+                self.cast_to_i64(v, &ty, span)
             }
             None => Ok(self.iconst(types::I64, default)),
         }

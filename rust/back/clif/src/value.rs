@@ -111,7 +111,7 @@ impl FnCx<'_, '_, '_> {
 
     /// The address of a fresh stack temporary.
     pub fn temp(&mut self, size: u64, align: u64) -> Value {
-        let shift = align.max(1).min(16).trailing_zeros() as u8;
+        let shift = align.clamp(1, 16).trailing_zeros() as u8;
         let ss = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size.max(1) as u32, shift));
         self.b.ins().stack_addr(types::I64, ss, 0)
     }
@@ -394,7 +394,7 @@ impl FnCx<'_, '_, '_> {
     }
 
     /// `val` (of integer/pointer type `ty`) as i64.
-    pub fn to_i64(&mut self, val: Val, ty: &Type, span: Span) -> Result<Value, Diagnostic> {
+    pub fn cast_to_i64(&mut self, val: Val, ty: &Type, span: Span) -> Result<Value, Diagnostic> {
         let v = self.cast(val, ty, &Type::I64, span)?;
         v.scalar(span)
     }

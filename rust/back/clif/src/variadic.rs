@@ -45,8 +45,8 @@ impl FnCx<'_, '_, '_> {
                     let d = self.cast(v, &aty, &Type::F64, aspan)?.scalar(aspan)?;
                     (self.b.ins().bitcast(types::I64, cranelift_codegen::ir::MemFlagsData::new(), d), 1)
                 }
-                Type::Scalar(_) => (self.to_i64(v, &aty, aspan)?, 0),
-                Type::Ptr(_) | Type::Array(..) | Type::Func(_) => (self.to_i64(v, &aty, aspan)?, 2),
+                Type::Scalar(_) => (self.cast_to_i64(v, &aty, aspan)?, 0),
+                Type::Ptr(_) | Type::Array(..) | Type::Func(_) => (self.cast_to_i64(v, &aty, aspan)?, 2),
                 _ => {
                     return Err(Diagnostic::error(
                         aspan,

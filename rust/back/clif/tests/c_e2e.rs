@@ -7,6 +7,8 @@ use accjit_runtime::KernelSlot;
 
 struct Jit {
     cm: CompiledModule,
+    // Boxed: generated code holds each slot's address, which must not move.
+    #[allow(clippy::vec_box)]
     _slots: Vec<Box<KernelSlot>>,
 }
 
