@@ -2,7 +2,7 @@
 //! accjit IR with OpenACC directives validated and attached.
 //!
 //! - `token`: the preprocessing tokens shared by preprocessor and parser.
-//! - `lex`, `preprocess`, `headers`: the preprocessor and bundled headers.
+//! - `lex`, `pp`, `headers`: the preprocessor and bundled headers.
 //! - `parse`: the recursive-descent parser and type checker (IR built
 //!   directly; `#pragma acc` directives validated into `accjit_ir::acc`).
 
@@ -23,8 +23,8 @@ pub struct CompileOptions {
 /// Preprocess, parse and type-check `text` (named `name` in diagnostics).
 /// Every file read is added to `sm`; diagnostics point into it.
 pub fn compile(sm: &mut SourceMap, name: &str, text: &str, opts: &CompileOptions) -> Result<Module, Diagnostics> {
-    let pp = preprocess::PpOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
-    let tokens = preprocess::preprocess(sm, name, text, &pp)?;
+    let pp = pp::PpOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
+    let tokens = pp::preprocess(sm, name, text, &pp)?;
     parse::parse_tokens(tokens, Some(sm))
 }
 
@@ -36,5 +36,5 @@ pub fn parse_tokens(tokens: Vec<token::Token>, sm: Option<&SourceMap>) -> Result
 pub mod headers;
 pub mod lex;
 pub mod parse;
-pub mod preprocess;
+pub mod pp;
 pub mod token;

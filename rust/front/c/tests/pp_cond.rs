@@ -1,7 +1,7 @@
 //! Conditional inclusion: `#if` expressions, `defined`, `#ifdef`/`#ifndef`,
 //! `#elif`/`#else`, nesting, skipped groups, and their errors.
 
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_front_c::token::TokenKind;
 use accjit_ir::SourceMap;
 

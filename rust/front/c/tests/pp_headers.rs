@@ -3,7 +3,7 @@
 //! the conformance corpus through the preprocessor.
 
 use accjit_front_c::headers;
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_front_c::token::{Token, TokenKind};
 use accjit_ir::SourceMap;
 use std::time::Instant;

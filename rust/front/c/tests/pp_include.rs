@@ -2,7 +2,7 @@
 //! headers, `#pragma once`, include guards, depth limit, and spans into
 //! included files.
 
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_front_c::token::{Token, TokenKind};
 use accjit_ir::SourceMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Macro expansion: object-like, function-like, `#`, `##`, variadic, the
 //! no-recursion rule, and the examples of C99 §6.10.3.5.
 
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_front_c::token::TokenKind;
 use accjit_ir::SourceMap;
 

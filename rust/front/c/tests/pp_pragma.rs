@@ -1,7 +1,7 @@
 //! `#pragma acc` and `_Pragma("acc …")` become one `Pragma` token whose
 //! directive tokens are macro-expanded; other pragmas disappear.
 
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_front_c::token::{Token, TokenKind};
 use accjit_ir::SourceMap;
 

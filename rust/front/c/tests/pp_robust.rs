@@ -1,7 +1,7 @@
 //! No input makes the preprocessor panic: every prefix of tricky inputs and
 //! pseudo-random byte soup is answered with tokens or diagnostics.
 
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_ir::SourceMap;
 
 const TRICKY: &str = r#"#include <stdio.h>

@@ -2,7 +2,7 @@
 //! tokens at the invocation, argument tokens at themselves) and includes;
 //! lexical errors carry locations, several at once.
 
-use accjit_front_c::preprocess::{preprocess, PpOptions};
+use accjit_front_c::pp::{preprocess, PpOptions};
 use accjit_front_c::token::{Token, TokenKind};
 use accjit_ir::SourceMap;
 

@@ -4,7 +4,9 @@
 //!
 //! Phases of one translation unit:
 //! 1. `parse_translation_unit` reads external declarations one by one
-//!    (`decl.rs`), function bodies through `stmt.rs` and `expr.rs`, and
+//!    (`decl.rs`, with specifiers and declarators in `declarator.rs`),
+//!    function bodies through `stmt.rs` and the expression syntax of
+//!    `expr.rs` (typed by `sema.rs`, literals in `literal.rs`), and
 //!    `#pragma acc` tokens through `directive.rs`.
 //! 2. Errors are collected (`Parser::err`) and the parser recovers at the
 //!    next statement or declaration, so that all errors come back at once.
@@ -21,10 +23,13 @@ mod consteval;
 mod construct;
 mod ctype;
 mod decl;
+mod declarator;
 mod directive;
 mod expr;
 mod init;
+mod literal;
 mod scope;
+mod sema;
 mod stmt;
 
 pub use ctype::{ArrLen, CFunc, CType};

@@ -6,16 +6,14 @@
 //! directory, then `-I` dirs, then the bundled headers of [`crate::headers`]),
 //! `#pragma` (an `acc` pragma becomes one [`TokenKind::Pragma`] token),
 //! `#error`, `#line` and the predefined macros. Macro definition and expansion
-//! live in `pp/macros.rs`, `#if` expressions in `pp/expr.rs`.
+//! live in `macros.rs`, `#if` expressions in `expr.rs`.
 //!
 //! Spans: every token keeps a span into the file it was read from; tokens made
 //! by macro expansion carry the span of the invocation's name (see
-//! `pp/macros.rs`). Errors are collected (several at once where the
+//! `macros.rs`). Errors are collected (several at once where the
 //! preprocessor can go on) and returned together.
 
-#[path = "pp/expr.rs"]
 mod expr;
-#[path = "pp/macros.rs"]
 mod macros;
 
 use crate::headers;
