@@ -342,10 +342,12 @@ pub enum ExecKind {
         device_types: Vec<String>,
         device_num: Option<ExprId>,
     },
+    /// `device_types`: the names as written (any name: which types exist
+    /// and which are available is the runtime's business).
     Set {
         default_async: Option<ExprId>,
         device_num: Option<ExprId>,
-        device_type: Option<String>,
+        device_types: Vec<String>,
     },
     /// `cache(...)`: a hint; variables in `data`.
     Cache,
@@ -368,6 +370,10 @@ pub struct ExecDirective {
 #[derive(Clone, Debug)]
 pub struct DeclareKind {
     pub kind: DataClauseKind,
+    /// A section of the global (`declare copyin(a[2:n])`): its byte offset
+    /// and byte count, constants known at compile time (the data is created
+    /// before `main` runs). None: the whole variable.
+    pub range: Option<(u64, u64)>,
     pub span: Span,
 }
 

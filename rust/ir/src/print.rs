@@ -661,7 +661,7 @@ impl<'m> Printer<'m> {
                     let _ = write!(s, " device_num({})", self.top_expr(f, *e));
                 }
             }
-            ExecKind::Set { default_async, device_num, device_type } => {
+            ExecKind::Set { default_async, device_num, device_types } => {
                 s.push_str("set");
                 if let Some(e) = default_async {
                     let _ = write!(s, " default_async({})", self.top_expr(f, *e));
@@ -669,8 +669,8 @@ impl<'m> Printer<'m> {
                 if let Some(e) = device_num {
                     let _ = write!(s, " device_num({})", self.top_expr(f, *e));
                 }
-                if let Some(t) = device_type {
-                    let _ = write!(s, " device_type({})", t);
+                if !device_types.is_empty() {
+                    let _ = write!(s, " device_type({})", device_types.join(", "));
                 }
             }
             ExecKind::Cache => s.push_str("cache"),

@@ -46,8 +46,8 @@ fn runtime_sig(name: &str) -> Option<FuncSig> {
         "__accjit_use_device" => sig(vec![vp.clone(), i64t, cp.clone(), cp], vp),
         "__accjit_attach" | "__accjit_detach" => sig(vec![Type::ptr(vp), i64t.clone(), i64t, cp.clone(), cp], void),
         "__accjit_wait" => sig(vec![i64t.clone(), Type::ptr(i64t.clone()), i64t.clone(), i64t, cp], void),
-        "__accjit_init" | "__accjit_shutdown" => sig(vec![i64t.clone(), i64t, cp], void),
-        "__accjit_set" => sig(vec![i64t.clone(), i64t.clone(), i64t, cp], void),
+        "__accjit_init" | "__accjit_shutdown" => sig(vec![cp.clone(), i64t, cp], void),
+        "__accjit_set" => sig(vec![cp.clone(), i64t.clone(), i64t, cp], void),
         _ => return None,
     })
 }

@@ -22,7 +22,7 @@
 //!   (the address `&a` for an array `a`) stands for the variable in the body.
 
 use crate::build::{self, async_arg, cast, const_int, i64c, load_local, rt_stmt};
-use crate::cx::{device_type_code, void_ptr, Cx};
+use crate::cx::{void_ptr, Cx};
 use crate::exits::rewrite_exits;
 use crate::walk;
 use accjit_ir::*;
@@ -409,44 +409,19 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
             body.extend(build::wait_call(f, cx, w, a, span));
         }
         ExecKind::Init { device_types, device_num } | ExecKind::Shutdown { device_types, device_num } => {
+            // The names go to the runtime as written: it knows which device
+            // types exist and are available (an unavailable one is its error).
             let which = if matches!(x.kind, ExecKind::Init { .. }) { "__accjit_init" } else { "__accjit_shutdown" };
-            let codes: Vec<i64> = if device_types.is_empty() {
-                vec![0]
-            } else {
-                let mut v = vec![];
-                for t in device_types {
-                    match device_type_code(t) {
-                        Some(c) => v.push(c),
-                        None => cx.error(
-                            Diagnostic::error(span, format!("unknown device type `{}`", t))
-                                .with_hint("known device types: host, multicore, nvidia, radeon, opencl"),
-                        ),
-                    }
-                }
-                v
+            let names = build::cstr(f, cx, &device_types.join(","), span);
+            let dn = match device_num {
+                Some(e) => cast(f, *e, Type::I64, span),
+                None => i64c(f, -1, span),
             };
-            for c in codes {
-                let code = i64c(f, c, span);
-                let dn = match device_num {
-                    Some(e) => cast(f, *e, Type::I64, span),
-                    None => i64c(f, -1, span),
-                };
-                let loc = build::loc(f, cx, span);
-                body.push(rt_stmt(f, cx, which, vec![code, dn, loc], span));
-            }
+            let loc = build::loc(f, cx, span);
+            body.push(rt_stmt(f, cx, which, vec![names, dn, loc], span));
         }
-        ExecKind::Set { default_async, device_num, device_type } => {
-            let code = match device_type {
-                None => -1,
-                Some(t) => match device_type_code(t) {
-                    Some(c) => c,
-                    None => {
-                        cx.error(Diagnostic::error(span, format!("unknown device type `{}`", t)));
-                        -1
-                    }
-                },
-            };
-            let code = i64c(f, code, span);
+        ExecKind::Set { default_async, device_num, device_types } => {
+            let names = build::cstr(f, cx, &device_types.join(","), span);
             let dn = match device_num {
                 Some(e) => cast(f, *e, Type::I64, span),
                 None => i64c(f, -1, span),
@@ -456,7 +431,7 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
                 None => i64c(f, SET_UNSET, span),
             };
             let loc = build::loc(f, cx, span);
-            body.push(rt_stmt(f, cx, "__accjit_set", vec![code, dn, da, loc], span));
+            body.push(rt_stmt(f, cx, "__accjit_set", vec![names, dn, da, loc], span));
         }
         ExecKind::Cache => return vec![],
         ExecKind::Declare => {
@@ -537,11 +512,11 @@ pub const DECLARE_INIT: &str = "__accjit_declare_init";
 /// loader calls once before anything else runs; `link` globals are entered by
 /// the data clauses that name them.
 pub fn declare_globals(cx: &mut Cx) {
-    let declared: Vec<(GlobalId, DataClauseKind, Span)> =
-        cx.module.globals.iter().enumerate().filter_map(|(i, g)| g.declare.as_ref().map(|d| (GlobalId(i as u32), d.kind, d.span))).collect();
+    let declared: Vec<(GlobalId, DataClauseKind, Option<(u64, u64)>, Span)> =
+        cx.module.globals.iter().enumerate().filter_map(|(i, g)| g.declare.as_ref().map(|d| (GlobalId(i as u32), d.kind, d.range, d.span))).collect();
     let mut f = Function::new(DECLARE_INIT, FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, Span::DUMMY);
     let mut stmts = vec![];
-    for (g, kind, span) in declared {
+    for (g, kind, range, span) in declared {
         let kind = match kind {
             DataClauseKind::DeviceResident | DataClauseKind::Create => DataClauseKind::Create,
             DataClauseKind::CopyIn | DataClauseKind::Copy => DataClauseKind::CopyIn,
@@ -552,12 +527,19 @@ pub fn declare_globals(cx: &mut Cx) {
             }
         };
         let (ty, name) = (cx.module.globals[g.index()].ty.clone(), cx.module.globals[g.index()].name.clone());
-        let size = cx.size_of(&ty) as i64;
+        // The whole variable, or the section's bytes (`declare copyin(a[2:n])`).
+        let (offset, size) = range.unwrap_or((0, cx.size_of(&ty)));
         let place = f.add_expr(ExprKind::Global(g), ty, span);
-        let a = build::addr_of(&mut f, place, span);
+        let mut a = build::addr_of(&mut f, place, span);
+        if offset != 0 {
+            let bytes = Type::ptr(Type::Scalar(Scalar::I8));
+            let p = cast(&mut f, a, bytes.clone(), span);
+            let off = i64c(&mut f, offset as i64, span);
+            a = build::binary(&mut f, BinOp::Add, p, off, bytes, span);
+        }
         let a = cast(&mut f, a, void_ptr(), span);
         let k = i64c(&mut f, kind as i64, span);
-        let n = i64c(&mut f, size, span);
+        let n = i64c(&mut f, size as i64, span);
         let fl = i64c(&mut f, FLAG_STRUCTURED, span);
         let asy = i64c(&mut f, -2, span);
         let nm = build::cstr(&mut f, cx, &name, span);

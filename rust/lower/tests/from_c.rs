@@ -218,6 +218,17 @@ fn declared_globals_get_an_init_function() {
     assert!(body.contains("$__accjit_data_enter(1:i64, cast<*void>(&@primes), 16:i64, 1:i64, -2:i64"), "{}", body);
 }
 
+#[test]
+fn declared_global_sections_enter_their_bytes() {
+    // Rows 2..6 of a 2-D array, elements 8..40 of a 1-D one: constant byte ranges.
+    let src = "double m[8][16];\nfloat g[64];\n#pragma acc declare copyin(m[2:4][0:16], g[8:32])\nint main(void) { return 0; }\n";
+    let (m, text) = ok(src);
+    let f = m.functions.iter().find(|f| f.name == accjit_lower::DECLARE_INIT).expect(&text);
+    let body = print::function_to_string(&m, f);
+    assert!(body.contains("$__accjit_data_enter(1:i64, cast<*void>(cast<*i8>(&@m) + 256:i64), 512:i64, 1:i64"), "{}", body);
+    assert!(body.contains("$__accjit_data_enter(1:i64, cast<*void>(cast<*i8>(&@g) + 32:i64), 128:i64, 1:i64"), "{}", body);
+}
+
 /// The arguments of every call of runtime entry `name`, as printed.
 fn calls_of<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
     text.lines().filter(|l| l.contains(&format!("{name}("))).collect()

@@ -203,48 +203,93 @@ pub unsafe extern "C" fn __accjit_wait(devnum: i64, queues: *const i64, n: i64, 
     or_fatal(device_for(devnum).and_then(|d| queue::wait(d, qs, async_, loc, false)).map_err(|e| e.with_loc(loc)))
 }
 
-fn type_list(device_type: i64) -> AccResult<Vec<DeviceType>> {
-    Ok(match device_type as i32 {
-        acc_device_none | acc_device_default => vec![DeviceType::Host, DeviceType::Multicore],
-        t => vec![device::resolve_type(t).ok_or_else(|| AccError::new(acc_error_invalid_argument, format!("{t} is not a device type")))?],
-    })
+/// The device types a `device_type(...)` clause of `init`, `set` or
+/// `shutdown` selects, from its names as written, comma-separated.
+///
+/// - No clause (empty list) or `*` among the names: `None`, every type.
+/// - Otherwise the named types that have devices, in the order written;
+///   `default` is the default device type (`acc_device_default`). A name
+///   accjit does not know (`foo`, `xeonphi`) names a type that is not
+///   supported; `nvidia`, `radeon`, `opencl` are known but have no devices.
+/// - When every named type is unavailable: `acc_error_device_type_unavailable`
+///   (OpenACC 3.3 §2.14, like `acc_init`/`acc_set_device_type`/`acc_shutdown`
+///   of such a type, §3.2). A list is a set of acceptable types (portable
+///   code names several), so one available type is enough.
+pub fn selected_types(names: &str) -> AccResult<Option<Vec<DeviceType>>> {
+    let names: Vec<&str> = names.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    if names.is_empty() || names.contains(&"*") {
+        return Ok(None);
+    }
+    let mut avail = vec![];
+    for n in &names {
+        let ty = if n.eq_ignore_ascii_case("default") { device::resolve_type(acc_device_default) } else { DeviceType::parse(n) };
+        if let Some(t) = ty.filter(|t| device::num_devices(*t) > 0) {
+            if !avail.contains(&t) {
+                avail.push(t);
+            }
+        }
+    }
+    if avail.is_empty() {
+        let have: Vec<&str> = device::ALL_TYPES.iter().filter(|t| device::num_devices(**t) > 0).map(|t| t.name()).collect();
+        return Err(AccError::new(
+            acc_error_device_type_unavailable,
+            format!("device type unavailable: device_type({}) names no available device type (available: {})", names.join(", "), have.join(", ")),
+        ));
+    }
+    Ok(Some(avail))
 }
 
-/// The `init` directive: initialises the devices of the type (all types
-/// when 0/default), sets the current type and number when given.
+/// The `init` directive. `device_types`: the clause's names (empty: no
+/// clause); `devnum` -1: no `device_num`. Initialises the selected devices
+/// (all devices of the selected types, or device `devnum` of each) and sets
+/// *acc-current-device-type-var* to the first selected type (unchanged
+/// without a clause or with `*`) and *acc-current-device-num-var* when
+/// `devnum` is given.
 #[no_mangle]
-pub unsafe extern "C" fn __accjit_init(device_type: i64, devnum: i64, loc: *const c_char) {
+pub unsafe extern "C" fn __accjit_init(device_types: *const c_char, devnum: i64, loc: *const c_char) {
     let loc = cstr(loc);
+    let names = cstr(device_types).unwrap_or("");
     let r = (|| -> AccResult<()> {
         device::ensure_env();
-        let tys = type_list(device_type)?;
-        let single = tys.len() == 1;
-        for ty in tys {
+        let selected = selected_types(names)?;
+        let tys = selected.clone().unwrap_or_else(|| match devnum {
+            // `init device_num(n)`: device n of the current type.
+            n if n >= 0 => vec![device::current_type()],
+            _ => device::ALL_TYPES.into_iter().filter(|t| device::num_devices(*t) > 0).collect(),
+        });
+        for &ty in &tys {
             if devnum >= 0 {
                 device::device_checked(ty, devnum as usize)?.ensure_init();
-                if single {
-                    device::set_current_num(ty, devnum as i32)?;
-                }
             } else {
-                if single {
-                    device::device_checked(ty, 0)?;
-                }
                 device::devices_of(ty).for_each(|d| d.ensure_init());
             }
-            if single {
-                device::set_current_type(ty)?;
-            }
+        }
+        if let Some(&ty) = selected.as_ref().and_then(|v| v.first()) {
+            device::set_current_type(ty)?;
+        }
+        if devnum >= 0 {
+            device::set_current_num(tys.first().copied().unwrap_or_else(device::current_type), devnum as i32)?;
         }
         Ok(())
     })();
     or_fatal(r.map_err(|e| e.with_loc(loc)))
 }
 
+/// The `shutdown` directive: the selected devices (as for `init`) wait for
+/// their queues, drop their present data and become uninitialised; a
+/// `device_num` that is not a device of a selected type is
+/// `acc_error_device_unavailable`.
 #[no_mangle]
-pub unsafe extern "C" fn __accjit_shutdown(device_type: i64, devnum: i64, loc: *const c_char) {
+pub unsafe extern "C" fn __accjit_shutdown(device_types: *const c_char, devnum: i64, loc: *const c_char) {
     let loc = cstr(loc);
+    let names = cstr(device_types).unwrap_or("");
     let r = (|| -> AccResult<()> {
-        for ty in type_list(device_type)? {
+        device::ensure_env();
+        let tys = selected_types(names)?.unwrap_or_else(|| match devnum {
+            n if n >= 0 => vec![device::current_type()],
+            _ => device::ALL_TYPES.into_iter().filter(|t| device::num_devices(*t) > 0).collect(),
+        });
+        for ty in tys {
             if devnum >= 0 {
                 device::device_checked(ty, devnum as usize)?.shutdown();
             } else {
@@ -259,19 +304,22 @@ pub unsafe extern "C" fn __accjit_shutdown(device_type: i64, devnum: i64, loc: *
 /// `default_async` argument of [`__accjit_set`] meaning "no `default_async` clause".
 pub const SET_UNSET: i64 = i64::MIN;
 
-/// The `set` directive. `default_async` [`SET_UNSET`] (`i64::MIN`) means
-/// "not given"; `acc_async_default` (-3) restores the initial value.
+/// The `set` directive. `device_types` as for [`__accjit_init`] (the first
+/// available type named becomes current); `devnum` -1: no `device_num`;
+/// `default_async` [`SET_UNSET`] (`i64::MIN`) means "not given";
+/// `acc_async_default` (-3) restores the initial value.
 #[no_mangle]
-pub unsafe extern "C" fn __accjit_set(device_type: i64, devnum: i64, default_async: i64, loc: *const c_char) {
+pub unsafe extern "C" fn __accjit_set(device_types: *const c_char, devnum: i64, default_async: i64, loc: *const c_char) {
     let loc = cstr(loc);
+    let names = cstr(device_types).unwrap_or("");
     let r = (|| -> AccResult<()> {
-        let ty = if device_type >= 0 {
-            let t = device::resolve_type(device_type as i32)
-                .ok_or_else(|| AccError::new(acc_error_invalid_argument, format!("{device_type} is not a device type")))?;
-            device::set_current_type(t)?;
-            t
-        } else {
-            device::current_type()
+        // `set device_type(*)` leaves the type as it is: every type is acceptable.
+        let ty = match selected_types(names)?.and_then(|v| v.first().copied()) {
+            Some(t) => {
+                device::set_current_type(t)?;
+                t
+            }
+            None => device::current_type(),
         };
         if devnum >= 0 {
             device::set_current_num(ty, devnum as i32)?;

@@ -132,9 +132,15 @@ pub fn init_device(num: i32, t: i32) -> AccResult<()> {
     device::set_current_num(ty, num.max(0))
 }
 
-/// `acc_shutdown`: waits, frees all present data, uninitialises.
+/// `acc_shutdown`: waits, frees all present data, uninitialises. A type
+/// with no devices is `acc_error_device_type_unavailable`, as for
+/// `acc_init` and the `shutdown` directive.
 pub fn shutdown(t: i32) -> AccResult<()> {
-    for ty in types_of(t)? {
+    let tys = types_of(t)?;
+    if let [ty] = tys[..] {
+        device::device_checked(ty, 0)?;
+    }
+    for ty in tys {
         device::devices_of(ty).for_each(|d| d.shutdown());
     }
     Ok(())

@@ -107,7 +107,7 @@ impl Device {
         Device {
             ty,
             num,
-            mem: Box::new(SharedMemory),
+            mem: Box::new(SharedMemory::default()),
             table: Mutex::new(PresentTable::new()),
             queues: Queues::new(ty == DeviceType::Host),
             initialized: AtomicBool::new(false),
@@ -212,6 +212,8 @@ pub fn device(ty: DeviceType, num: usize) -> Option<&'static Device> {
 const DEFAULT_TYPE: DeviceType = DeviceType::Multicore;
 
 static CUR_TYPE: AtomicI32 = AtomicI32::new(acc_device_multicore);
+/// The type `ACC_DEVICE_TYPE` chose (0: none): the default device type.
+static ENV_TYPE: AtomicI32 = AtomicI32::new(acc_device_none);
 static CUR_NUM: [AtomicI32; 5] = [const { AtomicI32::new(0) }; 5];
 static DEFAULT_ASYNC: AtomicI64 = AtomicI64::new(acc_async_noval);
 static ENV_READ: AtomicBool = AtomicBool::new(false);
@@ -229,7 +231,10 @@ pub fn ensure_env() {
         if let Ok(v) = std::env::var("ACC_DEVICE_TYPE") {
             if !v.trim().is_empty() {
                 match DeviceType::parse(&v) {
-                    Some(t) => CUR_TYPE.store(t.to_acc(), Relaxed),
+                    Some(t) => {
+                        CUR_TYPE.store(t.to_acc(), Relaxed);
+                        ENV_TYPE.store(t.to_acc(), Relaxed);
+                    }
                     None => eprintln!("accjit: ignoring ACC_DEVICE_TYPE={v:?} (expected host, multicore, nvidia or opencl)"),
                 }
             }
@@ -259,12 +264,19 @@ pub fn current_type() -> DeviceType {
     DeviceType::from_acc(CUR_TYPE.load(Relaxed)).unwrap_or(DEFAULT_TYPE)
 }
 
+/// The default device type (`acc_device_default`, `device_type(default)`):
+/// the one `ACC_DEVICE_TYPE` names, else multicore.
+pub fn default_type() -> DeviceType {
+    ensure_env();
+    DeviceType::from_acc(ENV_TYPE.load(Relaxed)).unwrap_or(DEFAULT_TYPE)
+}
+
 /// Resolves an `acc_device_t` argument: default → the default type, current
 /// (-1) → the current type, not_host → the first non-host type with devices.
 /// `None` for acc_device_none and unknown values.
 pub fn resolve_type(v: i32) -> Option<DeviceType> {
     match v {
-        acc_device_default => Some(DEFAULT_TYPE),
+        acc_device_default => Some(default_type()),
         acc_device_current => Some(current_type()),
         acc_device_not_host => Some(ALL_TYPES.into_iter().find(|t| *t != DeviceType::Host && num_devices(*t) > 0).unwrap_or(DeviceType::Multicore)),
         v => DeviceType::from_acc(v),

@@ -8,9 +8,22 @@
 //! host range and its own device copy do nothing; only copies between
 //! different addresses (`acc_memcpy_*`, `acc_map_data` onto `acc_malloc`
 //! memory) move bytes.
+//!
+//! Free memory (`acc_property_free_memory`) on a shared-memory device is the
+//! device's own books: the machine's physical memory
+//! (`acc_property_memory`) less the bytes this device holds, that is every
+//! device copy that data clauses, `enter data` and `acc_copyin`/`acc_create`
+//! made present and every `acc_malloc` block. It falls by exactly what a
+//! program allocates and rises by exactly what it frees, so a program that
+//! checks free memory around an allocation sees it move; other processes'
+//! use of the machine does not enter it (it would make the value jump for
+//! reasons the program cannot see).
 
 use crate::consts::acc_error_out_of_memory;
 use crate::error::{AccError, AccResult};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// Device memory of one device. Addresses are `usize` device addresses.
 pub trait Memory: Send + Sync {
@@ -52,18 +65,36 @@ pub trait Memory: Send + Sync {
 
 /// Host memory used as device memory (host and multicore devices).
 #[derive(Debug, Default)]
-pub struct SharedMemory;
+pub struct SharedMemory {
+    /// Bytes the device holds: present device copies and `acc_malloc` blocks.
+    held: AtomicUsize,
+    /// Live `acc_malloc` blocks and their sizes (`acc_free` passes only the address).
+    blocks: Mutex<HashMap<usize, usize>>,
+}
+
+impl SharedMemory {
+    fn blocks(&self) -> std::sync::MutexGuard<'_, HashMap<usize, usize>> {
+        self.blocks.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn release(&self, bytes: usize) {
+        let _ = self.held.fetch_update(Relaxed, Relaxed, |h| Some(h.saturating_sub(bytes)));
+    }
+}
 
 impl Memory for SharedMemory {
     fn is_shared(&self) -> bool {
         true
     }
 
-    fn alloc_copy(&self, host: usize, _bytes: usize) -> AccResult<usize> {
+    fn alloc_copy(&self, host: usize, bytes: usize) -> AccResult<usize> {
+        self.held.fetch_add(bytes, Relaxed);
         Ok(host)
     }
 
-    fn free_copy(&self, _dev: usize, _host: usize, _bytes: usize) {}
+    fn free_copy(&self, _dev: usize, _host: usize, bytes: usize) {
+        self.release(bytes);
+    }
 
     fn malloc(&self, bytes: usize) -> AccResult<usize> {
         if bytes == 0 {
@@ -73,11 +104,16 @@ impl Memory for SharedMemory {
         if p == 0 {
             return Err(AccError::new(acc_error_out_of_memory, format!("acc_malloc: cannot allocate {bytes} bytes")));
         }
+        self.blocks().insert(p, bytes);
+        self.held.fetch_add(bytes, Relaxed);
         Ok(p)
     }
 
     fn free(&self, dev: usize) {
         if dev != 0 {
+            if let Some(bytes) = self.blocks().remove(&dev) {
+                self.release(bytes);
+            }
             unsafe { libc::free(dev as *mut libc::c_void) }
         }
     }
@@ -105,12 +141,11 @@ impl Memory for SharedMemory {
     }
 
     fn memory_info(&self) -> (usize, usize) {
-        unsafe {
+        let total = unsafe {
             let page = libc::sysconf(libc::_SC_PAGESIZE).max(0) as usize;
-            let total = libc::sysconf(libc::_SC_PHYS_PAGES).max(0) as usize;
-            let avail = libc::sysconf(libc::_SC_AVPHYS_PAGES).max(0) as usize;
-            (total * page, avail * page)
-        }
+            libc::sysconf(libc::_SC_PHYS_PAGES).max(0) as usize * page
+        };
+        (total, total.saturating_sub(self.held.load(Relaxed)))
     }
 }
 
@@ -120,7 +155,7 @@ mod tests {
 
     #[test]
     fn shared_memory_is_identity_and_copies_between_distinct_ranges() {
-        let m = SharedMemory;
+        let m = SharedMemory::default();
         let mut a = [1u8, 2, 3, 4];
         let host = a.as_mut_ptr() as usize;
         assert_eq!(m.alloc_copy(host, 4).unwrap(), host);
@@ -136,5 +171,22 @@ mod tests {
         assert_eq!(m.malloc(0).unwrap(), 0);
         let (total, free) = m.memory_info();
         assert!(total > 0 && free <= total);
+    }
+
+    #[test]
+    fn free_memory_moves_with_allocations() {
+        let m = SharedMemory::default();
+        let (total, free0) = m.memory_info();
+        assert_eq!(free0, total);
+        let d = m.malloc(1 << 20).unwrap();
+        assert_eq!(m.memory_info().1, free0 - (1 << 20));
+        let mut a = [0u8; 4096];
+        m.alloc_copy(a.as_mut_ptr() as usize, a.len()).unwrap();
+        assert_eq!(m.memory_info().1, free0 - (1 << 20) - 4096);
+        m.free(d);
+        assert_eq!(m.memory_info().1, free0 - 4096);
+        m.free_copy(a.as_mut_ptr() as usize, a.as_mut_ptr() as usize, a.len());
+        assert_eq!(m.memory_info().1, free0);
+        assert_eq!(m.memory_info().0, total);
     }
 }

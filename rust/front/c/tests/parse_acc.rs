@@ -248,9 +248,9 @@ fn data_constructs_and_executable_directives() {
     assert_eq!(device_types, vec!["nvidia".to_string()]);
     assert!(device_num.is_some());
     assert!(matches!(exec(&a[7]).kind, ExecKind::Shutdown { .. }));
-    let ExecKind::Set { default_async, device_type, .. } = exec(&a[8]).kind else { panic!() };
+    let ExecKind::Set { default_async, device_types, .. } = exec(&a[8]).kind else { panic!() };
     assert!(default_async.is_some());
-    assert_eq!(device_type.as_deref(), Some("multicore"));
+    assert_eq!(device_types, vec!["multicore".to_string()]);
     let StmtKind::HostData(h) = &a[9].kind else { panic!() };
     assert!(h.if_present);
     assert_eq!(h.use_device[0].text, "a");

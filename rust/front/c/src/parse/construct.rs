@@ -4,6 +4,7 @@
 //! `host_data`, the executable directives, `declare` (globals and block
 //! scope) and `routine`.
 
+use super::consteval::CVal;
 use super::directive::{Clause, DirKind, Directive, CV};
 use super::{PResult, Parser};
 use crate::token::Token;
@@ -480,11 +481,7 @@ impl<'a> Parser<'a> {
                 if dt.is_empty() && default_async.is_none() && device_num.is_none() {
                     return self.err(d.name_span, "a 'set' directive requires one of 'default_async', 'device_num' or 'device_type'");
                 }
-                if dt.len() > 1 {
-                    let sp = find(&d, "device_type").map(|c| c.span).unwrap_or(d.name_span);
-                    return self.err(sp, "'device_type' on a 'set' directive takes one device type");
-                }
-                ExecKind::Set { default_async, device_num, device_type: dt.into_iter().next() }
+                ExecKind::Set { default_async, device_num, device_types: dt }
             }
             DirKind::Cache => {
                 let (readonly, vars) = d.cache.clone().unwrap_or_default();
@@ -495,13 +492,7 @@ impl<'a> Parser<'a> {
                 if data.is_empty() {
                     return self.err(d.name_span, "a 'declare' directive requires at least one data clause");
                 }
-                for dc in &data {
-                    for v in &dc.vars {
-                        if !v.sections.is_empty() {
-                            return self.err(v.span, "array sections are not allowed in a 'declare' directive");
-                        }
-                    }
-                }
+                self.check_block_declare(&data)?;
                 ExecKind::Declare
             }
             _ => return self.err(d.name_span, format!("the '{}' directive is not allowed here", d.kind.name())),
@@ -530,18 +521,84 @@ impl<'a> Parser<'a> {
                 return self.err(dc.span, format!("clause '{}' is not allowed on a 'declare' directive at file scope", dc.kind.name()));
             }
             for v in &dc.vars {
-                if !v.sections.is_empty() {
-                    return self.err(v.span, "array sections are not allowed in a 'declare' directive");
-                }
                 let ExprKind::Global(g) = self.ex(v.root).kind else {
                     return self.err(v.span, format!("'{}' in a file-scope 'declare' must be a global variable", v.text));
                 };
+                let range = if v.sections.is_empty() { None } else { Some(self.global_section_range(v, g)?) };
                 let g = &mut self.m.globals[g.index()];
                 if g.declare.is_some() {
                     let sp = v.span;
                     return self.err(sp, format!("'{}' appears in more than one 'declare' clause", v.text));
                 }
-                g.declare = Some(DeclareKind { kind: dc.kind, span: dc.span });
+                g.declare = Some(DeclareKind { kind: dc.kind, range, span: dc.span });
+            }
+        }
+        Ok(())
+    }
+
+    /// The byte range of a section of a global array in a file-scope
+    /// `declare`. Its device copy is created before `main` runs, so the
+    /// section must be of an array (a pointer global has no target yet) and
+    /// its bounds must be integer constant expressions.
+    fn global_section_range(&mut self, v: &VarRef, g: accjit_ir::GlobalId) -> PResult<(u64, u64)> {
+        let name = self.m.globals[g.index()].name.clone();
+        let base_is_global = matches!(self.ex(v.base).kind, ExprKind::Global(b) if b == g);
+        if !base_is_global || !matches!(self.m.globals[g.index()].ty, accjit_ir::Type::Array(..)) {
+            let d = Diagnostic::error(v.span, format!("'{}': a file-scope 'declare' may name a section of a global array only", v.text)).with_hint(format!(
+                "the data behind a pointer does not exist when the program starts: put the 'declare' in the function that allocates '{}', or use 'enter data'",
+                name
+            ));
+            self.push_diag(d);
+            return Err(());
+        }
+        let addr = self.const_value(v.addr);
+        let bytes = self.const_value(v.bytes).and_then(|c| c.as_int());
+        match (addr, bytes) {
+            (Some(CVal::Addr(accjit_ir::RelocTarget::Global(at), off)), Some(n)) if at == g && off >= 0 && n >= 0 => Ok((off as u64, n as u64)),
+            _ => {
+                let d = Diagnostic::error(v.span, format!("the bounds of '{}' in a file-scope 'declare' must be integer constant expressions", v.text))
+                    .with_hint("the device copy of a global is created before 'main' runs, when only constants are known");
+                self.push_diag(d);
+                Err(())
+            }
+        }
+    }
+
+    /// `declare` in a function (§2.13): each variable is a local declared
+    /// in the same scope as the directive (the parameters count as the
+    /// scope of the function body), named once in the function's
+    /// `declare`s; `link` names globals only, so it belongs at file scope.
+    fn check_block_declare(&mut self, data: &[DataClause]) -> PResult<()> {
+        for dc in data {
+            if dc.kind == DataClauseKind::Link {
+                return self
+                    .err(dc.span, "clause 'link' in a 'declare' inside a function: 'link' applies to global variables; put the 'declare' at file scope");
+            }
+            for v in &dc.vars {
+                let local = match self.ex(v.root).kind {
+                    ExprKind::Local(l) => l,
+                    ExprKind::Global(_) => {
+                        let d = Diagnostic::error(
+                            v.span,
+                            format!("'{}' is a global variable: a 'declare' inside a function must be in the same scope as the variable's declaration", v.text),
+                        )
+                        .with_hint("put the 'declare' at file scope, after the variable's declaration");
+                        self.push_diag(d);
+                        return Err(());
+                    }
+                    _ => return self.err(v.span, format!("'{}' in a 'declare' must be a variable or a section of one", v.text)),
+                };
+                let name = self.func().local(local).name.clone();
+                if !self.scopes.declared_in_current_block(&name) {
+                    let d = Diagnostic::error(v.span, format!("'{}' must be declared in the same scope as the 'declare' directive", name))
+                        .with_hint("a 'declare' makes the rest of the variable's scope a data region: put it right after the declaration");
+                    self.push_diag(d);
+                    return Err(());
+                }
+                let key = (self.fb.as_ref().map_or(usize::MAX, |fb| fb.fn_index), local);
+                if !self.declared_locals.insert(key) {
+                    return self.err(v.span, format!("'{}' appears in more than one 'declare' clause", name));
+                }
             }
         }
         Ok(())

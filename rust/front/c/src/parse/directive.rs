@@ -756,9 +756,13 @@ impl<'a> Parser<'a> {
                 loop {
                     if self.eat_p("*") {
                         names.push("*".to_string());
+                    } else if self.peek().kind == TokenKind::Ident {
+                        // Any name, keywords included (`default`): which
+                        // names exist is the runtime's business (§2.4).
+                        names.push(self.bump().text.to_ascii_lowercase());
                     } else {
                         let (n, _) = self.expect_ident("a device type name")?;
-                        names.push(n.to_ascii_lowercase());
+                        names.push(n);
                     }
                     if !self.eat_p(",") {
                         break;

@@ -101,6 +101,8 @@ pub struct Parser<'a> {
     pub struct_ctypes: HashMap<u32, Vec<CType>>,
     /// Bit-fields: (struct, field index) → bit position and width.
     pub bitfields: HashMap<(u32, u32), bitfield::BitInfo>,
+    /// Locals named by a `declare` so far, per function (`FnBuilder::fn_index`).
+    pub declared_locals: std::collections::HashSet<(usize, LocalId)>,
 }
 
 impl<'a> Parser<'a> {
@@ -127,6 +129,7 @@ impl<'a> Parser<'a> {
             quiet: 0,
             struct_ctypes: HashMap::new(),
             bitfields: HashMap::new(),
+            declared_locals: Default::default(),
         }
     }
 

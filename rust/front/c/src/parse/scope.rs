@@ -64,6 +64,12 @@ impl Scopes {
     pub fn lookup_here(&self, name: &str) -> Option<&(Sym, Span)> {
         self.stack.last().and_then(|s| s.syms.get(name))
     }
+    /// True when `name` resolves to a symbol of the innermost block, or of
+    /// the parameter scope just outside a function's body block.
+    pub fn declared_in_current_block(&self, name: &str) -> bool {
+        let Some(at) = self.stack.iter().rposition(|s| s.syms.contains_key(name)) else { return false };
+        at + 1 == self.stack.len() || (at == 1 && self.stack.len() == 3)
+    }
     pub fn declare(&mut self, name: &str, sym: Sym, span: Span) {
         if let Some(s) = self.stack.last_mut() {
             s.syms.insert(name.to_string(), (sym, span));
