@@ -512,11 +512,11 @@ pub const DECLARE_INIT: &str = "__accjit_declare_init";
 /// loader calls once before anything else runs; `link` globals are entered by
 /// the data clauses that name them.
 pub fn declare_globals(cx: &mut Cx) {
-    let declared: Vec<(GlobalId, DataClauseKind, Option<(u64, u64)>, Span)> =
-        cx.module.globals.iter().enumerate().filter_map(|(i, g)| g.declare.as_ref().map(|d| (GlobalId(i as u32), d.kind, d.range, d.span))).collect();
+    let declared: Vec<(GlobalId, DeclareKind)> =
+        cx.module.globals.iter().enumerate().filter_map(|(i, g)| g.declare.clone().map(|d| (GlobalId(i as u32), d))).collect();
     let mut f = Function::new(DECLARE_INIT, FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, Span::DUMMY);
     let mut stmts = vec![];
-    for (g, kind, range, span) in declared {
+    for (g, DeclareKind { kind, range, span }) in declared {
         let kind = match kind {
             DataClauseKind::DeviceResident | DataClauseKind::Create => DataClauseKind::Create,
             DataClauseKind::CopyIn | DataClauseKind::Copy => DataClauseKind::CopyIn,
