@@ -81,7 +81,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `value` converted to the type of place `x`.
-    fn to_type_of(&mut self, value: ExprId, x: ExprId) -> ExprId {
+    fn converted_to_type_of(&mut self, value: ExprId, x: ExprId) -> ExprId {
         let t = self.ex(x).ty.clone();
         if self.ex(value).ty == t {
             value
@@ -115,7 +115,7 @@ impl<'a> Parser<'a> {
                 if self.ex(place).ty.is_ptr() {
                     return None;
                 }
-                let value = self.to_type_of(value, place);
+                let value = self.converted_to_type_of(value, place);
                 Some(Upd { x: place, op, value, reversed: false })
             }
             ExprKind::Assign(x, rhs) => {
@@ -125,11 +125,11 @@ impl<'a> Parser<'a> {
                         let op = atomic_op(op)?;
                         if self.reads(a, x) && !self.mentions(b, x) {
                             let v = self.strip_casts(b);
-                            let v = self.to_type_of(v, x);
+                            let v = self.converted_to_type_of(v, x);
                             Some(Upd { x, op, value: v, reversed: false })
                         } else if self.reads(b, x) && !self.mentions(a, x) {
                             let v = self.strip_casts(a);
-                            let v = self.to_type_of(v, x);
+                            let v = self.converted_to_type_of(v, x);
                             Some(Upd { x, op, value: v, reversed: true })
                         } else {
                             None
@@ -145,11 +145,11 @@ impl<'a> Parser<'a> {
                         let (a, b) = (args[0], args[1]);
                         if self.reads(a, x) {
                             let v = self.strip_casts(b);
-                            let v = self.to_type_of(v, x);
+                            let v = self.converted_to_type_of(v, x);
                             Some(Upd { x, op, value: v, reversed: false })
                         } else if self.reads(b, x) {
                             let v = self.strip_casts(a);
-                            let v = self.to_type_of(v, x);
+                            let v = self.converted_to_type_of(v, x);
                             Some(Upd { x, op, value: v, reversed: true })
                         } else {
                             None

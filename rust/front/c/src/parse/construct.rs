@@ -6,7 +6,7 @@
 
 use super::consteval::CVal;
 use super::directive::{Clause, DirKind, Directive, CV};
-use super::{PResult, Parser};
+use super::{PResult, Parser, Reported};
 use crate::token::Token;
 use accjit_ir::{
     BinOp, ComputeConstruct, ComputeKind, ComputeTuning, DataClause, DataClauseKind, DataConstruct, DeclareKind, DeviceTyped, Diagnostic, ExecDirective,
@@ -274,7 +274,7 @@ impl<'a> Parser<'a> {
             let diag = Diagnostic::error(t.span, format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()))
                 .with_note(d.name_span, format!("the '{}' directive is here", d.kind.name()));
             self.push_diag(diag);
-            return Err(());
+            return Err(Reported);
         }
         // Collapse / tile need that many nested loops.
         let mut need: Vec<(u32, bool, Span, String)> = vec![];
@@ -317,7 +317,7 @@ impl<'a> Parser<'a> {
             None => Diagnostic::error(clause, msg),
         };
         self.push_diag(d.with_hint(hint));
-        Err(())
+        Err(Reported)
     }
 
     /// `for (init; cond; step)` of an OpenACC loop (and the next `depth - 1`

@@ -8,7 +8,7 @@ use super::ctype::{ArrLen, CFunc, CType};
 use super::declarator::{Declr, Specs, Storage};
 use super::expr::{CExpr, Cat};
 use super::scope::Sym;
-use super::{FnBuilder, FnEntry, PResult, Parser};
+use super::{FnBuilder, FnEntry, PResult, Parser, Reported};
 use crate::token::TokenKind;
 use accjit_ir::{ExprKind, FuncId, Function, Global, GlobalId, Linkage, LocalId, Span, Stmt, StmtKind, Type};
 use std::collections::HashMap;
@@ -91,7 +91,7 @@ impl<'a> Parser<'a> {
             if !same {
                 let prev = *prev;
                 self.push_diag(accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}'", name)).with_note(prev, "previous definition is here"));
-                return Err(());
+                return Err(Reported);
             }
         }
         self.scopes.declare(name, Sym::Typedef { ty, is_const }, nsp);
@@ -111,7 +111,7 @@ impl<'a> Parser<'a> {
                     self.push_diag(
                         accjit_ir::Diagnostic::error(nsp, format!("conflicting types for '{}'", name)).with_note(prev, "previous declaration is here"),
                     );
-                    return Err(());
+                    return Err(Reported);
                 }
                 if f.proto && !self.fns[i].cty.proto {
                     self.fns[i].cty = f;
@@ -130,7 +130,7 @@ impl<'a> Parser<'a> {
                 accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}' as a different kind of symbol", name))
                     .with_note(prev, "previous definition is here"),
             );
-            return Err(());
+            return Err(Reported);
         }
         self.scopes.declare(name, Sym::Func(idx), nsp);
         if let Some((r, _)) = self.pending_routine.take() {
@@ -150,11 +150,9 @@ impl<'a> Parser<'a> {
             let n = self.init_array_len(&ty, i)?;
             ty = CType::Array(e.clone(), ArrLen::Fixed(n));
         }
-        if ty.size(&self.m.structs).is_none() && !(specs.storage == Storage::Extern && init.is_none()) {
-            if !matches!(ty, CType::Array(_, ArrLen::Incomplete)) {
-                let tn = self.tyname(&ty);
-                return self.err(nsp, format!("variable '{}' has incomplete type '{}'", name, tn));
-            }
+        if ty.size(&self.m.structs).is_none() && !(specs.storage == Storage::Extern && init.is_none()) && !matches!(ty, CType::Array(_, ArrLen::Incomplete)) {
+            let tn = self.tyname(&ty);
+            return self.err(nsp, format!("variable '{}' has incomplete type '{}'", name, tn));
         }
         let linkage = match specs.storage {
             Storage::Static => Linkage::Internal,
@@ -170,7 +168,7 @@ impl<'a> Parser<'a> {
                     accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}' as a different kind of symbol", name))
                         .with_note(prev, "previous definition is here"),
                 );
-                return Err(());
+                return Err(Reported);
             }
             None => None,
         };
@@ -179,7 +177,7 @@ impl<'a> Parser<'a> {
                 let g = &self.m.globals[gid.index()];
                 if g.init.is_some() && init.is_some() {
                     self.push_diag(accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}'", name)).with_note(prev, "previous definition is here"));
-                    return Err(());
+                    return Err(Reported);
                 }
                 let old_ir = g.ty.clone();
                 let new_ir = ty.ir();
@@ -189,7 +187,7 @@ impl<'a> Parser<'a> {
                     self.push_diag(
                         accjit_ir::Diagnostic::error(nsp, format!("conflicting types for '{}'", name)).with_note(prev, "previous declaration is here"),
                     );
-                    return Err(());
+                    return Err(Reported);
                 }
                 let g = &mut self.m.globals[gid.index()];
                 if matches!(g.ty, Type::Array(_, None)) {
@@ -220,8 +218,8 @@ impl<'a> Parser<'a> {
     }
 
     fn function_definition(&mut self, specs: &Specs, d: Declr) -> PResult<()> {
-        let (name, nsp) = d.name.clone().ok_or(())?;
-        let CType::Func(cf) = &d.ty else { return Err(()) };
+        let (name, nsp) = d.name.clone().ok_or(Reported)?;
+        let CType::Func(cf) = &d.ty else { return Err(Reported) };
         let cf = (**cf).clone();
         if specs.storage == Storage::Typedef {
             return self.err(nsp, "a function definition cannot be a typedef");
@@ -274,7 +272,7 @@ impl<'a> Parser<'a> {
         }
         let body = self.compound_block();
         self.scopes.pop();
-        let mut fb = self.fb.take().ok_or(())?;
+        let mut fb = self.fb.take().ok_or(Reported)?;
         let mut body = body?;
         for (n, li) in &fb.labels {
             if !li.defined {
@@ -375,7 +373,7 @@ impl<'a> Parser<'a> {
         if let Some((_, prev)) = self.scopes.lookup_here(&name) {
             let prev = *prev;
             self.push_diag(accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}'", name)).with_note(prev, "previous definition is here"));
-            return Err(());
+            return Err(Reported);
         }
         let mut ty = d.ty;
         if ty.is_void() {

@@ -7,7 +7,7 @@
 use super::ctype::{ArrLen, CFunc, CType};
 use super::expr::CExpr;
 use super::scope::{Sym, Tag};
-use super::{PResult, Parser};
+use super::{PResult, Parser, Reported};
 use crate::token::TokenKind;
 use accjit_ir::{Field, Scalar, Span, Stmt, StmtKind, StructDef, StructId, Type};
 
@@ -387,7 +387,7 @@ impl<'a> Parser<'a> {
             if let Some(w) = width {
                 let unit = sz * 8;
                 let start = if is_union { 0 } else { bitoff };
-                let start = if w == 0 || (start / unit) != ((start + w as u64).saturating_sub(1) / unit) { (start + unit - 1) / unit * unit } else { start };
+                let start = if w == 0 || (start / unit) != ((start + w as u64).saturating_sub(1) / unit) { start.div_ceil(unit) * unit } else { start };
                 if w == 0 {
                     bitoff = start;
                     continue;
@@ -401,15 +401,15 @@ impl<'a> Parser<'a> {
                     ctys.push(t);
                 }
                 if is_union {
-                    size = size.max((w as u64 + 7) / 8);
+                    size = size.max((w as u64).div_ceil(8));
                 } else {
                     bitoff = start + w as u64;
-                    size = (bitoff + 7) / 8;
+                    size = bitoff.div_ceil(8);
                 }
                 continue;
             }
             align = align.max(al);
-            let o = if is_union { 0 } else { ((bitoff + 7) / 8 + al - 1) / al * al };
+            let o = if is_union { 0 } else { bitoff.div_ceil(8).div_ceil(al) * al };
             out.push(Field { name: n, ty: t.ir(), offset: o });
             ctys.push(t);
             if is_union {
@@ -419,7 +419,7 @@ impl<'a> Parser<'a> {
                 size = o + sz;
             }
         }
-        let size = (size + align - 1) / align * align;
+        let size = size.div_ceil(align) * align;
         let d = &mut self.m.structs[id.0 as usize];
         d.fields = out;
         d.size = size;
@@ -456,7 +456,7 @@ impl<'a> Parser<'a> {
             if let Some((_, prev)) = self.scopes.lookup_here(&n) {
                 let prev = *prev;
                 self.push_diag(accjit_ir::Diagnostic::error(nsp, format!("redefinition of '{}'", n)).with_note(prev, "previous definition is here"));
-                return Err(());
+                return Err(Reported);
             }
             self.scopes.declare(&n, Sym::Enum(next), nsp);
             next = next.wrapping_add(1);
@@ -515,12 +515,9 @@ impl<'a> Parser<'a> {
         } else if !abstract_ok {
             return self.err(t.span, format!("expected identifier or '(' {}", super::describe_found(&t)));
         }
+        // `__asm__("name")` labels are skipped like attributes: one parenthesised group.
         while self.is_kw("__attribute__") || self.is_kw("__asm__") || self.is_kw("asm") {
-            if self.is_kw("__attribute__") {
-                self.skip_attribute()?;
-            } else {
-                self.skip_attribute()?;
-            }
+            self.skip_attribute()?;
         }
         let mut suffixes = vec![];
         loop {
@@ -648,7 +645,7 @@ impl<'a> Parser<'a> {
         let v = self.conv(e.clone(), &CType::LONG);
         let l = self.func_mut().add_local(".vla.len", Type::I64, e.span);
         self.pending.push(Stmt { kind: StmtKind::Decl(l, Some(v.id)), span: e.span });
-        let fb = self.fb.as_mut().ok_or(())?;
+        let fb = self.fb.as_mut().ok_or(Reported)?;
         fb.vla.push(l);
         Ok(ArrLen::Vla(fb.vla.len() as u32 - 1))
     }

@@ -12,7 +12,7 @@
 use super::ctype::{ArrLen, CType};
 use super::expr::{CExpr, Cat};
 use super::scope::Sym;
-use super::{PResult, Parser};
+use super::{PResult, Parser, Reported};
 use crate::token::{Token, TokenKind};
 use accjit_ir::{DataClauseKind, DefaultKind, ExprId, ExprKind, GangArgs, RedOp, Section, Span, Type, VarRef, WaitArgs};
 
@@ -472,12 +472,12 @@ impl<'a> Parser<'a> {
                         .with_note(first.span, format!("the first '{}' clause is here", name))
                         .with_hint(format!("'{}' may appear at most once on a directive{}", name, if group > 0 { " per 'device_type'" } else { "" }));
                     self.push_diag(diag);
-                    return Err(());
+                    return Err(Reported);
                 }
             }
             let val = self.clause_value(d.kind, name, &written, t.span)?;
             if name == "device_type" && grouping {
-                let CV::DeviceType(names) = &val else { return Err(()) };
+                let CV::DeviceType(names) = &val else { return Err(Reported) };
                 d.groups.push(names.clone());
                 group = d.groups.len();
                 continue;
@@ -842,7 +842,7 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.identifier(&name, nsp)?;
-                return Err(());
+                return Err(Reported);
             }
         };
         let mut cur = self.identifier(&name, nsp)?;
@@ -970,8 +970,8 @@ impl<'a> Parser<'a> {
         let levels = if deep { 1 } else { sections.len() };
         let bclone = self.clone_expr(base.id);
         let mut cur = CExpr { id: bclone, ..base.clone() };
-        for k in 0..levels {
-            let lo = self.clone_expr(lowers[k]);
+        for &lower in lowers.iter().take(levels) {
+            let lo = self.clone_expr(lower);
             let ie = CExpr { id: lo, ty: CType::LONG, cat: Cat::Value, span };
             cur = self.index(cur, ie, span)?;
         }
@@ -996,7 +996,7 @@ impl<'a> Parser<'a> {
                 Some(b) => self.mk(ExprKind::Binary(accjit_ir::BinOp::Add, b, term), Type::I64, span),
             });
         }
-        let bytes = bytes.ok_or(())?;
+        let bytes = bytes.ok_or(Reported)?;
         let elem_ty = tys.last().map(|t| t.ir()).unwrap_or(Type::Void);
         let base_id = match base.cat {
             Cat::VlaAddr { .. } => root,

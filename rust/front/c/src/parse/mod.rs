@@ -42,8 +42,13 @@ use accjit_ir::{
 use scope::Scopes;
 use std::collections::HashMap;
 
-/// Result of a parse step; the error is already recorded in `Parser::diags`.
-pub type PResult<T> = Result<T, ()>;
+/// The error of a parse step: its diagnostic is already in `Parser::diags`
+/// (so callers only unwind; nothing is lost by the error carrying no data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reported;
+
+/// Result of a parse step.
+pub type PResult<T> = Result<T, Reported>;
 
 /// A function known by name: declared, maybe defined.
 pub struct FnEntry {
@@ -218,7 +223,7 @@ impl<'a> Parser<'a> {
 
     pub fn err<T>(&mut self, span: Span, msg: impl Into<String>) -> PResult<T> {
         self.error(span, msg);
-        Err(())
+        Err(Reported)
     }
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.push_diag(Diagnostic::error(span, msg));
@@ -235,7 +240,7 @@ impl<'a> Parser<'a> {
     }
     pub fn err_hint<T>(&mut self, span: Span, msg: impl Into<String>, hint: impl Into<String>) -> PResult<T> {
         self.push_diag(Diagnostic::error(span, msg).with_hint(hint));
-        Err(())
+        Err(Reported)
     }
 
     /// Skip after an error: from `start` (where the failed statement or

@@ -325,10 +325,7 @@ impl<'a> Parser<'a> {
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 if a.ty.is_ptr() || b.ty.is_ptr() {
-                    let (a, b) = if a.ty.is_ptr() && b.ty.is_ptr() {
-                        let t = a.ty.clone();
-                        (a, self.conv(b, &t))
-                    } else if a.ty.is_ptr() && b.ty.is_int() {
+                    let (a, b) = if a.ty.is_ptr() && (b.ty.is_ptr() || b.ty.is_int()) {
                         let t = a.ty.clone();
                         (a, self.conv(b, &t))
                     } else if b.ty.is_ptr() && a.ty.is_int() {
@@ -343,10 +340,8 @@ impl<'a> Parser<'a> {
                 if !a.ty.is_arith() || !b.ty.is_arith() {
                     return bad(self, &a, &b);
                 }
-                if matches!(a.ty, CType::Complex(_)) || matches!(b.ty, CType::Complex(_)) {
-                    if !matches!(op, BinOp::Eq | BinOp::Ne) {
-                        return bad(self, &a, &b);
-                    }
+                if (matches!(a.ty, CType::Complex(_)) || matches!(b.ty, CType::Complex(_))) && !matches!(op, BinOp::Eq | BinOp::Ne) {
+                    return bad(self, &a, &b);
                 }
                 let t = usual(&a.ty, &b.ty);
                 let a = self.conv(a, &t);

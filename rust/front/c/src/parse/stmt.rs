@@ -3,7 +3,7 @@
 
 use super::ctype::CType;
 use super::expr::CExpr;
-use super::{LabelInfo, PResult, Parser};
+use super::{LabelInfo, PResult, Parser, Reported};
 use crate::token::TokenKind;
 use accjit_ir::{Block, ExprId, LabelId, Span, Stmt, StmtKind, SwitchCase};
 
@@ -98,7 +98,7 @@ impl<'a> Parser<'a> {
             "break" | "continue" => {
                 self.bump();
                 self.expect_p(";")?;
-                let fb = self.fb.as_ref().ok_or(())?;
+                let fb = self.fb.as_ref().ok_or(Reported)?;
                 if t.text == "break" {
                     if fb.breakable == 0 {
                         return self.err(sp, "'break' statement not in a loop or switch");
@@ -138,7 +138,7 @@ impl<'a> Parser<'a> {
     }
 
     fn label_id(&mut self, name: &str, sp: Span, define: bool) -> PResult<LabelId> {
-        let fb = self.fb.as_mut().ok_or(())?;
+        let fb = self.fb.as_mut().ok_or(Reported)?;
         if let Some(li) = fb.labels.get_mut(name) {
             if define {
                 if li.defined {
@@ -301,7 +301,7 @@ impl<'a> Parser<'a> {
                     if let Some((_, prev)) = seen.iter().find(|(x, _)| *x == Some(v)) {
                         let prev = *prev;
                         self.push_diag(accjit_ir::Diagnostic::error(vsp, format!("duplicate case value '{}'", v)).with_note(prev, "previous case is here"));
-                        return Err(());
+                        return Err(Reported);
                     }
                     seen.push((Some(v), vsp));
                     Some(v)
@@ -311,7 +311,7 @@ impl<'a> Parser<'a> {
                         self.push_diag(
                             accjit_ir::Diagnostic::error(t.span, "multiple default labels in one switch").with_note(prev, "previous default is here"),
                         );
-                        return Err(());
+                        return Err(Reported);
                     }
                     seen.push((None, t.span));
                     None
