@@ -549,7 +549,7 @@ impl<'a> Parser<'a> {
                 name
             ));
             self.push_diag(d);
-            return Err(());
+            return Err(Reported);
         }
         let addr = self.const_value(v.addr);
         let bytes = self.const_value(v.bytes).and_then(|c| c.as_int());
@@ -559,7 +559,7 @@ impl<'a> Parser<'a> {
                 let d = Diagnostic::error(v.span, format!("the bounds of '{}' in a file-scope 'declare' must be integer constant expressions", v.text))
                     .with_hint("the device copy of a global is created before 'main' runs, when only constants are known");
                 self.push_diag(d);
-                Err(())
+                Err(Reported)
             }
         }
     }
@@ -584,7 +584,7 @@ impl<'a> Parser<'a> {
                         )
                         .with_hint("put the 'declare' at file scope, after the variable's declaration");
                         self.push_diag(d);
-                        return Err(());
+                        return Err(Reported);
                     }
                     _ => return self.err(v.span, format!("'{}' in a 'declare' must be a variable or a section of one", v.text)),
                 };
@@ -593,7 +593,7 @@ impl<'a> Parser<'a> {
                     let d = Diagnostic::error(v.span, format!("'{}' must be declared in the same scope as the 'declare' directive", name))
                         .with_hint("a 'declare' makes the rest of the variable's scope a data region: put it right after the declaration");
                     self.push_diag(d);
-                    return Err(());
+                    return Err(Reported);
                 }
                 let key = (self.fb.as_ref().map_or(usize::MAX, |fb| fb.fn_index), local);
                 if !self.declared_locals.insert(key) {
