@@ -7,6 +7,7 @@
 //! arena of the function that contains the directive.
 
 use crate::module::{Block, ExprId, LocalId};
+use crate::reduce::{LoopReduction, RedOp};
 use crate::span::Span;
 use crate::types::Type;
 
@@ -191,35 +192,6 @@ pub struct DataClause {
     pub zero: bool,
     pub vars: Vec<VarRef>,
     pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RedOp {
-    Add,
-    Mul,
-    Max,
-    Min,
-    BitAnd,
-    BitOr,
-    BitXor,
-    LogAnd,
-    LogOr,
-}
-
-impl RedOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            RedOp::Add => "+",
-            RedOp::Mul => "*",
-            RedOp::Max => "max",
-            RedOp::Min => "min",
-            RedOp::BitAnd => "&",
-            RedOp::BitOr => "|",
-            RedOp::BitXor => "^",
-            RedOp::LogAnd => "&&",
-            RedOp::LogOr => "||",
-        }
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -426,17 +398,6 @@ pub struct LoopDim {
     pub tile: Option<u64>,
 }
 
-/// A reduction over a partitioned loop: each executor accumulates into its own
-/// `private` (initialised to the operator's identity by the back end), and the
-/// partials are combined into the place `target` when the loop ends.
-#[derive(Clone, Debug)]
-pub struct LoopReduction {
-    pub op: RedOp,
-    pub ty: Type,
-    pub private: LocalId,
-    pub target: ExprId,
-}
-
 /// A canonical OpenACC loop nest inside a kernel body: `dims.len()` loops
 /// collapsed into one iteration space of `prod(trip)` iterations, partitioned
 /// across the levels that are set (none set: sequential in every executor).
@@ -453,16 +414,4 @@ pub struct AccLoop {
     pub privates: Vec<LocalId>,
     pub body: Block,
     pub span: Span,
-}
-
-/// A compute-construct reduction, combined across gangs at the end of a
-/// kernel: each gang's final value of `local` (initialised to the identity at
-/// gang start by the back end) is combined into the place pointed to by kernel
-/// parameter `target_param` (a `DeviceAddr` parameter).
-#[derive(Clone, Debug)]
-pub struct KernelReduction {
-    pub op: RedOp,
-    pub ty: Type,
-    pub local: LocalId,
-    pub target_param: usize,
 }

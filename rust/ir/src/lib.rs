@@ -13,16 +13,20 @@
 //!   calls, so that back ends see only `Launch`, `AccLoop` and ordinary code.
 //! - Nothing here is specific to a target: sizes follow LP64 (shared with the
 //!   devices), and array descriptors are first-class values.
+//! - [`reduce`] is the reduction model: operators with their identity and
+//!   combine, and the reduced object's form, for `lower` and every back end.
 //! - [`span`] holds the source map and diagnostics every stage reports with.
 
 pub mod acc;
 pub mod module;
 pub mod print;
+pub mod reduce;
 pub mod span;
 pub mod types;
 pub mod validate;
 
 pub use acc::*;
 pub use module::*;
+pub use reduce::*;
 pub use span::{Diagnostic, Diagnostics, Severity, SourceFile, SourceMap, Span};
 pub use types::{align_of, size_of, Field, FuncSig, Scalar, StructDef, StructId, Type};

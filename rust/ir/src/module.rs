@@ -509,9 +509,9 @@ pub struct Kernel {
     pub max_gangs: Option<u64>,
     /// Compute-construct reductions (`parallel reduction(+:x)`, and the one a
     /// combined `parallel loop reduction` implies): each gang's final value of
-    /// the gang-private local is combined into the place its `target_param`
-    /// points to after all gangs finish. (Added by lower; additive.)
-    pub reductions: Vec<crate::acc::KernelReduction>,
+    /// the gang-private copy is combined into its target when the gang ends
+    /// (see `reduce::PrivateReduction`).
+    pub reductions: Vec<crate::reduce::KernelReduction>,
     pub span: Span,
 }
 

@@ -18,6 +18,7 @@
 
 use crate::acc::*;
 use crate::module::*;
+use crate::reduce::{PrivateReduction, RedForm};
 use crate::types::{FuncSig, StructDef, Type};
 use std::fmt::{self, Write};
 
@@ -272,7 +273,7 @@ impl<'m> Printer<'m> {
         self.line(0, &head);
         if let Some(k) = kernel {
             for r in &k.reductions {
-                let line = format!("reduction({}: {}: {}) -> param {}", r.op.symbol(), self.local_name(&k.func, r.local), self.ty(&r.ty), r.target_param);
+                let line = format!("reduction({}) -> {}", self.red_private(&k.func, r), self.expr(&k.func, r.target));
                 self.line(1, &line);
             }
         }
@@ -283,6 +284,16 @@ impl<'m> Printer<'m> {
         }
         self.block_body(f, &f.body, 1);
         self.line(0, "}");
+    }
+
+    /// `op: private: type` of a reduction, with the form of a non-scalar one
+    /// (`+: %h.7: i32 section x %n.3`).
+    fn red_private(&self, f: &Function, r: &PrivateReduction) -> String {
+        let head = format!("{}: {}: {}", r.op.symbol(), self.local_name(f, r.private), self.ty(&r.ty));
+        match &r.form {
+            RedForm::Scalar => head,
+            RedForm::Objects { kind, count } => format!("{} {} x {}", head, format!("{kind:?}").to_lowercase(), self.expr(f, *count)),
+        }
     }
 
     fn local_name(&self, f: &Function, l: LocalId) -> String {
@@ -751,7 +762,7 @@ impl<'m> Printer<'m> {
             let _ = write!(s, " private({})", p.join(", "));
         }
         for r in &l.reductions {
-            let _ = write!(s, " reduction({}: {}: {} -> {})", r.op.symbol(), self.local_name(f, r.private), self.ty(&r.ty), self.expr(f, r.target));
+            let _ = write!(s, " reduction({} -> {})", self.red_private(f, r), self.expr(f, r.target));
         }
         s
     }

@@ -5,8 +5,8 @@
 //! Always: expression, local, label, global, function, extern and kernel
 //! handles are in range; a function has at least as many locals as
 //! parameters; a kernel's `params` match its function's parameters; a
-//! `Launch` passes one argument per kernel parameter; a `KernelReduction`
-//! targets a `DeviceAddr` parameter.
+//! `Launch` passes one argument per kernel parameter; a `KernelReduction`'s
+//! target and private are in range.
 //! With `Stage::Lowered` also: no OpenACC construct "as written" remains
 //! (`Compute`, `Data`, `HostData`, `Exec`, `For` with a directive), `AccLoop`
 //! appears only in kernel bodies and `Launch` only in host functions.
@@ -38,11 +38,10 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
             v.err(k.span, format!("kernel k{} `{}`: {} params but its function has {}", i, k.name, k.params.len(), k.func.sig.params.len()));
         }
         for r in &k.reductions {
-            match k.params.get(r.target_param) {
-                Some(p) if p.kind == ParamKind::DeviceAddr => {}
-                _ => v.err(k.span, format!("kernel `{}`: reduction targets param {} which is not a DeviceAddr parameter", k.name, r.target_param)),
+            if r.target.index() >= k.func.exprs.len() {
+                v.err(k.span, format!("kernel `{}`: reduction target out of range", k.name));
             }
-            if r.local.index() >= k.func.locals.len() {
+            if r.private.index() >= k.func.locals.len() {
                 v.err(k.span, format!("kernel `{}`: reduction local out of range", k.name));
             }
         }

@@ -1,4 +1,5 @@
-//! Folding of `acc_on_device(dev)` inside compute regions.
+//! Folding of `acc_on_device(dev)` inside compute regions. (Reduction
+//! identities are defined once, in `accjit_ir::reduce`.)
 //!
 //! A region compiled for device type D runs on D, so `acc_on_device` with a
 //! constant argument folds to a constant. Choice for the CPU devices (the
@@ -34,44 +35,4 @@ pub fn on_device_value(device: &str, arg: i64) -> i64 {
         _ => arg == me,
     };
     v as i64
-}
-
-/// The identity of a reduction operator for type `ty`, as an expression of `f`.
-pub fn identity(f: &mut Function, op: RedOp, ty: &Type, span: Span) -> ExprId {
-    let s = ty.scalar().unwrap_or(Scalar::I32);
-    if s.is_float() {
-        let v = match op {
-            RedOp::Add | RedOp::BitOr | RedOp::BitXor | RedOp::LogOr => 0.0,
-            RedOp::Mul | RedOp::LogAnd | RedOp::BitAnd => 1.0,
-            RedOp::Max => f64::NEG_INFINITY,
-            RedOp::Min => f64::INFINITY,
-        };
-        return f.add_expr(ExprKind::Float(v), ty.clone(), span);
-    }
-    let (min, max): (i64, i64) = match s {
-        Scalar::Bool => (0, 1),
-        Scalar::I8 => (i8::MIN as i64, i8::MAX as i64),
-        Scalar::U8 => (0, u8::MAX as i64),
-        Scalar::I16 => (i16::MIN as i64, i16::MAX as i64),
-        Scalar::U16 => (0, u16::MAX as i64),
-        Scalar::I32 => (i32::MIN as i64, i32::MAX as i64),
-        Scalar::U32 => (0, u32::MAX as i64),
-        Scalar::I64 => (i64::MIN, i64::MAX),
-        Scalar::U64 => (0, -1),
-        Scalar::F32 | Scalar::F64 => (0, 0),
-    };
-    let v = match op {
-        RedOp::Add | RedOp::BitOr | RedOp::BitXor | RedOp::LogOr => 0,
-        RedOp::Mul | RedOp::LogAnd => 1,
-        RedOp::BitAnd => {
-            if s == Scalar::Bool {
-                1
-            } else {
-                -1
-            }
-        }
-        RedOp::Max => min,
-        RedOp::Min => max,
-    };
-    f.add_expr(ExprKind::Int(v), ty.clone(), span)
 }

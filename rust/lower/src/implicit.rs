@@ -98,8 +98,11 @@ pub fn explicit_of(f: &Function, c: &ComputeConstruct, extra_reductions: &[(RedO
     }
     e.private = c.private.iter().any(|v| VarKey::of_place(f, v.root) == Some(k));
     e.firstprivate = c.firstprivate.iter().any(|v| VarKey::of_place(f, v.root) == Some(k));
+    // Only whole scalar variables are reduced through their capture; object
+    // forms (elements, members, sections, aggregates) keep the variable's
+    // ordinary attribute and get a private copy of the objects (reduce.rs).
     for r in &c.reductions {
-        if r.vars.iter().any(|v| VarKey::of_place(f, v.root) == Some(k)) {
+        if r.vars.iter().any(|v| VarKey::of_place(f, v.root) == Some(k) && crate::reduce::is_scalar_var(f, v)) {
             e.reduction = Some(r.op);
         }
     }
@@ -139,10 +142,6 @@ pub fn plan(
         let const_global = matches!(k, VarKey::Global(g) if cx.is_const_global(g));
         let mut implicit = None;
         let mode = if let Some(op) = ex.reduction {
-            if !is_scalar(&ty) {
-                cx.error(Diagnostic::error(u.span, format!("reduction on `{}`: only scalar reduction variables are supported", name)));
-                continue;
-            }
             if ex.data.is_none() {
                 implicit = Some(DataClauseKind::Copy);
             }

@@ -17,7 +17,9 @@
 //!   `kernels`);
 //! - `data`: data clauses, data/host_data constructs, executable directives
 //!   (with `exits`, structured exits on every path);
-//! - `fold`: `acc_on_device` and reduction identities.
+//! - `reduce`: reduction clauses → private copies (scalars, elements,
+//!   members, sections, aggregates) for loops and compute constructs;
+//! - `fold`: `acc_on_device`.
 //!
 //! `build` and `walk` are shared helpers; `cx` holds the lowering context.
 
@@ -34,6 +36,7 @@ mod implicit;
 mod kernels;
 mod loops;
 mod outline;
+mod reduce;
 mod walk;
 
 pub use cx::device_type_code;

@@ -489,25 +489,8 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         bound.push(k);
         privates.push(nl);
     }
-    let mut reductions = vec![];
-    for r in &d.reductions {
-        for v in &r.vars {
-            let Some(k) = VarKey::of_place(src, v.root) else {
-                b.error(v.span, "reduction: only whole scalar variables are supported");
-                continue;
-            };
-            let ty = src.expr(v.root).ty.clone();
-            if !matches!(ty, Type::Scalar(_)) {
-                b.error(v.span, format!("reduction on `{}`: only scalar reduction variables are supported", v.text));
-                continue;
-            }
-            let target = b.place_of(k, &ty, v.span);
-            let nl = b.k.add_local(v.text.clone(), ty.clone(), v.span);
-            b.env.bind(k, Mapped::Local(nl));
-            bound.push(k);
-            reductions.push(LoopReduction { op: r.op, ty, private: nl, target });
-        }
-    }
+    let mut body_head = vec![];
+    let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head);
     if levels.gang || levels.worker || levels.vector {
         let mut inner = vec![];
         inner_loop_vars(src, inner_body, &mut inner);
@@ -524,7 +507,11 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         }
     }
     b.loops.push(levels);
-    let body = b.loop_block(inner_body);
+    let mut body = b.loop_block(inner_body);
+    if !body_head.is_empty() {
+        body_head.append(&mut body.stmts);
+        body = Block::new(body_head);
+    }
     b.loops.pop();
     b.env.undo(mark);
     pre.push(Stmt {

@@ -38,7 +38,7 @@ fn combined_reductions(f: &Function, c: &ComputeConstruct) -> Vec<(RedOp, VarKey
     for r in &d.reductions {
         for v in &r.vars {
             if let Some(k) = VarKey::of_place(f, v.root) {
-                if !already.contains(&k) && matches!(f.expr(v.root).ty, Type::Scalar(_)) {
+                if !already.contains(&k) && crate::reduce::is_scalar_var(f, v) {
                     out.push((r.op, k));
                 }
             }
@@ -117,18 +117,19 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
                 prelude.push(Stmt { kind: StmtKind::Decl(l, None), span: sp });
                 kb.env.bind(cap.key, Mapped::Local(l));
             }
-            (Mode::Reduction(op), Some(_)) => {
+            (Mode::Reduction(op), Some(p)) => {
+                // The back end initialises the private copy at gang start.
                 let l = kb.k.add_local(cap.name.clone(), cap.ty.clone(), sp);
-                let id = crate::fold::identity(&mut kb.k, *op, &cap.ty, sp);
-                prelude.push(Stmt { kind: StmtKind::Decl(l, Some(id)), span: sp });
                 kb.env.bind(cap.key, Mapped::Local(l));
-                let target_param = caps[..i].iter().filter(|c| c.has_param()).count();
-                reductions.push(KernelReduction { op: *op, ty: cap.ty.clone(), local: l, target_param });
+                let pv = load_local(&mut kb.k, p, sp);
+                let target = kb.k.add_expr(ExprKind::Deref(pv), cap.ty.clone(), sp);
+                reductions.push(KernelReduction { op: *op, ty: cap.ty.clone(), form: RedForm::Scalar, private: l, target });
             }
             (Mode::Direct, _) => kb.env.bind(cap.key, Mapped::Direct),
             _ => {}
         }
     }
+    reductions.extend(crate::reduce::construct_reductions(&mut kb, c, &mut prelude));
     let body = kb.block(part);
     let KernelBuilder { k: mut func, .. } = kb;
     prelude.extend(body.stmts);

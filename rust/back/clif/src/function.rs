@@ -59,6 +59,8 @@ pub struct FnCx<'a, 'm, 'f> {
     pub epilogue: Vec<crate::reduce::GangEnd>,
     /// Iterations (all gangs) of the partitioned loop nest being emitted.
     pub loop_total: Option<Value>,
+    /// Object reductions started and not yet ended (their copies and targets).
+    pub live_reductions: crate::reduce::LiveReductions,
 }
 
 /// Locals whose address is taken anywhere in the function.
@@ -120,6 +122,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
             kernel: None,
             epilogue: Vec::new(),
             loop_total: None,
+            live_reductions: Default::default(),
         }
     }
 

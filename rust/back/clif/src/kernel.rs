@@ -17,7 +17,7 @@
 //! local (initialised to the identity) and are combined into the target after
 //! the loop — under `__accjit_lock` when gangs share the target.
 
-use accjit_ir::{AccLoop, Diagnostic, ExprKind, LocalId, Span, Type};
+use accjit_ir::{AccLoop, Diagnostic, ExprKind, LocalId, RedForm, Span, Type};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, UserFuncName, Value};
 use cranelift_codegen::Context;
@@ -58,9 +58,6 @@ pub fn compile_kernel(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mut 
     }
     fx.prologue(k.span)?;
     for r in &k.reductions {
-        if r.target_param >= k.params.len() {
-            return Err(Diagnostic::error(k.span, format!("internal error: reduction target parameter #{} of kernel '{}'", r.target_param, k.name)));
-        }
         fx.gang_start(r, k.span)?;
     }
     fx.epilogue = k.reductions.clone();
@@ -122,10 +119,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             _ => (self.iconst(types::I64, 0), total),
         };
         for r in &l.reductions {
-            let id = self.identity(r.op, &r.ty, span)?;
-            let pty = self.f.locals.get(r.private.index()).map(|x| x.ty.clone()).unwrap_or(r.ty.clone());
-            let id = self.cast(id, &r.ty, &pty, span)?;
-            self.write_local(r.private, id, span)?;
+            self.reduction_start(r, span)?;
         }
         let mut plan = if self.m.simd { crate::simd::plan(self.f, l, &self.m.ir.externs, &self.m.ir.structs) } else { None };
         if let Some(p) = plan.as_mut().filter(|_| self.m.avx512) {
@@ -337,27 +331,14 @@ impl<'m> FnCx<'_, 'm, '_> {
         if l.reductions.is_empty() {
             return Ok(());
         }
-        let shared = l.gang && self.kernel.is_some() && l.reductions.iter().any(|r| !matches!(self.expr(r.target).kind, ExprKind::Local(_)));
-        let body = |fx: &mut Self| -> Result<(), Diagnostic> {
-            for r in &l.reductions {
-                let place = fx.lower_place(r.target)?;
-                let tty = fx.expr(r.target).ty.clone();
-                let old = fx.read_place(place, &tty);
-                let old = fx.cast(old, &tty, &r.ty, span)?;
-                let pp = fx.local_place(r.private, span)?;
-                let pty = fx.f.locals.get(r.private.index()).map(|x| x.ty.clone()).unwrap_or(r.ty.clone());
-                let part = fx.read_place(pp, &pty);
-                let part = fx.cast(part, &pty, &r.ty, span)?;
-                let new = fx.combine(r.op, old, part, &r.ty, span)?;
-                let new = fx.cast(new, &r.ty, &tty, span)?;
-                fx.write_place(place, &tty, new, span)?;
-            }
-            Ok(())
-        };
+        // Gangs run on several threads: a target they share needs the lock.
+        let shared = l.gang
+            && self.kernel.is_some()
+            && l.reductions.iter().any(|r| !matches!(r.form, RedForm::Scalar) || !matches!(self.expr(r.target).kind, ExprKind::Local(_)));
         if shared {
-            self.locked(span, body)
+            self.locked(span, |fx| l.reductions.iter().try_for_each(|r| fx.reduction_end(r, false, span)))
         } else {
-            body(self)
+            l.reductions.iter().try_for_each(|r| self.reduction_end(r, false, span))
         }
     }
 }

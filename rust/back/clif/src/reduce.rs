@@ -1,97 +1,92 @@
-//! Reductions: the identity of each operator for each type, the combiner,
-//! and compute-construct (`KernelReduction`) partials: initialised at gang
-//! start, combined into `*target_param` at gang end under `__accjit_lock`.
+//! Reductions on the multicore/host devices: the translation of the IR's
+//! identities and combines (`accjit_ir::reduce`, defined there once), and
+//! where private copies live and how partials meet here.
+//!
+//! - A scalar private (`RedForm::Scalar`) is a local (a register when its
+//!   address is not taken).
+//! - The private copy of `count` objects (`RedForm::Objects`: elements,
+//!   members, sections, whole arrays and structs) lives on the executor's
+//!   thread-local VLA stack (`__accjit_alloca`, released at the end); it is
+//!   filled with the identity object by object (structs member by member).
+//! - Partials meet in the original: when an executor ends, its copy is
+//!   combined into the target, under `__accjit_lock` when executors of other
+//!   threads share the target (every compute-construct reduction; loop
+//!   reductions of gang loops whose target is not a kernel local).
 
-use accjit_ir::{BinOp, Diagnostic, KernelReduction, LocalId, RedOp, Scalar, Span, Type};
-use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::InstBuilder;
+use std::collections::HashMap;
+
+use accjit_ir::{BinOp, Combine, Diagnostic, LocalId, PrivateReduction, RedConst, RedForm, RedOp, Scalar, Span, Type};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use crate::abi::cl_scalar;
 use crate::function::FnCx;
 use crate::value::Val;
 
 /// What a kernel does at every return: combine one compute-construct reduction.
-pub type GangEnd = KernelReduction;
+pub type GangEnd = PrivateReduction;
+
+/// Values of a started `RedForm::Objects` reduction, kept for its end:
+/// the target pointer, the object count, this executor's copy and the VLA
+/// stack mark to release.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveObjects {
+    target: Value,
+    count: Value,
+    copy: Value,
+    mark: Value,
+}
+
+/// Started object reductions, by private local.
+pub type LiveReductions = HashMap<LocalId, LiveObjects>;
 
 fn unsupported(op: RedOp, ty: &Type, span: Span) -> Diagnostic {
-    Diagnostic::error(span, format!("reduction '{}' on {ty:?} is not supported by the Cranelift back end", op.symbol()))
+    Diagnostic::error(span, format!("reduction '{}' is not defined on {ty:?}", op.symbol()))
 }
 
 impl FnCx<'_, '_, '_> {
-    /// The identity of `op` for values of type `ty`.
+    /// The identity of `op` for values of the arithmetic type `ty`.
     pub fn identity(&mut self, op: RedOp, ty: &Type, span: Span) -> Result<Val, Diagnostic> {
-        match ty {
-            Type::Complex(s) => {
+        let c = op.identity(ty).ok_or_else(|| unsupported(op, ty, span))?;
+        Ok(match (c, ty) {
+            (RedConst::Complex(re, im), Type::Complex(s)) => {
                 let t = cl_scalar(*s);
-                let re = match op {
-                    RedOp::Add => 0.0,
-                    RedOp::Mul => 1.0,
-                    _ => return Err(unsupported(op, ty, span)),
-                };
-                Ok(Val::Complex(self.fconst(t, re), self.fconst(t, 0.0)))
+                Val::Complex(self.fconst(t, re), self.fconst(t, im))
             }
-            Type::Scalar(s) if s.is_float() => {
-                let v = match op {
-                    RedOp::Add | RedOp::LogOr => 0.0,
-                    RedOp::Mul | RedOp::LogAnd => 1.0,
-                    RedOp::Max => f64::NEG_INFINITY,
-                    RedOp::Min => f64::INFINITY,
-                    _ => return Err(unsupported(op, ty, span)),
-                };
-                Ok(Val::Scalar(self.fconst(cl_scalar(*s), v)))
-            }
-            Type::Scalar(s) => {
-                let bits = s.size() * 8;
-                let v: i64 = match op {
-                    RedOp::Add | RedOp::BitOr | RedOp::BitXor | RedOp::LogOr => 0,
-                    RedOp::Mul | RedOp::LogAnd => 1,
-                    RedOp::BitAnd => -1,
-                    RedOp::Max if *s == Scalar::Bool => 0,
-                    RedOp::Min if *s == Scalar::Bool => 1,
-                    RedOp::Max if s.is_signed() => i64::MIN >> (64 - bits),
-                    RedOp::Max => 0,
-                    RedOp::Min if s.is_signed() => i64::MAX >> (64 - bits),
-                    RedOp::Min => -1,
-                };
-                let v = if *s == Scalar::Bool { v & 1 } else { v };
-                Ok(Val::Scalar(self.iconst(cl_scalar(*s), v)))
-            }
-            _ => Err(unsupported(op, ty, span)),
-        }
+            (RedConst::Float(v), Type::Scalar(s)) => Val::Scalar(self.fconst(cl_scalar(*s), v)),
+            (RedConst::Int(v), Type::Scalar(s)) => Val::Scalar(self.iconst(cl_scalar(*s), v)),
+            _ => return Err(unsupported(op, ty, span)),
+        })
     }
 
-    /// `a op b` for a reduction operator, both of type `ty`.
+    /// `a op b` for a reduction operator, both of the arithmetic type `ty`.
     pub fn combine(&mut self, op: RedOp, a: Val, b: Val, ty: &Type, span: Span) -> Result<Val, Diagnostic> {
+        let c = op.combine(ty).ok_or_else(|| unsupported(op, ty, span))?;
         if let Type::Complex(_) = ty {
-            let bop = match op {
-                RedOp::Add => BinOp::Add,
-                RedOp::Mul => BinOp::Mul,
-                _ => return Err(unsupported(op, ty, span)),
-            };
+            let Combine::Bin(bop) = c else { return Err(unsupported(op, ty, span)) };
             return self.complex_binop(bop, a, ty, b, ty, ty, span);
         }
         let Type::Scalar(s) = ty else { return Err(unsupported(op, ty, span)) };
         let (x, y) = (a.scalar(span)?, b.scalar(span)?);
-        let v = match op {
-            RedOp::Add => self.arith(BinOp::Add, x, y, *s, span)?,
-            RedOp::Mul => self.arith(BinOp::Mul, x, y, *s, span)?,
-            RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor if s.is_float() => return Err(unsupported(op, ty, span)),
-            RedOp::BitAnd => self.b.ins().band(x, y),
-            RedOp::BitOr => self.b.ins().bor(x, y),
-            RedOp::BitXor => self.b.ins().bxor(x, y),
-            RedOp::Max | RedOp::Min if s.is_float() => {
-                let cc = if op == RedOp::Max { FloatCC::GreaterThan } else { FloatCC::LessThan };
-                let c = self.b.ins().fcmp(cc, y, x);
-                self.b.ins().select(c, y, x)
+        let v = match c {
+            Combine::Bin(bop @ (BinOp::Add | BinOp::Mul)) => self.arith(bop, x, y, *s, span)?,
+            Combine::Bin(BinOp::BitAnd) => self.b.ins().band(x, y),
+            Combine::Bin(BinOp::BitOr) => self.b.ins().bor(x, y),
+            Combine::Bin(BinOp::BitXor) => self.b.ins().bxor(x, y),
+            Combine::Bin(_) => return Err(unsupported(op, ty, span)),
+            Combine::Max | Combine::Min if s.is_float() => {
+                let cc = if c == Combine::Max { FloatCC::GreaterThan } else { FloatCC::LessThan };
+                let cmp = self.b.ins().fcmp(cc, y, x);
+                self.b.ins().select(cmp, y, x)
             }
-            RedOp::Max if s.is_signed() => self.b.ins().smax(x, y),
-            RedOp::Max => self.b.ins().umax(x, y),
-            RedOp::Min if s.is_signed() => self.b.ins().smin(x, y),
-            RedOp::Min => self.b.ins().umin(x, y),
-            RedOp::LogAnd | RedOp::LogOr => {
+            Combine::Max if s.is_signed() => self.b.ins().smax(x, y),
+            Combine::Max => self.b.ins().umax(x, y),
+            Combine::Min if s.is_signed() => self.b.ins().smin(x, y),
+            Combine::Min => self.b.ins().umin(x, y),
+            Combine::LogAnd | Combine::LogOr => {
                 let tx = self.truth01(Val::Scalar(x), ty, span)?;
                 let ty_ = self.truth01(Val::Scalar(y), ty, span)?;
-                let r = if op == RedOp::LogAnd { self.b.ins().band(tx, ty_) } else { self.b.ins().bor(tx, ty_) };
+                let r = if c == Combine::LogAnd { self.b.ins().band(tx, ty_) } else { self.b.ins().bor(tx, ty_) };
                 self.cast_scalar(r, Scalar::Bool, *s)
             }
         };
@@ -106,26 +101,180 @@ impl FnCx<'_, '_, '_> {
         Ok(())
     }
 
-    /// Gang start: the gang-private partial starts at the identity.
-    pub fn gang_start(&mut self, r: &KernelReduction, span: Span) -> Result<(), Diagnostic> {
-        let id = self.identity(r.op, &r.ty, span)?;
-        self.write_local(r.local, id, span)
+    /// Gang start of a compute-construct reduction.
+    pub fn gang_start(&mut self, r: &PrivateReduction, span: Span) -> Result<(), Diagnostic> {
+        self.reduction_start(r, span)
     }
 
-    /// Gang end: `*target = *target op partial` under the process-wide lock.
-    pub fn gang_end(&mut self, r: &KernelReduction, span: Span) -> Result<(), Diagnostic> {
-        let pl = self.local_place(LocalId(r.target_param as u32), span)?;
-        let pty = self.f.locals.get(r.target_param).map(|l| l.ty.clone()).unwrap_or(Type::ptr(r.ty.clone()));
-        let ptr = self.read_place(pl, &pty).scalar(span)?;
-        let lp = self.local_place(r.local, span)?;
-        let lty = self.f.locals.get(r.local.index()).map(|l| l.ty.clone()).unwrap_or(r.ty.clone());
-        let part = self.read_place(lp, &lty);
-        let part = self.cast(part, &lty, &r.ty, span)?;
-        let (op, ty) = (r.op, r.ty.clone());
-        self.locked(span, |fx| {
-            let old = fx.load_val(&ty, ptr);
-            let new = fx.combine(op, old, part, &ty, span)?;
-            fx.store_val(&ty, new, ptr, span)
-        })
+    /// Gang end: combine the gang's copy into the target under the lock.
+    pub fn gang_end(&mut self, r: &PrivateReduction, span: Span) -> Result<(), Diagnostic> {
+        self.reduction_end(r, true, span)
+    }
+
+    /// An executor's start: its private copy holds the identity.
+    pub fn reduction_start(&mut self, r: &PrivateReduction, span: Span) -> Result<(), Diagnostic> {
+        match &r.form {
+            RedForm::Scalar => {
+                let id = self.identity(r.op, &r.ty, span)?;
+                let pty = self.local_type(r.private, &r.ty);
+                let id = self.cast(id, &r.ty, &pty, span)?;
+                self.write_local(r.private, id, span)
+            }
+            RedForm::Objects { count, .. } => {
+                let target = self.lower_expr(r.target)?.scalar(span)?;
+                let cv = self.lower_expr(*count)?;
+                let cty = self.expr(*count).ty.clone();
+                let count = self.to_i64(cv, &cty, span)?;
+                let zero = self.iconst(types::I64, 0);
+                let count = self.b.ins().smax(count, zero);
+                let size = self.size_of(&r.ty) as i64;
+                let bytes = self.b.ins().imul_imm_s(count, size);
+                let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
+                let copy = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], span)?;
+                let (Some(mark), Some(copy)) = (mark, copy) else { return Err(Diagnostic::error(span, "internal error: reduction copy")) };
+                let (op, ty) = (r.op, r.ty.clone());
+                self.each_index(count, |fx, i| {
+                    let at = fx.b.ins().imul_imm_s(i, size);
+                    let at = fx.b.ins().iadd(copy, at);
+                    fx.store_identity(op, &ty, at, span)
+                })?;
+                self.write_local(r.private, Val::Scalar(copy), span)?;
+                self.live_reductions.insert(r.private, LiveObjects { target, count, copy, mark });
+                Ok(())
+            }
+        }
+    }
+
+    /// An executor's end: its copy is combined into the target (under the
+    /// lock when `shared`).
+    pub fn reduction_end(&mut self, r: &PrivateReduction, shared: bool, span: Span) -> Result<(), Diagnostic> {
+        let body = |fx: &mut Self| -> Result<(), Diagnostic> {
+            match &r.form {
+                RedForm::Scalar => {
+                    let place = fx.lower_place(r.target)?;
+                    let tty = fx.expr(r.target).ty.clone();
+                    let old = fx.read_place(place, &tty);
+                    let old = fx.cast(old, &tty, &r.ty, span)?;
+                    let pp = fx.local_place(r.private, span)?;
+                    let pty = fx.local_type(r.private, &r.ty);
+                    let part = fx.read_place(pp, &pty);
+                    let part = fx.cast(part, &pty, &r.ty, span)?;
+                    let new = fx.combine(r.op, old, part, &r.ty, span)?;
+                    let new = fx.cast(new, &r.ty, &tty, span)?;
+                    fx.write_place(place, &tty, new, span)
+                }
+                RedForm::Objects { .. } => {
+                    let live =
+                        *fx.live_reductions.get(&r.private).ok_or_else(|| Diagnostic::error(span, "internal error: a reduction ends before it starts"))?;
+                    let size = fx.size_of(&r.ty) as i64;
+                    let (op, ty) = (r.op, r.ty.clone());
+                    fx.each_index(live.count, |fx, i| {
+                        let off = fx.b.ins().imul_imm_s(i, size);
+                        let dst = fx.b.ins().iadd(live.target, off);
+                        let src = fx.b.ins().iadd(live.copy, off);
+                        fx.combine_into(op, &ty, dst, src, span)
+                    })
+                }
+            }
+        };
+        if shared {
+            self.locked(span, body)?;
+        } else {
+            body(self)?;
+        }
+        if let Some(live) = self.live_reductions.get(&r.private).copied() {
+            self.call_named("__accjit_stack_release", &[types::I64], None, &[live.mark], span)?;
+        }
+        Ok(())
+    }
+
+    fn local_type(&self, l: LocalId, or: &Type) -> Type {
+        self.f.locals.get(l.index()).map(|x| x.ty.clone()).unwrap_or_else(|| or.clone())
+    }
+
+    /// Store the identity of `op` for `ty` at `addr` (arrays element by
+    /// element, structs member by member, a union through its first member).
+    fn store_identity(&mut self, op: RedOp, ty: &Type, addr: Value, span: Span) -> Result<(), Diagnostic> {
+        match ty {
+            Type::Scalar(_) | Type::Complex(_) => {
+                let v = self.identity(op, ty, span)?;
+                self.store_val(ty, v, addr, span)
+            }
+            Type::Array(elem, Some(n)) => {
+                let size = self.size_of(elem) as i64;
+                let n = self.iconst(types::I64, *n as i64);
+                self.each_index(n, |fx, i| {
+                    let off = fx.b.ins().imul_imm_s(i, size);
+                    let at = fx.b.ins().iadd(addr, off);
+                    fx.store_identity(op, elem, at, span)
+                })
+            }
+            Type::Struct(id) => {
+                for (fty, off) in self.reduced_fields(*id) {
+                    let at = self.b.ins().iadd_imm_s(addr, off as i64);
+                    self.store_identity(op, &fty, at, span)?;
+                }
+                Ok(())
+            }
+            _ => Err(unsupported(op, ty, span)),
+        }
+    }
+
+    /// `*dst = *dst op *src` for objects of type `ty`.
+    fn combine_into(&mut self, op: RedOp, ty: &Type, dst: Value, src: Value, span: Span) -> Result<(), Diagnostic> {
+        match ty {
+            Type::Scalar(_) | Type::Complex(_) => {
+                let a = self.load_val(ty, dst);
+                let b = self.load_val(ty, src);
+                let v = self.combine(op, a, b, ty, span)?;
+                self.store_val(ty, v, dst, span)
+            }
+            Type::Array(elem, Some(n)) => {
+                let size = self.size_of(elem) as i64;
+                let n = self.iconst(types::I64, *n as i64);
+                self.each_index(n, |fx, i| {
+                    let off = fx.b.ins().imul_imm_s(i, size);
+                    let d = fx.b.ins().iadd(dst, off);
+                    let s = fx.b.ins().iadd(src, off);
+                    fx.combine_into(op, elem, d, s, span)
+                })
+            }
+            Type::Struct(id) => {
+                for (fty, off) in self.reduced_fields(*id) {
+                    let d = self.b.ins().iadd_imm_s(dst, off as i64);
+                    let s = self.b.ins().iadd_imm_s(src, off as i64);
+                    self.combine_into(op, &fty, d, s, span)?;
+                }
+                Ok(())
+            }
+            _ => Err(unsupported(op, ty, span)),
+        }
+    }
+
+    /// The members a whole-struct reduction reduces (a union: its first).
+    fn reduced_fields(&self, id: accjit_ir::StructId) -> Vec<(Type, u64)> {
+        let Some(sd) = self.m.ir.structs.get(id.0 as usize) else { return vec![] };
+        let n = if sd.is_union { 1 } else { sd.fields.len() };
+        sd.fields.iter().take(n).map(|f| (f.ty.clone(), f.offset)).collect()
+    }
+
+    /// `for (i = 0; i < count; i++) body(i)` with an i64 counter.
+    fn each_index(&mut self, count: Value, mut body: impl FnMut(&mut Self, Value) -> Result<(), Diagnostic>) -> Result<(), Diagnostic> {
+        let iv = self.b.declare_var(types::I64);
+        let zero = self.iconst(types::I64, 0);
+        self.b.def_var(iv, zero);
+        let (header, block, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        let i = self.b.use_var(iv);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, i, count);
+        self.b.ins().brif(more, block, &[], exit, &[]);
+        self.b.switch_to_block(block);
+        body(self, i)?;
+        let i1 = self.b.ins().iadd_imm_s(i, 1);
+        self.b.def_var(iv, i1);
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(exit);
+        Ok(())
     }
 }

@@ -332,6 +332,9 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
     }
     let mut reductions = Vec::new();
     for r in &l.reductions {
+        if !matches!(r.form, accjit_ir::RedForm::Scalar) {
+            return None;
+        }
         let s = r.ty.scalar()?;
         let pty = &f.locals.get(r.private.index())?.ty;
         let op_fits = match r.op {

@@ -78,7 +78,8 @@ pub fn unrollable(f: &Function, l: &AccLoop, slots: &[LocalSlot]) -> bool {
         return false;
     }
     let in_regs = l.reductions.iter().all(|r| {
-        matches!(slots.get(r.private.index()), Some(LocalSlot::Var(_)))
+        matches!(r.form, accjit_ir::RedForm::Scalar)
+            && matches!(slots.get(r.private.index()), Some(LocalSlot::Var(_)))
             && f.locals.get(r.private.index()).is_some_and(|x| cl_type(&x.ty).is_some() && matches!(x.ty, Type::Scalar(_)))
     });
     let no_alloca = !f.exprs.iter().any(|e| matches!(e.kind, ExprKind::Alloca(_)));

@@ -170,8 +170,8 @@ fn loop_reductions_shared_target_under_lock() {
         fb.deref(p)
     };
     let reds = vec![
-        LoopReduction { op: RedOp::Add, ty: Type::F64, private: ps, target: sum_t },
-        LoopReduction { op: RedOp::Max, ty: Type::I32, private: pm, target: mx_t },
+        LoopReduction { op: RedOp::Add, ty: Type::F64, form: RedForm::Scalar, private: ps, target: sum_t },
+        LoopReduction { op: RedOp::Max, ty: Type::I32, form: RedForm::Scalar, private: pm, target: mx_t },
     ];
     let l = acc_loop(vec![d], true, false, reds, vec![st(StmtKind::Expr(a1)), st(StmtKind::Expr(a2))]);
     fb.f.body.stmts.push(l);
@@ -260,7 +260,13 @@ fn reduction_identities_for_every_operator() {
         let nv = fb.int(neutral, ty.clone());
         fb.f.body.stmts.push(st(StmtKind::Decl(t, Some(nv))));
         let tp = fb.var(t);
-        let l = acc_loop(vec![d], false, true, vec![LoopReduction { op, ty: ty.clone(), private: p, target: tp }], vec![st(StmtKind::Expr(asg))]);
+        let l = acc_loop(
+            vec![d],
+            false,
+            true,
+            vec![LoopReduction { op, ty: ty.clone(), form: RedForm::Scalar, private: p, target: tp }],
+            vec![st(StmtKind::Expr(asg))],
+        );
         fb.f.body.stmts.push(l);
         let op_ = fb.get(LocalId(2));
         let od = fb.deref(op_);
@@ -309,9 +315,17 @@ fn compute_construct_reduction_and_gang_builtins() {
     let nb = fb.e(ExprKind::Builtin(Builtin::NumGangs), Type::I64);
     let a = fb.assign(d, nb);
     fb.expr_stmt(a);
+    let cnt_t = {
+        let p = fb.get(LocalId(0));
+        fb.deref(p)
+    };
+    let gmax_t = {
+        let p = fb.get(LocalId(1));
+        fb.deref(p)
+    };
     let reds = vec![
-        KernelReduction { op: RedOp::Add, ty: Type::I64, local: c, target_param: 0 },
-        KernelReduction { op: RedOp::Max, ty: Type::I64, local: g, target_param: 1 },
+        KernelReduction { op: RedOp::Add, ty: Type::I64, form: RedForm::Scalar, private: c, target: cnt_t },
+        KernelReduction { op: RedOp::Max, ty: Type::I64, form: RedForm::Scalar, private: g, target: gmax_t },
     ];
     let k = kernel(
         "kr",

@@ -1,0 +1,321 @@
+//! Reduction clauses → `PrivateReduction`s (the model in `accjit_ir::reduce`).
+//!
+//! A clause variable is one of the forms of §2.5.15: a whole scalar or
+//! `_Complex` variable (`RedForm::Scalar`: the body's uses are renamed to a
+//! private local, as for `private`), or an object form (`RedForm::Objects`):
+//! an array element `hist[k]`, a member `s.x`, a section `c[lo:n]` (its
+//! contiguous hull for 2-D sections), a whole fixed-size array or struct.
+//!
+//! For an object form the back end points the private local `p` (of type
+//! `T *`, T the element or struct type) at the executor's copy of the `count`
+//! reduced objects. The body keeps its own spelling (`c[i]`, `hist[k]`,
+//! `s.x`): the variable the clause names is rebound to a *view* that places
+//! the copy where the original objects were, i.e. for a pointer root
+//! `c' = p + (c - target)` and for an array or struct root `&a' = p + (&a -
+//! target)` (byte offsets). Only the reduced objects are private: other parts
+//! of the same variable must not be used inside the construct or loop (the
+//! spec gives them no defined value there in any case when they are written).
+
+use crate::build;
+use crate::capture::VarKey;
+use crate::copy::{KernelBuilder, Mapped};
+use accjit_ir::*;
+
+/// The reduced object type and what the clause names, for a non-scalar form.
+struct Objects {
+    ty: Type,
+    kind: RedKind,
+}
+
+/// Whether `v` names a whole scalar (or `_Complex`) variable.
+pub fn is_scalar_var(f: &Function, v: &VarRef) -> bool {
+    v.sections.is_empty() && VarKey::of_place(f, v.base).is_some() && f.expr(v.root).ty.is_arith()
+}
+
+/// The arithmetic leaves of `ty` that `op` must apply to, checked; the object
+/// type (arrays stripped) on success.
+fn object_type(structs: &[StructDef], op: RedOp, ty: &Type) -> Result<Type, String> {
+    let mut t = ty;
+    while let Type::Array(e, _) = t {
+        t = e;
+    }
+    check_leaves(structs, op, t)?;
+    Ok(t.clone())
+}
+
+fn check_leaves(structs: &[StructDef], op: RedOp, ty: &Type) -> Result<(), String> {
+    match ty {
+        Type::Scalar(_) | Type::Complex(_) => match op.combine(ty) {
+            Some(_) => Ok(()),
+            None => Err(format!("reduction operator '{}' cannot be applied to {}", op.symbol(), type_words(ty))),
+        },
+        Type::Array(e, Some(_)) => check_leaves(structs, op, e),
+        Type::Struct(id) => {
+            let Some(sd) = structs.get(id.0 as usize) else { return Err("an incomplete struct cannot be reduced".into()) };
+            if !sd.complete {
+                return Err(format!("the incomplete struct '{}' cannot be reduced", sd.name));
+            }
+            let n = if sd.is_union { 1 } else { sd.fields.len() };
+            for fd in sd.fields.iter().take(n) {
+                check_leaves(structs, op, &fd.ty).map_err(|e| format!("member '{}': {}", fd.name, e))?;
+            }
+            Ok(())
+        }
+        _ => Err(format!("a reduction variable must be arithmetic, not {}", type_words(ty))),
+    }
+}
+
+fn type_words(ty: &Type) -> &'static str {
+    match ty {
+        Type::Scalar(s) if s.is_float() => "a floating-point type",
+        Type::Scalar(_) => "an integer type",
+        Type::Complex(_) => "a complex type",
+        Type::Ptr(_) => "a pointer",
+        Type::Array(..) => "an array of unknown size",
+        _ => "this type",
+    }
+}
+
+/// Classify an object-form clause variable (None after reporting an error).
+fn objects_of(b: &mut KernelBuilder, op: RedOp, v: &VarRef) -> Option<Objects> {
+    let src = b.src;
+    let kind = if !v.sections.is_empty() {
+        RedKind::Section
+    } else if VarKey::of_place(src, v.base).is_some() {
+        RedKind::Aggregate
+    } else if matches!(src.expr(v.base).kind, ExprKind::Member(..)) {
+        RedKind::Member
+    } else {
+        RedKind::Element
+    };
+    if v.deep {
+        b.error(v.span, format!("reduction on `{}`: a section through pointers below the first level cannot be reduced", v.text));
+        return None;
+    }
+    match object_type(&b.cx.module.structs, op, &v.elem_ty) {
+        Ok(ty) => Some(Objects { ty, kind }),
+        Err(e) => {
+            b.error(v.span, format!("reduction on `{}`: {}", v.text, e));
+            None
+        }
+    }
+}
+
+/// `(i64) e`
+fn as_i64(b: &mut KernelBuilder, e: ExprId, span: Span) -> ExprId {
+    build::cast(&mut b.k, e, Type::I64, span)
+}
+
+/// The root variable's address (array/struct roots) or value (pointer
+/// roots) as an i64, in the kernel's current environment.
+fn root_base(b: &mut KernelBuilder, v: &VarRef, span: Span) -> ExprId {
+    let place = b.expr(v.root);
+    let rty = b.k.expr(place).ty.clone();
+    let a = if rty.is_ptr() { build::load(&mut b.k, place, span) } else { build::addr_of(&mut b.k, place, span) };
+    as_i64(b, a, span)
+}
+
+/// The view declaration: a fresh local standing for the root variable,
+/// placed so that the reduced objects are the executor's copy. Binds the
+/// root in the environment (the caller undoes the binding at scope end).
+fn bind_view(b: &mut KernelBuilder, v: &VarRef, key: VarKey, private: LocalId, delta: ExprId, span: Span) -> Stmt {
+    let rty = b.src.expr(v.root).ty.clone();
+    let (vty, mapped) =
+        if rty.is_ptr() { (rty.clone(), Mapped::Local as fn(LocalId) -> Mapped) } else { (Type::ptr(rty.clone()), Mapped::ByRef as fn(LocalId) -> Mapped) };
+    let view = b.k.add_local(v.text.clone(), vty.clone(), span);
+    let p = build::load_local(&mut b.k, private, span);
+    let p = as_i64(b, p, span);
+    let at = build::binary(&mut b.k, BinOp::Add, p, delta, Type::I64, span);
+    let at = build::cast(&mut b.k, at, vty, span);
+    b.env.bind(key, mapped(view));
+    Stmt { kind: StmtKind::Decl(view, Some(at)), span }
+}
+
+/// Object-form clause variables reduced together: those of one root
+/// variable with one operator and object type (e.g. `hist[a]` and `hist[b]`,
+/// or `s.x` and `s.y` of one type) share one private copy of their hull.
+struct Group<'v> {
+    op: RedOp,
+    ty: Type,
+    kind: RedKind,
+    key: VarKey,
+    vars: Vec<&'v VarRef>,
+}
+
+/// Group the object-form variables of `reductions` (scalars are skipped);
+/// two groups on one root variable are an error (their views would clash).
+fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<Group<'v>> {
+    let src = b.src;
+    let mut groups: Vec<Group<'v>> = vec![];
+    for r in reductions {
+        for v in &r.vars {
+            if is_scalar_var(src, v) {
+                continue;
+            }
+            let Some(key) = VarKey::of_place(src, v.root) else {
+                b.error(v.span, format!("reduction on `{}`: not a variable", v.text));
+                continue;
+            };
+            let Some(obj) = objects_of(b, r.op, v) else { continue };
+            match groups.iter_mut().find(|g| g.key == key) {
+                Some(g) if g.op == r.op && g.ty == obj.ty => g.vars.push(v),
+                Some(g) => {
+                    let first = g.vars[0].text.clone();
+                    b.cx.error(
+                        Diagnostic::error(
+                            v.span,
+                            format!("reduction on `{}`: `{}` of the same variable is already reduced with another operator or type", v.text, first),
+                        )
+                        .with_note(g.vars[0].span, "the other reduction")
+                        .with_hint("reduce the parts of one variable with one operator, or use separate variables"),
+                    );
+                }
+                None => groups.push(Group { op: r.op, ty: obj.ty, kind: obj.kind, key, vars: vec![v] }),
+            }
+        }
+    }
+    groups
+}
+
+/// The hull of a group as i64 kernel expressions `(start address, bytes)`,
+/// in the current environment.
+fn group_hull(b: &mut KernelBuilder, g: &Group, span: Span) -> (ExprId, ExprId) {
+    let mut lo: Option<ExprId> = None;
+    let mut hi: Option<ExprId> = None;
+    for v in &g.vars {
+        let a = b.expr(v.addr);
+        let a = as_i64(b, a, span);
+        let a2 = b.expr(v.addr);
+        let a2 = as_i64(b, a2, span);
+        let n = b.expr(v.bytes);
+        let n = as_i64(b, n, span);
+        let end = build::binary(&mut b.k, BinOp::Add, a2, n, Type::I64, span);
+        lo = Some(match lo {
+            None => a,
+            Some(x) => select(b, BinOp::Lt, x, a, span),
+        });
+        hi = Some(match hi {
+            None => end,
+            Some(x) => select(b, BinOp::Gt, x, end, span),
+        });
+    }
+    let (lo, hi) = (lo.unwrap_or_else(|| build::i64c(&mut b.k, 0, span)), hi.unwrap_or_else(|| build::i64c(&mut b.k, 0, span)));
+    // Both are used twice below: `lo` is re-evaluated, so keep them pure.
+    let lo2 = dup(b, lo);
+    let bytes = build::binary(&mut b.k, BinOp::Sub, hi, lo2, Type::I64, span);
+    (lo, bytes)
+}
+
+/// `x cmp y ? x : y` over pure i64 expressions (duplicated, not shared).
+fn select(b: &mut KernelBuilder, cmp: BinOp, x: ExprId, y: ExprId, span: Span) -> ExprId {
+    let c = build::cmp(&mut b.k, cmp, x, y, span);
+    let (x2, y2) = (dup(b, x), dup(b, y));
+    b.k.add_expr(ExprKind::Cond(c, x2, y2), Type::I64, span)
+}
+
+/// A fresh copy of kernel expression `e` (expressions form a tree).
+fn dup(b: &mut KernelBuilder, e: ExprId) -> ExprId {
+    let x = b.k.expr(e).clone();
+    let kids = crate::walk::children(&x.kind);
+    let new: Vec<ExprId> = kids.iter().map(|c| dup(b, *c)).collect();
+    b.k.add_expr(crate::walk::with_children(&x.kind, &new), x.ty, x.span)
+}
+
+/// `bytes / sizeof(ty)`
+fn count_of(b: &mut KernelBuilder, bytes: ExprId, ty: &Type, span: Span) -> ExprId {
+    let size = b.cx.size_of(ty).max(1) as i64;
+    let sz = build::i64c(&mut b.k, size, span);
+    build::binary(&mut b.k, BinOp::Div, bytes, sz, Type::I64, span)
+}
+
+/// The reductions of an acc loop. Scalars are bound to private locals;
+/// object groups get their target and count evaluated into `pre` (before
+/// the loop) and a view declared in `body_head` (the top of the loop body).
+/// Every bound variable is pushed on `bound`.
+pub fn loop_reductions(
+    b: &mut KernelBuilder,
+    d: &LoopDirective,
+    bound: &mut Vec<VarKey>,
+    pre: &mut Vec<Stmt>,
+    body_head: &mut Vec<Stmt>,
+) -> Vec<LoopReduction> {
+    let src = b.src;
+    let mut out = vec![];
+    // Targets are taken in the environment outside the loop, before any of
+    // this loop's variables are rebound.
+    let mut binds = vec![];
+    for r in &d.reductions {
+        for v in r.vars.iter().filter(|v| is_scalar_var(src, v)) {
+            let span = v.span;
+            let Some(key) = VarKey::of_place(src, v.root) else { continue };
+            let ty = src.expr(v.root).ty.clone();
+            if let Err(e) = object_type(&b.cx.module.structs, r.op, &ty) {
+                b.error(span, format!("reduction on `{}`: {}", v.text, e));
+                continue;
+            }
+            let target = b.place_of(key, &ty, span);
+            let nl = b.k.add_local(v.text.clone(), ty.clone(), span);
+            binds.push((key, Mapped::Local(nl)));
+            out.push(LoopReduction { op: r.op, ty, form: RedForm::Scalar, private: nl, target });
+        }
+    }
+    let mut views = vec![];
+    for g in object_groups(b, &d.reductions) {
+        let v = g.vars[0];
+        let span = v.span;
+        let (lo, bytes) = group_hull(b, &g, span);
+        let (tl, d1) = build::temp(&mut b.k, "__acc_red_target", lo, span);
+        let base = root_base(b, v, span);
+        let t = build::load_local(&mut b.k, tl, span);
+        let delta = build::binary(&mut b.k, BinOp::Sub, base, t, Type::I64, span);
+        let (dl, d2) = build::temp(&mut b.k, "__acc_red_delta", delta, span);
+        let count = count_of(b, bytes, &g.ty, span);
+        let (cl, d3) = build::temp(&mut b.k, "__acc_red_count", count, span);
+        pre.extend([d1, d2, d3]);
+        let count = build::load_local(&mut b.k, cl, span);
+        let t = build::load_local(&mut b.k, tl, span);
+        let target = build::cast(&mut b.k, t, Type::ptr(g.ty.clone()), span);
+        let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
+        views.push((v, g.key, pl, dl));
+        out.push(LoopReduction { op: g.op, ty: g.ty, form: RedForm::Objects { kind: g.kind, count }, private: pl, target });
+    }
+    // Now rebind: scalars to their privates, object roots to their views.
+    for (key, m) in binds {
+        b.env.bind(key, m);
+        bound.push(key);
+    }
+    for (v, key, pl, dl) in views {
+        let delta = build::load_local(&mut b.k, dl, v.span);
+        let decl = bind_view(b, v, key, pl, delta, v.span);
+        body_head.push(decl);
+        bound.push(key);
+    }
+    out
+}
+
+/// The object-form reductions of a compute construct (whole scalar
+/// variables are captures in `Mode::Reduction`, see `implicit.rs`): target
+/// and count are expressions over the kernel's parameters (the back end
+/// evaluates them at gang start); the views are declared in `prelude`.
+pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude: &mut Vec<Stmt>) -> Vec<KernelReduction> {
+    let mut out = vec![];
+    let mut views = vec![];
+    for g in object_groups(b, &c.reductions) {
+        let v = g.vars[0];
+        let span = v.span;
+        let (lo, bytes) = group_hull(b, &g, span);
+        let target = build::cast(&mut b.k, lo, Type::ptr(g.ty.clone()), span);
+        let count = count_of(b, bytes, &g.ty, span);
+        let base = root_base(b, v, span);
+        let (lo2, _) = group_hull(b, &g, span);
+        let delta = build::binary(&mut b.k, BinOp::Sub, base, lo2, Type::I64, span);
+        let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
+        views.push((v, g.key, pl, delta));
+        out.push(KernelReduction { op: g.op, ty: g.ty, form: RedForm::Objects { kind: g.kind, count }, private: pl, target });
+    }
+    for (v, key, pl, delta) in views {
+        let decl = bind_view(b, v, key, pl, delta, v.span);
+        prelude.push(decl);
+    }
+    out
+}
