@@ -124,7 +124,7 @@ impl FnCx<'_, '_, '_> {
                 let target = self.lower_expr(r.target)?.scalar(span)?;
                 let cv = self.lower_expr(*count)?;
                 let cty = self.expr(*count).ty.clone();
-                let count = self.to_i64(cv, &cty, span)?;
+                let count = self.cast_to_i64(cv, &cty, span)?;
                 let zero = self.iconst(types::I64, 0);
                 let count = self.b.ins().smax(count, zero);
                 let size = self.size_of(&r.ty) as i64;
