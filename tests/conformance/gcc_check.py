@@ -15,7 +15,9 @@ gcc 12 lacks some OpenACC 3.x spellings, so a temporary copy is rewritten
 (same line count) before compiling: `readonly:`/`zero:` modifiers and `bind(...)`
 are dropped, `self(c)` on compute constructs becomes `if(!(c))`, `device_type`/
 `dtype` and everything after it on the directive is dropped, `gang(dim:n)`
-becomes `gang`, `async`/`wait` on `data` are dropped, and the `init`, `shutdown` and `set`
+becomes `gang` on a routine and on a loop of dimension 1 and `seq` on other
+loops, `num_gangs(a, b, c)` becomes
+`num_gangs((a)*(b)*(c))`, `collapse(force:n)` is dropped, `async`/`wait` on `data` are dropped, and the `init`, `shutdown` and `set`
 directives (ignored by gcc 12) become the equivalent runtime calls, and an `update` naming one
 array twice becomes one `_Pragma` per section. gcc_compat.h (force-included) supplies the runtime routines
 libgomp 12 lacks, and ACCJIT_GCC_VALIDATION is defined for the few checks whose
@@ -145,7 +147,21 @@ def rewrite_line(line):
         line = re.sub(r'\b(async|wait)\s*(\([^()]*\))?', '', line)
     line = re.sub(r'\b(readonly|zero)\s*:', '', line)
     line = re.sub(r'\bbind\s*\([^)]*\)', '', line)
-    line = re.sub(r'\bgang\s*\(\s*dim\s*:\s*\d+\s*\)', 'gang', line)
+    # 3.3 multi-dimensional gangs: a routine keeps plain `gang`; on a loop
+    # gang(dim:1) becomes `gang` and gang(dim:2|3) `seq` (gcc's host fallback
+    # runs one gang, so the outer dimensions are sequential there anyway),
+    # which keeps nested gang(dim:) loops valid; num_gangs(a, b, c) launches
+    # a*b*c gangs.
+    if re.match(r'^\s*#\s*pragma\s+acc\s+routine\b', line):
+        line = re.sub(r'\bgang\s*\(\s*dim\s*:\s*\d+\s*\)', 'gang', line)
+    else:
+        line = re.sub(r'\bgang\s*\(\s*dim\s*:\s*1\s*\)', 'gang', line)
+        line = re.sub(r'\bgang\s*\(\s*dim\s*:\s*\d+\s*\)', 'seq', line)
+    line = re.sub(r'\bnum_gangs\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)',
+                  lambda m: 'num_gangs(' + '*'.join(f'({a.strip()})' for a in split_top(m.group(1))) + ')', line)
+    # collapse(force:n) (3.3) over loops that are not tightly nested: gcc 12
+    # has no forced collapse, so only the outer loop is associated there.
+    line = re.sub(r'\bcollapse\s*\(\s*force\s*:\s*\d+\s*\)', '', line)
     line = re.sub(r'\b(device_type|dtype)\s*\(.*$', '', line)
     if COMPUTE_RE.match(line):
         line = re.sub(r'\bself\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)', r'if(!(\1))', line)

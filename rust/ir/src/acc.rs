@@ -412,6 +412,26 @@ pub struct AccLoop {
     pub reductions: Vec<LoopReduction>,
     /// Locals private to each iteration executor (declared fresh per executor).
     pub privates: Vec<LocalId>,
+    /// The dimension (1..=3) of the kernel's gang grid (`Kernel::gang_dims`)
+    /// that a gang loop partitions (`gang(dim:d)`, OpenACC 3.3 §2.9.2): its
+    /// iterations are spread over the grid's coordinate `d`, and gangs with the
+    /// same coordinate `d` run the same iterations (redundantly along the other
+    /// dimensions). 1 for every other loop.
+    pub gang_dim: u8,
+    /// For an `auto` loop, and a `kernels` loop without `independent`, what the
+    /// dependence test decided (a compile report; the levels above are the
+    /// decision itself). `None` for loops whose schedule was written.
+    pub auto: Option<AutoChoice>,
     pub body: Block,
     pub span: Span,
+}
+
+/// What `lower` chose for a loop whose schedule the compiler decides (§2.9.7).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AutoChoice {
+    /// The dependence test proved the iterations independent.
+    Parallel,
+    /// A dependence (or something the test cannot analyse) was found: the loop
+    /// runs sequentially in each executor. The text names it, for reports.
+    Sequential(String),
 }

@@ -105,6 +105,10 @@ pub struct ExternFunc {
 #[derive(Clone, Debug, Default)]
 pub struct RoutineInfo {
     pub level: crate::acc::Level,
+    /// `routine gang(dim:d)`: the highest gang dimension its gang loops may
+    /// use (1 for plain `gang`; 0 for other levels). A call must run in
+    /// gang-redundant mode in dimensions 1..=d (OpenACC 3.3 §2.15.1).
+    pub gang_dim: u8,
     /// `bind(name)` / `bind("name")`.
     pub bind: Option<String>,
     pub nohost: bool,
@@ -459,6 +463,15 @@ pub struct Launch {
     pub kernel: KernelId,
     pub args: Vec<ExprId>,
     pub num_gangs: Option<ExprId>,
+    /// A multi-dimensional gang grid (`num_gangs(a, b, c)`, OpenACC 3.3): the
+    /// extents of the dimensions below the kernel's last (`Kernel::gang_dims`
+    /// − 1 values, dimension 1 first, each evaluated once before the launch);
+    /// the last dimension has `num_gangs / Π extents` gangs (all the gangs the
+    /// device chooses when `num_gangs` is `None`). Empty for a one-dimensional
+    /// grid. A GPU back end maps dimensions 1..3 onto grid x/y/z; the
+    /// multicore back end numbers gangs linearly and runs gang `g` as
+    /// coordinates `(g % a, (g / a) % b, g / (a*b))`.
+    pub gang_grid: Vec<ExprId>,
     pub num_workers: Option<ExprId>,
     pub vector_length: Option<ExprId>,
     /// `Some(expr)`: async on that queue (`acc_async_noval` = -1 when no argument).
@@ -507,6 +520,10 @@ pub struct Kernel {
     pub func: Function,
     /// Upper bound on useful gangs if known at lowering (1 for serial).
     pub max_gangs: Option<u64>,
+    /// Dimensions of the kernel's gang grid (1..=3): the number of
+    /// `num_gangs` values or the highest `gang(dim:d)` of its loops, whichever
+    /// is larger. Each launch gives the extents (`Launch::gang_grid`).
+    pub gang_dims: u8,
     /// Compute-construct reductions (`parallel reduction(+:x)`, and the one a
     /// combined `parallel loop reduction` implies): each gang's final value of
     /// the gang-private copy is combined into its target when the gang ends

@@ -259,9 +259,15 @@ impl<'m> Printer<'m> {
             if let Some(g) = k.max_gangs {
                 let _ = write!(head, " max_gangs({})", g);
             }
+            if k.gang_dims > 1 {
+                let _ = write!(head, " gang_dims({})", k.gang_dims);
+            }
         }
         if let Some(r) = &f.routine {
             let _ = write!(head, " routine({})", level_name(r.level));
+            if r.gang_dim > 1 {
+                let _ = write!(head, " dim({})", r.gang_dim);
+            }
             if let Some(b) = &r.bind {
                 let _ = write!(head, " bind({})", b);
             }
@@ -731,6 +737,9 @@ impl<'m> Printer<'m> {
         let mut s = String::from("acc_loop");
         if l.gang {
             s.push_str(" gang");
+            if l.gang_dim > 1 {
+                let _ = write!(s, "(dim:{})", l.gang_dim);
+            }
         }
         if l.worker {
             s.push_str(" worker");
@@ -764,6 +773,13 @@ impl<'m> Printer<'m> {
         for r in &l.reductions {
             let _ = write!(s, " reduction({} -> {})", self.red_private(f, r), self.expr(f, r.target));
         }
+        match &l.auto {
+            None => {}
+            Some(AutoChoice::Parallel) => s.push_str(" auto(independent)"),
+            Some(AutoChoice::Sequential(why)) => {
+                let _ = write!(s, " auto(sequential: {})", why);
+            }
+        }
         s
     }
 
@@ -775,6 +791,10 @@ impl<'m> Printer<'m> {
             if let Some(e) = e {
                 let _ = write!(s, " {}({})", name, self.top_expr(f, e));
             }
+        }
+        if !l.gang_grid.is_empty() {
+            let g: Vec<String> = l.gang_grid.iter().map(|e| self.top_expr(f, *e)).collect();
+            let _ = write!(s, " gang_grid({})", g.join(", "));
         }
         if let Some(w) = &l.wait {
             let q: Vec<String> = w.iter().map(|e| self.top_expr(f, *e)).collect();

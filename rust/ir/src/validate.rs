@@ -271,6 +271,7 @@ mod tests {
                 kernel: KernelId(0),
                 args: vec![],
                 num_gangs: None,
+                gang_grid: vec![],
                 num_workers: None,
                 vector_length: None,
                 async_queue: None,
@@ -302,6 +303,7 @@ mod tests {
             params: vec![],
             func: k,
             max_gangs: None,
+            gang_dims: 1,
             reductions: vec![],
             span: Span::DUMMY,
         });

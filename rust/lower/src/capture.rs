@@ -80,23 +80,14 @@ pub fn single_stmt(b: &Block) -> Option<&Stmt> {
 }
 
 /// Number of loops a loop directive associates with (collapse / tile).
+/// `collapse(force:n)`?
+pub fn forced(t: &LoopTuning) -> bool {
+    t.collapse.map(|(_, force)| force).unwrap_or(false)
+}
+
 pub fn assoc_depth(t: &LoopTuning) -> usize {
     let c = t.collapse.map(|(n, _)| n as usize).unwrap_or(1);
     c.max(t.tile.len()).max(1)
-}
-
-/// Loop variables of the `depth` perfectly nested loops starting at `s`.
-pub fn nest_vars(f: &Function, s: &Stmt, depth: usize) -> Vec<LocalId> {
-    let mut out = vec![];
-    let mut cur = Some(s);
-    for _ in 0..depth {
-        let Some(Stmt { kind: StmtKind::For { init, body, .. }, .. }) = cur else { break };
-        if let Some((l, _, _)) = init_var(f, init) {
-            out.push(l);
-        }
-        cur = single_stmt(body);
-    }
-    out
 }
 
 struct Walker<'f> {
@@ -173,7 +164,7 @@ impl<'f> Walker<'f> {
                         }
                     }
                 }
-                let vars = nest_vars(self.f, s, assoc_depth(&t));
+                let vars = crate::collapse::nest_vars(self.f, s, assoc_depth(&t), forced(&t));
                 for v in vars {
                     self.shadow.push(VarKey::Local(v));
                 }

@@ -61,6 +61,21 @@ pub struct Levels {
     pub gang: bool,
     pub worker: bool,
     pub vector: bool,
+    /// The gang dimension a gang loop partitions (`gang(dim:d)`; 1 without `dim`).
+    pub gang_dim: u8,
+}
+
+impl Levels {
+    /// The levels taken by a loop nested in all of `loops` (outermost first):
+    /// `gang_dim` is the innermost gang loop's, the lowest (dimensions decrease inwards).
+    pub fn enclosing(loops: &[Levels]) -> Levels {
+        loops.iter().fold(Levels::default(), |a, l| Levels {
+            gang: a.gang || l.gang,
+            worker: a.worker || l.worker,
+            vector: a.vector || l.vector,
+            gang_dim: if l.gang { l.gang_dim } else { a.gang_dim },
+        })
+    }
 }
 
 pub struct KernelBuilder<'c, 'a> {
@@ -73,6 +88,9 @@ pub struct KernelBuilder<'c, 'a> {
     pub construct: ComputeKind,
     /// Constant `vector_length` of the construct, a default for vector loops.
     pub vector_length: Option<u32>,
+    /// How many values the construct's `num_gangs` has (0: none): more than
+    /// one makes the gang grid multi-dimensional (OpenACC 3.3).
+    pub num_gangs_values: usize,
     /// Levels of the enclosing `AccLoop`s, innermost last.
     pub loops: Vec<Levels>,
     labels: HashMap<LabelId, LabelId>,
@@ -96,6 +114,7 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
             env: Env::default(),
             construct,
             vector_length: None,
+            num_gangs_values: 0,
             loops: vec![],
             labels: HashMap::new(),
             region_labels: HashSet::new(),
@@ -167,6 +186,13 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
         match &x.kind {
             ExprKind::Local(l) => self.place_of(VarKey::Local(*l), &ty, span),
             ExprKind::Global(g) => self.place_of(VarKey::Global(*g), &ty, span),
+            ExprKind::Call(Callee::Func(id), _) => {
+                self.check_gang_routine_call(*id, span);
+                let kind = x.kind.clone();
+                let kids = crate::walk::children(&kind);
+                let new: Vec<ExprId> = kids.iter().map(|c| self.expr(*c)).collect();
+                self.k.add_expr(crate::walk::with_children(&kind, &new), ty, span)
+            }
             ExprKind::Call(Callee::Extern(id), args) => {
                 if let Some(v) = fold::acc_on_device(self.cx, src, *id, args) {
                     return self.k.add_expr(ExprKind::Int(v), ty, span);
@@ -180,6 +206,27 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
                 let new: Vec<ExprId> = kids.iter().map(|c| self.expr(*c)).collect();
                 self.k.add_expr(crate::walk::with_children(&kind, &new), ty, span)
             }
+        }
+    }
+
+    /// The call-site rule of `routine gang(dim:d)` (OpenACC 3.3 §2.15.1): the
+    /// call must run in gang-redundant mode in dimensions 1..=d, so not inside
+    /// a gang loop of dimension d or lower (plain `routine gang`: d = 1).
+    fn check_gang_routine_call(&mut self, callee: FuncId, span: Span) {
+        let Some(func) = self.cx.module.functions.get(callee.index()) else { return };
+        let Some(r) = &func.routine else { return };
+        if r.level != Level::Gang {
+            return;
+        }
+        let d = r.gang_dim.max(1);
+        let enclosing = Levels::enclosing(&self.loops);
+        if enclosing.gang && enclosing.gang_dim <= d {
+            let name = func.name.clone();
+            let what = if d > 1 { format!("routine gang(dim:{})", d) } else { "routine gang".to_string() };
+            self.cx.error(
+                Diagnostic::error(span, format!("`{}` is a `{}` procedure and may not be called inside a gang(dim:{}) loop", name, what, enclosing.gang_dim))
+                    .with_hint(format!("a call to it must run in gang-redundant mode in gang dimensions 1 to {}: call it outside the gang loop, or from a gang loop of a higher dimension", d)),
+            );
         }
     }
 

@@ -1,5 +1,6 @@
-//! The conservative dependence test that decides whether a `kernels` loop
-//! with no `independent` clause may run in parallel.
+//! The conservative dependence test that decides whether an `auto` loop, or a
+//! `kernels` loop with no `independent` clause, may run in parallel; what it
+//! found is kept in `AccLoop::auto` (printed with the IR, a compile report).
 //!
 //! A loop nest (loop variables `vars`, body `body`) is independent when:
 //! - every scalar it writes is private: declared inside the body, a loop
@@ -7,8 +8,10 @@
 //!   variables, and those of nested acc loops);
 //! - every array it writes is accessed (read or written) only through
 //!   subscripts that, for each loop variable `v`, have one position holding
-//!   the same expression `±v + c` in every access (`c` not using `v`), so two
-//!   iterations never touch the same element of a written array;
+//!   the same expression `±v + c` in every access (`c` built from constants
+//!   and scalars the nest never writes, so invariant), a distinct position
+//!   per variable, so two iterations never touch the same element of a
+//!   written array (`a[i] = a[i-1] + …` and `a[i+j]` fail);
 //! - it calls no function defined in the module (externs such as libm are
 //!   assumed free of side effects on the program's arrays) and no function
 //!   pointer, and writes through no other kind of place (struct members,
@@ -100,22 +103,6 @@ pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
     ca.len() == cb.len() && ca.iter().zip(&cb).all(|(p, q)| same_expr(f, *p, *q))
 }
 
-fn mentions(f: &Function, e: ExprId, v: LocalId) -> bool {
-    crate::loops::uses_any(f, e, &[v])
-}
-
-/// `±v + c` with `c` free of `v`?
-fn unit_affine(f: &Function, e: ExprId, v: LocalId) -> bool {
-    let e = strip(f, e);
-    match &f.expr(e).kind {
-        ExprKind::Load(p) => matches!(f.expr(*p).kind, ExprKind::Local(l) if l == v),
-        ExprKind::Unary(UnOp::Neg, a) => unit_affine(f, *a, v),
-        ExprKind::Binary(BinOp::Add, a, b) => (unit_affine(f, *a, v) && !mentions(f, *b, v)) || (unit_affine(f, *b, v) && !mentions(f, *a, v)),
-        ExprKind::Binary(BinOp::Sub, a, b) => (unit_affine(f, *a, v) && !mentions(f, *b, v)) || (unit_affine(f, *b, v) && !mentions(f, *a, v)),
-        _ => false,
-    }
-}
-
 struct Scan {
     writes: Vec<(ExprId, bool)>, // (place, atomic)
     reads: Vec<ExprId>,          // places read or whose address is taken
@@ -203,8 +190,49 @@ fn nested_acc_privates(f: &Function, b: &Block, out: &mut HashSet<VarKey>) {
     }
 }
 
-/// May the iterations of the loop nest with variables `vars` and body `body` run in parallel?
-pub fn independent(f: &Function, body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> bool {
+/// A name for a place's variable, for reports.
+fn key_name(f: &Function, k: VarKey) -> String {
+    match k {
+        VarKey::Local(l) => f.local(l).name.clone(),
+        VarKey::Global(g) => format!("global #{}", g.0),
+    }
+}
+
+/// Is `e` invariant in the loop nest: built from constants and reads of
+/// scalar variables that the body never writes (nor declares)?
+fn invariant(f: &Function, e: ExprId, varying: &HashSet<VarKey>) -> bool {
+    let x = f.expr(e);
+    match &x.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) => true,
+        ExprKind::Load(p) => match VarKey::of_place(f, *p) {
+            Some(k) => !varying.contains(&k),
+            None => false,
+        },
+        ExprKind::Cast(a) | ExprKind::Unary(_, a) => invariant(f, *a, varying),
+        ExprKind::Binary(_, a, b) => invariant(f, *a, varying) && invariant(f, *b, varying),
+        _ => false,
+    }
+}
+
+/// `±v + c` with `c` invariant in the nest (so two iterations with different
+/// values of `v` address different elements)?
+fn pins(f: &Function, e: ExprId, v: LocalId, varying: &HashSet<VarKey>) -> bool {
+    let e = strip(f, e);
+    match &f.expr(e).kind {
+        ExprKind::Load(p) => matches!(f.expr(*p).kind, ExprKind::Local(l) if l == v),
+        ExprKind::Unary(UnOp::Neg, a) => pins(f, *a, v, varying),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+            (pins(f, *a, v, varying) && invariant(f, *b, varying)) || (pins(f, *b, v, varying) && invariant(f, *a, varying))
+        }
+        _ => false,
+    }
+}
+
+/// Why the iterations of the loop nest with variables `vars` and body
+/// `body` may not run in parallel, or `None` when the test proves them
+/// independent. `privates` are the nest's `private`/`reduction` variables.
+/// Conservative: whatever the test cannot analyse counts as a dependence.
+pub fn dependence(f: &Function, body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> Option<String> {
     let mut private: HashSet<VarKey> = privates.clone();
     let mut decls = HashSet::new();
     collect_decls(body, &mut decls);
@@ -218,14 +246,17 @@ pub fn independent(f: &Function, body: &Block, vars: &[LocalId], privates: &Hash
     let mut s = Scan { writes: vec![], reads: vec![], calls_unknown: false };
     scan_block(f, body, &mut s);
     if s.calls_unknown {
-        return false;
+        return Some("it calls a function".into());
     }
+    // Scalars that change during the nest: private ones and written ones.
+    let mut varying: HashSet<VarKey> = private.clone();
     let mut written_bases: Vec<VarKey> = vec![];
     for (p, atomic) in &s.writes {
         match place(f, *p) {
             Place::Scalar(k) => {
+                varying.insert(k);
                 if !private.contains(&k) && !*atomic {
-                    return false;
+                    return Some(format!("every iteration writes `{}`", key_name(f, k)));
                 }
             }
             Place::Array(a) => {
@@ -235,7 +266,7 @@ pub fn independent(f: &Function, body: &Block, vars: &[LocalId], privates: &Hash
             }
             Place::Unknown => {
                 if !*atomic {
-                    return false;
+                    return Some("it writes memory the dependence test cannot analyse".into());
                 }
             }
         }
@@ -252,18 +283,25 @@ pub fn independent(f: &Function, body: &Block, vars: &[LocalId], privates: &Hash
                 _ => None,
             })
             .collect();
-        // Reading the base pointer variable itself through an unanalysable
-        // place would have made it Unknown above; here every access is indexed.
+        // Each loop variable must pin one subscript position, the same
+        // expression `±v + c` in every access, with a distinct position per
+        // variable: then two iterations never touch the same element.
+        let mut used_positions: Vec<usize> = vec![];
         for &v in vars {
             let Some(first) = accesses.first() else { break };
-            let pinned = (0..first.subs.len()).any(|k| {
-                let e0 = first.subs[k];
-                unit_affine(f, e0, v) && accesses.iter().all(|a| a.subs.len() == first.subs.len() && same_expr(f, a.subs[k], e0))
+            let pinned = (0..first.subs.len()).find(|k| {
+                let e0 = first.subs[*k];
+                !used_positions.contains(k)
+                    && pins(f, e0, v, &varying)
+                    && accesses.iter().all(|a| a.subs.len() == first.subs.len() && same_expr(f, a.subs[*k], e0))
             });
-            if !pinned {
-                return false;
+            match pinned {
+                Some(k) => used_positions.push(k),
+                None => {
+                    return Some(format!("`{}` is written at an element that other iterations of `{}` may read or write", key_name(f, base), f.local(v).name))
+                }
             }
         }
     }
-    true
+    None
 }

@@ -13,8 +13,9 @@
 //! - `host`: the walk over host functions and routines;
 //! - `outline`: compute constructs → kernels + launches (with `capture`,
 //!   `implicit`, `copy`, `kernels`);
-//! - `loops`: acc loops → `AccLoop` (with `depend`, the dependence test for
-//!   `kernels`);
+//! - `loops`: acc loops → `AccLoop` (with `collapse`, the associated nest of
+//!   `collapse(n)`/`collapse(force:n)`, and `depend`, the dependence test for
+//!   `auto` and `kernels` loops);
 //! - `data`: data clauses, data/host_data constructs, executable directives
 //!   (with `exits`, structured exits on every path);
 //! - `reduce`: reduction clauses → private copies (scalars, elements,
@@ -25,6 +26,7 @@
 
 mod build;
 mod capture;
+mod collapse;
 mod copy;
 mod cx;
 mod data;

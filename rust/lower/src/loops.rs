@@ -25,7 +25,7 @@
 //! top level moves to the next iteration.
 
 use crate::build::{self, const_int};
-use crate::capture::{assoc_depth, collect_decls, init_var, inner_loop_vars, single_stmt, VarKey};
+use crate::capture::{assoc_depth, collect_decls, init_var, inner_loop_vars, VarKey};
 use crate::copy::{KernelBuilder, Levels, Mapped};
 use accjit_ir::*;
 use std::collections::HashSet;
@@ -322,21 +322,27 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
     }
     // The nest.
     let depth = assoc_depth(&t);
-    let mut nest: Vec<&Stmt> = vec![s];
-    while nest.len() < depth {
-        let Some(StmtKind::For { body, .. }) = nest.last().map(|s| &s.kind) else { break };
-        match single_stmt(body) {
-            Some(inner @ Stmt { kind: StmtKind::For { acc: None, .. }, .. }) => nest.push(inner),
-            _ => {
-                let what = if t.tile.len() >= depth { format!("tile({} sizes)", t.tile.len()) } else { format!("collapse({})", depth) };
-                b.cx.error(
-                    Diagnostic::error(nest.last().map(|s| s.span).unwrap_or(s.span), format!("{} needs {} perfectly nested loops", what, depth))
-                        .with_note(d.span, "the loop directive"),
-                );
-                return vec![];
-            }
+    let force = crate::capture::forced(&t);
+    let nest_levels = match crate::collapse::nest(s, depth, force) {
+        Ok(levels) => levels,
+        Err(at) => {
+            let what = if t.tile.len() >= depth {
+                format!("tile({} sizes)", t.tile.len())
+            } else if force {
+                format!("collapse(force:{})", depth)
+            } else {
+                format!("collapse({})", depth)
+            };
+            let need = if force { "nested loops, one `for` in each loop's body" } else { "perfectly nested loops" };
+            b.cx.error(Diagnostic::error(at, format!("{} needs {} {}", what, depth, need)).with_note(d.span, "the loop directive"));
+            return vec![];
         }
+    };
+    if !t.tile.is_empty() && crate::collapse::has_intervening(&nest_levels) {
+        b.cx.error(Diagnostic::error(s.span, "tile needs tightly nested loops (no statements between the loops)").with_note(d.span, "the loop directive"));
+        return vec![];
     }
+    let nest: Vec<&Stmt> = nest_levels.iter().map(|l| l.stmt).collect();
     let src = b.src;
     let mut canons = vec![];
     for l in &nest {
@@ -363,42 +369,74 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         }
     }
     let StmtKind::For { body: inner_body, .. } = &nest[nest.len() - 1].kind else { return vec![] };
-    if let Some(sp) = direct_break(inner_body) {
+    let intervening: Vec<Stmt> = nest_levels.iter().flat_map(|l| l.pre.iter().chain(&l.post)).map(|s| (*s).clone()).collect();
+    if let Some(sp) = direct_break(inner_body).or_else(|| direct_break(&Block::new(intervening))) {
         b.cx.error(Diagnostic::error(sp, "`break` may not leave an acc loop").with_note(d.span, "the loop directive"));
         return vec![];
     }
     // Levels.
     let explicit = t.gang.is_some() || t.worker.is_some() || t.vector.is_some();
-    if b.construct == ComputeKind::Kernels && !t.independent {
+    let gang_dim = t.gang.as_ref().and_then(|g| g.dim).unwrap_or(1) as u8;
+    if gang_dim > 1 && b.construct == ComputeKind::Kernels {
+        b.error(d.span, "gang(dim:) is not allowed on a loop in a kernels construct");
+        return vec![];
+    }
+    // `auto`, and a `kernels` loop not declared independent: the dependence
+    // test decides (§2.9.7); a dependent loop runs sequentially in each executor.
+    let auto = if (t.auto || b.construct == ComputeKind::Kernels) && !t.independent {
         let mut privs: HashSet<VarKey> = HashSet::new();
         for v in d.private.iter().chain(d.reductions.iter().flat_map(|r| r.vars.iter())) {
             if let Some(k) = VarKey::of_place(src, v.root) {
                 privs.insert(k);
             }
         }
-        if !crate::depend::independent(src, inner_body, &vars, &privs) {
-            return seq_loop(b, s, d);
-        }
-    }
-    let outer = b.loops.iter().fold(Levels::default(), |a, l| Levels { gang: a.gang || l.gang, worker: a.worker || l.worker, vector: a.vector || l.vector });
-    let levels = if explicit {
-        let lv = Levels { gang: t.gang.is_some(), worker: t.worker.is_some(), vector: t.vector.is_some() };
-        let bad = (lv.gang && (outer.gang || outer.worker || outer.vector)) || (lv.worker && (outer.worker || outer.vector)) || (lv.vector && outer.vector);
+        let StmtKind::For { body: outer_body, .. } = &s.kind else { return vec![] };
+        Some(match crate::depend::dependence(src, outer_body, &vars, &privs) {
+            None => AutoChoice::Parallel,
+            Some(why) => AutoChoice::Sequential(why),
+        })
+    } else {
+        None
+    };
+    let outer = Levels::enclosing(&b.loops);
+    let levels = if matches!(auto, Some(AutoChoice::Sequential(_))) {
+        Levels::default()
+    } else if explicit {
+        let lv =
+            Levels { gang: t.gang.is_some(), worker: t.worker.is_some(), vector: t.vector.is_some(), gang_dim: if t.gang.is_some() { gang_dim } else { 0 } };
+        // A gang loop may hold gang loops of lower dimensions (3.3 §2.9.2).
+        let gang_inside_gang = lv.gang && outer.gang && !(gang_dim < outer.gang_dim);
+        let bad =
+            (lv.gang && (outer.worker || outer.vector)) || gang_inside_gang || (lv.worker && (outer.worker || outer.vector)) || (lv.vector && outer.vector);
         if bad {
-            b.cx.error(
-                Diagnostic::error(d.span, "this loop's level (gang/worker/vector) must be below the levels of the loops that contain it")
-                    .with_hint("gang loops contain worker loops, which contain vector loops"),
-            );
+            let msg = if gang_inside_gang {
+                format!(
+                    "a gang(dim:{}) loop may not be nested in a gang(dim:{}) loop: nested gang loops must have decreasing dimensions",
+                    gang_dim, outer.gang_dim
+                )
+            } else {
+                "this loop's level (gang/worker/vector) must be below the levels of the loops that contain it".to_string()
+            };
+            b.cx.error(Diagnostic::error(d.span, msg).with_hint("gang loops (of decreasing dim) contain worker loops, which contain vector loops"));
             return vec![];
         }
         lv
     } else if !outer.gang && !outer.worker && !outer.vector {
-        Levels { gang: true, worker: false, vector: !has_partitioned_loop(inner_body, &b.cx.opts.device_type) }
+        Levels { gang: true, worker: false, vector: !has_partitioned_loop(inner_body, &b.cx.opts.device_type), gang_dim: 1 }
     } else if !outer.vector {
-        Levels { gang: false, worker: false, vector: true }
+        Levels { gang: false, worker: false, vector: true, gang_dim: 0 }
     } else {
         Levels::default()
     };
+    if levels.gang && (levels.gang_dim > 1 || b.num_gangs_values > 1) && !d.reductions.is_empty() {
+        let why = if levels.gang_dim > 1 {
+            "a gang loop of dimension greater than 1"
+        } else {
+            "a gang loop in a compute construct whose num_gangs has more than one value"
+        };
+        b.error(d.reductions[0].span, format!("a reduction may not appear on {} (OpenACC 3.3 §2.9.11)", why));
+        return vec![];
+    }
     let vector_len = if levels.vector {
         match t.vector {
             Some(Some(e)) => const_int(src, e).and_then(|v| u32::try_from(v).ok()).or(b.vector_length),
@@ -491,11 +529,14 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
     }
     let mut body_head = vec![];
     let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head);
-    if levels.gang || levels.worker || levels.vector {
+    // Loop variables of plain loops inside: private to each executor (also
+    // in a sequential loop, which every executor of the enclosing level runs).
+    let collapsed_body = collapsed_body(&nest_levels, inner_body);
+    {
         let mut inner = vec![];
-        inner_loop_vars(src, inner_body, &mut inner);
+        inner_loop_vars(src, &collapsed_body, &mut inner);
         let mut declared = HashSet::new();
-        collect_decls(inner_body, &mut declared);
+        collect_decls(&collapsed_body, &mut declared);
         for l in inner {
             if declared.contains(&l) || bound.contains(&VarKey::Local(l)) {
                 continue;
@@ -507,7 +548,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         }
     }
     b.loops.push(levels);
-    let mut body = b.loop_block(inner_body);
+    let mut body = if crate::collapse::has_intervening(&nest_levels) { forced_body(b, &nest_levels, inner_body, span) } else { b.loop_block(inner_body) };
     if !body_head.is_empty() {
         body_head.append(&mut body.stmts);
         body = Block::new(body_head);
@@ -523,12 +564,47 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
             vector_len,
             reductions,
             privates,
+            gang_dim: if levels.gang { levels.gang_dim.max(1) } else { 1 },
+            auto,
             body,
             span: d.span,
         })),
         span,
     });
     pre
+}
+
+/// The statements a collapsed nest's body holds, as one host block (for
+/// the analyses that look at the body: privatisation of inner loop
+/// variables, declarations).
+fn collapsed_body(levels: &[crate::collapse::NestLevel], inner_body: &Block) -> Block {
+    let mut stmts: Vec<Stmt> = levels.iter().flat_map(|l| l.pre.iter().map(|s| (*s).clone())).collect();
+    stmts.extend(inner_body.stmts.iter().cloned());
+    stmts.extend(levels.iter().rev().flat_map(|l| l.post.iter().map(|s| (*s).clone())));
+    Block::new(stmts)
+}
+
+/// The kernel body of a forced collapse with intervening code (collapse.rs):
+/// `pre…; do { inner body } while (0); …post` for every collapsed iteration.
+fn forced_body(b: &mut KernelBuilder, levels: &[crate::collapse::NestLevel], inner_body: &Block, span: Span) -> Block {
+    let mut out = vec![];
+    for l in levels {
+        let pre = Block::new(l.pre.iter().map(|s| (*s).clone()).collect());
+        out.extend(b.loop_block(&pre).stmts);
+    }
+    let inner = b.loop_block(inner_body);
+    let has_post = levels.iter().any(|l| !l.post.is_empty());
+    if has_post {
+        let zero = build::i32c(&mut b.k, 0, span);
+        out.push(Stmt { kind: StmtKind::DoWhile(inner, zero), span });
+    } else {
+        out.extend(inner.stmts);
+    }
+    for l in levels.iter().rev() {
+        let post = Block::new(l.post.iter().map(|s| (*s).clone()).collect());
+        out.extend(b.loop_block(&post).stmts);
+    }
+    Block::new(out)
 }
 
 /// A sequential acc loop: a plain `for` whose loop variable and `private`
@@ -539,7 +615,7 @@ fn seq_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
     let mark = b.env.mark();
     let mut out = vec![];
     let t = d.tuning.resolve(&b.cx.opts.device_type);
-    for v in crate::capture::nest_vars(src, s, assoc_depth(&t)) {
+    for v in crate::collapse::nest_vars(src, s, assoc_depth(&t), crate::capture::forced(&t)) {
         let nl = b.fresh_like(v);
         b.env.bind(VarKey::Local(v), Mapped::Local(nl));
     }

@@ -75,6 +75,7 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
     collect_labels(part, &mut kb.region_labels);
     kb.vector_length =
         if c.kind == ComputeKind::Serial { Some(1) } else { tuning.vector_length.and_then(|e| const_int(f, e)).and_then(|v| u32::try_from(v).ok()) };
+    kb.num_gangs_values = tuning.num_gangs.len();
     // Parameters first (they are the first locals).
     let mut params = vec![];
     let mut param_of = vec![];
@@ -143,7 +144,24 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
             .try_fold(1u64, |acc, v| v.and_then(|v| u64::try_from(v).ok()).map(|v| acc * v))
             .filter(|_| !tuning.num_gangs.is_empty()),
     };
-    Kernel { name, construct: c.kind, params, func, max_gangs, reductions, span }
+    let gang_dims = if c.kind == ComputeKind::Serial { 1 } else { (tuning.num_gangs.len() as u8).max(max_gang_dim(&func.body)).clamp(1, 3) };
+    Kernel { name, construct: c.kind, params, func, max_gangs, gang_dims, reductions, span }
+}
+
+/// The highest `gang(dim:d)` of the gang loops in a kernel body (0: none).
+fn max_gang_dim(b: &Block) -> u8 {
+    b.stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::AccLoop(l) => (if l.gang { l.gang_dim } else { 0 }).max(max_gang_dim(&l.body)),
+            StmtKind::Block(b) | StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => max_gang_dim(b),
+            StmtKind::If(_, t, e) => max_gang_dim(t).max(max_gang_dim(e)),
+            StmtKind::For { body, .. } => max_gang_dim(body),
+            StmtKind::Switch(_, cases) => cases.iter().map(|c| max_gang_dim(&c.body)).max().unwrap_or(0),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Does a kernel body partition a loop across gangs (at its top level, or
@@ -282,6 +300,22 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     ops.extend(data::prepare_clauses(cx, f, &member_clauses, FLAG_STRUCTURED, &mut out));
     let enters = data::enter_stmts(f, cx, &ops, av);
     out.extend(data::guarded(f, guard, enters, span));
+    // `num_gangs(a, b, c)`: each value evaluated once (the total and the
+    // grid's extents both use them).
+    let gang_values: Vec<LocalId> = if tuning.num_gangs.len() > 1 {
+        tuning
+            .num_gangs
+            .iter()
+            .map(|e| {
+                let v = build::cast(f, *e, Type::I64, span);
+                let (l, d) = build::temp(f, "__acc_gangs", v, span);
+                out.push(d);
+                l
+            })
+            .collect()
+    } else {
+        vec![]
+    };
     for (kid, args, single) in launches {
         let args: Vec<ExprId> = args.iter().map(|cap| host_arg(cx, f, cap, span)).collect();
         let (num_gangs, num_workers, vector_length) = if single {
@@ -289,8 +323,11 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
             (Some(g), if c.kind == ComputeKind::Serial { Some(w) } else { None }, v)
         } else {
             let mut g = None;
-            for e in &tuning.num_gangs {
-                let e = build::cast(f, *e, Type::I64, span);
+            for (i, e) in tuning.num_gangs.iter().enumerate() {
+                let e = match gang_values.get(i) {
+                    Some(l) => load_local(f, *l, span),
+                    None => build::cast(f, *e, Type::I64, span),
+                };
                 g = Some(match g {
                     None => e,
                     Some(prev) => build::binary(f, BinOp::Mul, prev, e, Type::I64, span),
@@ -300,6 +337,19 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
             let v = tuning.vector_length.map(|e| build::cast(f, e, Type::I64, span));
             (g, w, v)
         };
+        // The extents of the grid's dimensions below its last: the given
+        // values, 1 for dimensions `num_gangs` leaves out.
+        let dims = cx.module.kernels[kid.index()].gang_dims as usize;
+        let gang_grid: Vec<ExprId> = if single {
+            vec![]
+        } else {
+            (0..dims.saturating_sub(1))
+                .map(|d| match gang_values.get(d) {
+                    Some(l) => load_local(f, *l, span),
+                    None => i64c(f, 1, span),
+                })
+                .collect()
+        };
         let async_queue = av.launch_queue(f, span);
         let local_cond = guard.map(|g| {
             let v = load_local(f, g, span);
@@ -308,7 +358,18 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
         });
         let loc = Some(build::loc(f, cx, span));
         out.push(Stmt {
-            kind: StmtKind::Launch(Box::new(Launch { kernel: kid, args, num_gangs, num_workers, vector_length, async_queue, wait: None, local_cond, loc })),
+            kind: StmtKind::Launch(Box::new(Launch {
+                kernel: kid,
+                args,
+                num_gangs,
+                gang_grid,
+                num_workers,
+                vector_length,
+                async_queue,
+                wait: None,
+                local_cond,
+                loc,
+            })),
             span,
         });
     }

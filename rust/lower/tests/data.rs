@@ -290,7 +290,7 @@ fn orphaned_loop_in_host_code_is_a_plain_loop() {
 #[test]
 fn routines_keep_code_and_drop_loop_directives() {
     let mut b = B::new("r", &[("n", Type::I32), ("a", fptr())], Type::Void);
-    b.f.routine = Some(RoutineInfo { level: Level::Vector, bind: None, nohost: false, span: sp(0) });
+    b.f.routine = Some(RoutineInfo { level: Level::Vector, bind: None, nohost: false, span: sp(0), ..Default::default() });
     let (n, a) = (b.p(0), b.p(1));
     let dsp = b.span();
     let z = b.int(0);

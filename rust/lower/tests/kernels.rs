@@ -76,8 +76,10 @@ fn dependence_makes_loop_sequential() {
     assert_eq!(m.kernels.len(), 3);
     assert_eq!(m.kernels[2].max_gangs, Some(1), "a[i+1] = a[i]*s carries a dependence: {}", text);
     let k2 = print::function_to_string(&m, &m.kernels[2].func);
-    assert!(!k2.contains("acc_loop"), "{}", k2);
-    assert!(k2.contains("for (decl %i."), "{}", k2);
+    // A sequential acc loop that says what the dependence test found.
+    assert!(!k2.contains("gang") && !k2.contains("vector"), "{}", k2);
+    assert!(k2.contains("acc_loop seq [%i."), "{}", k2);
+    assert!(k2.contains("auto(sequential: `a` is written at an element that other iterations of `i` may read or write)"), "{}", k2);
     let host = print::function_to_string(&m, &m.functions[0]);
     assert!(host.contains("launch k2 @scale_twice_kernels_2(%n.0, %a.1, %s.2) num_gangs(1:i64) loc("), "{}", host);
 }
@@ -95,6 +97,7 @@ fn independent_clause_overrides_the_test() {
     let (m, text) = lower_ok(b.finish());
     assert_eq!(m.kernels.len(), 1);
     assert!(text.contains("acc_loop gang vector"), "{}", text);
+    assert!(!text.contains("auto("), "independent: no decision to report: {}", text);
     assert_eq!(m.kernels[0].max_gangs, None);
 }
 
@@ -134,7 +137,7 @@ fn written_shared_scalar_blocks_parallelisation() {
     b.f.body = Block::new(vec![dt, st]);
     let (m, text) = lower_ok(b.finish());
     assert_eq!(m.kernels[0].max_gangs, Some(1), "{}", text);
-    assert!(!text.contains("acc_loop"), "{}", text);
+    assert!(text.contains("acc_loop seq") && text.contains("auto(sequential: every iteration writes `t`)"), "{}", text);
     // t is written in kernels: copied by address.
     assert!(m.kernels[0].params.iter().any(|p| p.name == "t" && p.kind == ParamKind::DeviceAddr), "{}", text);
 }

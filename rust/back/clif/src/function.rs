@@ -37,6 +37,18 @@ pub enum LocalSlot {
 pub struct KernelVals {
     pub gang: Value,
     pub num_gangs: Value,
+    /// This gang's coordinates and the grid's extents in dimensions 2 and 3
+    /// of a multi-dimensional gang grid (`Kernel::gang_dims` > 1); dimension 1
+    /// then has `(gang % extent_1, extent_1)`. `None`: one dimension, whose
+    /// coordinate and extent are `gang` and `num_gangs`.
+    pub grid: Option<GangGrid>,
+}
+
+/// A gang's place in a multi-dimensional gang grid (dimension 1 first).
+#[derive(Clone, Copy, Debug)]
+pub struct GangGrid {
+    pub coords: [Value; 3],
+    pub extents: [Value; 3],
 }
 
 pub struct FnCx<'a, 'm, 'f> {
@@ -393,7 +405,7 @@ pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mu
         fx.write_local(LocalId(k as u32), v, f.span)?;
     }
     if gang {
-        fx.kernel = Some(KernelVals { gang: params[pi], num_gangs: params[pi + 1] });
+        fx.kernel = Some(KernelVals { gang: params[pi], num_gangs: params[pi + 1], grid: None });
     }
     fx.prologue(f.span)?;
     fx.lower_block(&f.body)?;

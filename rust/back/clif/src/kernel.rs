@@ -10,6 +10,9 @@
 //! partitioned inside a kernel — this gang's contiguous chunk of the linear
 //! iteration space: `q = total / G`, `r = total % G`, gang `g` runs
 //! `[g q + min(g, r), … + q + (g < r))` (no overflow for any i64 total).
+//! A `gang(dim:d)` loop of a multi-dimensional grid does the same with the
+//! gang's coordinate and the grid's extent in dimension `d` (the launch
+//! passes the extents of the lower dimensions after the arguments).
 //! Worker/vector levels run all their iterations in the gang's thread.
 //! The innermost dimension always runs as a plain counted loop (no div/rem per
 //! iteration); collapsed outer dimensions are recovered by div/rem once per
@@ -24,7 +27,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
 use crate::abi::{class_of, Class};
-use crate::function::{FnCx, KernelVals};
+use crate::function::{FnCx, GangGrid, KernelVals};
 use crate::module::ModuleCx;
 use crate::simd::Plan;
 use crate::value::{own_flags, Val};
@@ -49,12 +52,16 @@ pub fn compile_kernel(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mut 
     b.seal_block(entry);
     let params = b.block_params(entry).to_vec();
     let mut fx = FnCx::new(cx, f, b);
-    fx.kernel = Some(KernelVals { gang: params[1], num_gangs: params[2] });
+    fx.kernel = Some(KernelVals { gang: params[1], num_gangs: params[2], grid: None });
     for (j, p) in k.params.iter().enumerate() {
         let v = fx.decode_slot(params[0], j, &p.ty, k.span)?;
         let lty = f.locals[j].ty.clone();
         let v = fx.cast(v, &p.ty, &lty, k.span)?;
         fx.write_local(LocalId(j as u32), v, k.span)?;
+    }
+    if k.gang_dims > 1 {
+        let grid = fx.gang_grid(params[0], k.params.len(), k.gang_dims, params[1], params[2]);
+        fx.kernel = Some(KernelVals { gang: params[1], num_gangs: params[2], grid: Some(grid) });
     }
     fx.prologue(k.span)?;
     for r in &k.reductions {
@@ -115,7 +122,13 @@ impl<'m> FnCx<'_, 'm, '_> {
             total = self.b.ins().imul(total, t);
         }
         let (start, end) = match (l.gang, self.kernel) {
-            (true, Some(k)) => self.gang_chunk(total, k),
+            (true, Some(k)) => {
+                let (coord, extent) = match (k.grid, l.gang_dim) {
+                    (Some(g), d @ 1..=3) => (g.coords[d as usize - 1], g.extents[d as usize - 1]),
+                    _ => (k.gang, k.num_gangs),
+                };
+                self.gang_chunk(total, coord, extent)
+            }
             _ => (self.iconst(types::I64, 0), total),
         };
         for r in &l.reductions {
@@ -142,9 +155,38 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.combine_loop_reductions(l, span)
     }
 
-    /// This gang's `[start, end)` of `total` iterations.
-    fn gang_chunk(&mut self, total: Value, k: KernelVals) -> (Value, Value) {
-        let (g, ng) = (k.gang, k.num_gangs);
+    /// The gang grid of a kernel with `dims` > 1 dimensions: the launch
+    /// passes the extents of the dimensions below the last in the argument
+    /// slots after the parameters (`first_slot`, …); the last dimension has
+    /// the rest of the `num_gangs` gangs. Gang `g` is at `(g % a, (g / a) % b,
+    /// g / (a*b))`.
+    fn gang_grid(&mut self, args: Value, first_slot: usize, dims: u8, g: Value, ng: Value) -> GangGrid {
+        let one = self.iconst(types::I64, 1);
+        let zero = self.iconst(types::I64, 0);
+        let mut extents = [one; 3];
+        for (d, e) in extents.iter_mut().enumerate().take(dims.min(3) as usize - 1) {
+            let v = self.b.ins().load(types::I64, own_flags(), args, 8 * (first_slot + d) as i32);
+            *e = self.b.ins().smax(v, one);
+        }
+        let below = self.b.ins().imul(extents[0], extents[1]);
+        let top = self.b.ins().sdiv(ng, below);
+        extents[dims.min(3) as usize - 1] = self.b.ins().smax(top, one);
+        let mut coords = [zero; 3];
+        let mut rest = g;
+        for d in 0..dims.min(3) as usize {
+            if d + 1 == dims.min(3) as usize {
+                coords[d] = rest;
+            } else {
+                coords[d] = self.b.ins().srem(rest, extents[d]);
+                rest = self.b.ins().sdiv(rest, extents[d]);
+            }
+        }
+        GangGrid { coords, extents }
+    }
+
+    /// This gang's `[start, end)` of `total` iterations, for the gang at
+    /// coordinate `g` of `ng` gangs along the partitioned dimension.
+    fn gang_chunk(&mut self, total: Value, g: Value, ng: Value) -> (Value, Value) {
         let one = self.iconst(types::I64, 1);
         let ng = self.b.ins().smax(ng, one);
         let q = self.b.ins().sdiv(total, ng);

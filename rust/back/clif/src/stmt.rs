@@ -270,8 +270,12 @@ impl<'m> FnCx<'_, 'm, '_> {
             .kernel_slots
             .get(l.kernel.index())
             .ok_or_else(|| Diagnostic::error(span, format!("no runtime kernel slot was given for kernel '{}'", k.name)))?;
+        // The arguments, then (multi-dimensional gang grid) the extents of
+        // the grid's lower dimensions, which the kernel reads after its
+        // parameters (kernel.rs, `gang_grid`).
+        let grid = if k.gang_dims > 1 { k.gang_dims as usize - 1 } else { 0 };
         let n = l.args.len();
-        let arr = self.temp(8 * n.max(1) as u64, 8);
+        let arr = self.temp(8 * (n + grid).max(1) as u64, 8);
         for (i, (&a, p)) in l.args.iter().zip(&k.params).enumerate() {
             let v = self.lower_expr(a)?;
             let aty = self.expr(a).ty.clone();
@@ -279,8 +283,12 @@ impl<'m> FnCx<'_, 'm, '_> {
             let word = self.encode_slot(v, &p.ty, span)?;
             self.b.ins().store(own_flags(), word, arr, 8 * i as i32);
         }
+        for d in 0..grid {
+            let e = self.launch_i64(l.gang_grid.get(d).copied(), 1, span)?;
+            self.b.ins().store(own_flags(), e, arr, 8 * (n + d) as i32);
+        }
         let slot = self.iconst(types::I64, slot as i64);
-        let nargs = self.iconst(types::I64, n as i64);
+        let nargs = self.iconst(types::I64, (n + grid) as i64);
         let ng = self.launch_i64(l.num_gangs, 0, span)?;
         let nw = self.launch_i64(l.num_workers, 0, span)?;
         let vl = self.launch_i64(l.vector_length, 0, span)?;

@@ -14,6 +14,7 @@ fn kernel(name: &str, params: Vec<(&str, Type, ParamKind)>, f: Function, reducti
         params: params.into_iter().map(|(n, t, k)| KernelParam { name: n.into(), ty: t, kind: k }).collect(),
         func: f,
         max_gangs: None,
+        gang_dims: 1,
         reductions,
         span: sp(0),
     }
@@ -42,7 +43,19 @@ fn kfb(params: &[(&str, Type)]) -> FB {
 }
 
 fn acc_loop(dims: Vec<LoopDim>, gang: bool, vector: bool, reductions: Vec<LoopReduction>, body: Vec<Stmt>) -> Stmt {
-    st(StmtKind::AccLoop(Box::new(AccLoop { dims, gang, worker: false, vector, vector_len: None, reductions, privates: vec![], body: blk(body), span: sp(0) })))
+    st(StmtKind::AccLoop(Box::new(AccLoop {
+        dims,
+        gang,
+        worker: false,
+        vector,
+        vector_len: None,
+        reductions,
+        privates: vec![],
+        gang_dim: 1,
+        auto: None,
+        body: blk(body),
+        span: sp(0),
+    })))
 }
 
 fn dim(fb: &mut FB, var: LocalId, lb: i64, step: i64, trip: ExprId) -> LoopDim {
@@ -494,6 +507,7 @@ fn launch_packs_arguments_and_calls_the_runtime() {
         kernel: KernelId(0),
         args: vec![a, o, s],
         num_gangs: Some(ng),
+        gang_grid: vec![],
         num_workers: None,
         vector_length: None,
         async_queue: Some(aq),

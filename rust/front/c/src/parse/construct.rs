@@ -615,7 +615,13 @@ impl<'a> Parser<'a> {
             CV::Bind(b) => Some(b.clone()),
             _ => None,
         });
-        let info = RoutineInfo { level, bind, nohost: flag(&d, "nohost"), span: d.span };
+        // `gang(dim:d)` (3.3): the highest gang dimension the routine may partition.
+        let gang_dim = match find(&d, "gang").map(|c| &c.val) {
+            Some(CV::Gang(g)) => g.dim.unwrap_or(1) as u8,
+            _ if level == Level::Gang => 1,
+            _ => 0,
+        };
+        let info = RoutineInfo { level, gang_dim, bind, nohost: flag(&d, "nohost"), span: d.span };
         match &d.routine_name {
             Some((n, nsp)) => {
                 let idx = match self.scopes.lookup(n) {
