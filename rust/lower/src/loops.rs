@@ -405,7 +405,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         let lv =
             Levels { gang: t.gang.is_some(), worker: t.worker.is_some(), vector: t.vector.is_some(), gang_dim: if t.gang.is_some() { gang_dim } else { 0 } };
         // A gang loop may hold gang loops of lower dimensions (3.3 §2.9.2).
-        let gang_inside_gang = lv.gang && outer.gang && !(gang_dim < outer.gang_dim);
+        let gang_inside_gang = lv.gang && outer.gang && gang_dim >= outer.gang_dim;
         let bad =
             (lv.gang && (outer.worker || outer.vector)) || gang_inside_gang || (lv.worker && (outer.worker || outer.vector)) || (lv.vector && outer.vector);
         if bad {
