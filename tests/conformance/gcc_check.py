@@ -61,12 +61,21 @@ def exec_directive(line):
         return None
     indent, kind, rest = m.groups()
     dt = clause_arg(rest, "device_type") or clause_arg(rest, "dtype")
-    dev = DEVTYPES.get(dt.split(",")[0].strip(), "acc_device_default") if dt else None
+    dev = None
+    if dt:
+        # A list selects its first available type (accjit: docs/data-environment.md); gcc's
+        # host fallback serves host/multicore/default/*, so take the first of those, else
+        # the first name (an unavailable type, which fails on gcc too).
+        names = [n.strip().lower() for n in dt.split(",")]
+        usable = [n for n in names if n in ("host", "multicore", "default", "*")]
+        dev = DEVTYPES.get((usable or names)[0], "acc_device_default")
     num, cond = clause_arg(rest, "device_num"), clause_arg(rest, "if")
     calls = []
     if kind in ("init", "shutdown"):
+        # gcc_compat.h's wrappers tolerate an init of an active device and a shutdown of one
+        # that is down (libgomp 12 aborts on both; accjit and the spec allow them).
         t = dev or "acc_get_device_type()"
-        calls.append(f"acc_{kind}_device({num}, {t});" if num is not None else f"acc_{kind}({t});")
+        calls.append(f"gcc_compat_{kind}_directive({t});")
     else:
         if dev:
             calls.append(f"acc_set_device_type({dev});")

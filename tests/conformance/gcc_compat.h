@@ -51,4 +51,15 @@ static inline void gcc_compat_map_data(void *h, void *d, size_t n) { (void)h; (v
 static inline void gcc_compat_unmap_data(void *h) { (void)h; }
 #define acc_map_data gcc_compat_map_data
 #define acc_unmap_data gcc_compat_unmap_data
+/* The init/shutdown directives (rewritten by gcc_check.py): libgomp 12 aborts on acc_init of an
+   active device ("device already active") and on acc_shutdown of one that is down ("no device
+   initialized"); the spec lets a program init or shut down again. init sets the type (initialising
+   the device when needed); shutdown runs unless one already did since the last init. */
+static int gcc_compat_down = 0;
+static inline void gcc_compat_acc_init(acc_device_t t) { acc_init(t); gcc_compat_down = 0; }
+static inline void gcc_compat_acc_shutdown(acc_device_t t) { acc_shutdown(t); gcc_compat_down = 1; }
+static inline void gcc_compat_init_directive(acc_device_t t) { acc_set_device_type(t); gcc_compat_down = 0; }
+static inline void gcc_compat_shutdown_directive(acc_device_t t) { if (!gcc_compat_down) acc_shutdown(t); gcc_compat_down = 1; }
+#define acc_init(t) gcc_compat_acc_init(t)
+#define acc_shutdown(t) gcc_compat_acc_shutdown(t)
 #endif

@@ -305,10 +305,11 @@ pub fn device_checked(ty: DeviceType, num: usize) -> AccResult<&'static Device> 
     if n == 0 {
         return Err(AccError::new(
             acc_error_device_type_unavailable,
-            format!("no {} device is available (accjit has no {} back end yet)", ty.name(), ty.name()),
+            format!("device type unavailable: no {} device is available (accjit has no {} back end yet)", ty.name(), ty.name()),
         ));
     }
-    device(ty, num).ok_or_else(|| AccError::new(acc_error_device_unavailable, format!("{} device {num} does not exist ({n} available)", ty.name())))
+    device(ty, num)
+        .ok_or_else(|| AccError::new(acc_error_device_unavailable, format!("device unavailable: {} device {num} does not exist ({n} available)", ty.name())))
 }
 
 /// Sets *acc-current-device-type-var*; fails if the type has no devices.
