@@ -383,6 +383,21 @@ def test_device_management():
     assert acc.get_device_type() == old
 
 
+def test_free_memory_moves_with_device_allocations():
+    # Shared-memory devices keep their own books: free memory is the total less
+    # what the device holds (present copies, acc_malloc blocks).
+    x = np.arange(1 << 16, dtype=np.float64)
+    f0 = acc.get_property("free_memory")
+    acc.copyin(x)
+    assert acc.get_property("free_memory") == f0 - x.nbytes
+    p = acc.malloc(4096)
+    assert acc.get_property("free_memory") == f0 - x.nbytes - 4096
+    acc.free(p)
+    acc.delete(x)
+    assert acc.get_property("free_memory") == f0
+    assert acc.get_property("memory") >= f0
+
+
 def test_device_properties():
     assert acc.get_property("memory") > 0
     assert 0 < acc.get_property("free_memory") <= acc.get_property("memory")
