@@ -422,6 +422,10 @@ pub struct AccLoop {
     /// dependence test decided (a compile report; the levels above are the
     /// decision itself). `None` for loops whose schedule was written.
     pub auto: Option<AutoChoice>,
+    /// Run-time-sized private storage (`private(c[0:n])`), one per executor
+    /// of this loop's levels, made before its first iteration and released
+    /// after its last.
+    pub private_copies: Vec<PrivateCopy>,
     pub body: Block,
     pub span: Span,
 }
@@ -434,4 +438,30 @@ pub enum AutoChoice {
     /// A dependence (or something the test cannot analyse) was found: the loop
     /// runs sequentially in each executor. The text names it, for reports.
     Sequential(String),
+}
+
+/// Private storage whose size is known only at run time: a `private` or
+/// `firstprivate` subarray (`c[0:n]` on a pointer, `a[2:5]` on an array).
+///
+/// Each executor that makes the copy gets `bytes` bytes of its own, aligned
+/// for `elem_ty`, filled from `init` when given (firstprivate) and left
+/// undefined otherwise. `ptr` is then set to the storage's address minus
+/// `offset` bytes, so that the variable's own indexing (`c[i]` for `i` in the
+/// section) reaches the copy: `ptr` has the variable's type when the variable
+/// is a pointer, and is a pointer to the variable when it is an array (the
+/// kernel then reads the array through `*ptr`). The storage lives until the
+/// scope that made it ends (`StmtKind::Privates`, or the `AccLoop`).
+/// `bytes`, `offset` and `init` are evaluated once per copy, where it is made.
+#[derive(Clone, Debug)]
+pub struct PrivateCopy {
+    pub ptr: LocalId,
+    /// Size of the storage (i64).
+    pub bytes: ExprId,
+    /// Byte distance from what `ptr` denotes (`&c[0]`, `&a`) to the section (i64).
+    pub offset: ExprId,
+    /// Element type of the section (alignment of the storage).
+    pub elem_ty: Type,
+    /// firstprivate: the (device) address of the original section, copied in.
+    pub init: Option<ExprId>,
+    pub span: Span,
 }

@@ -452,6 +452,12 @@ pub enum StmtKind {
     // ---- after lowering ----
     /// A canonical OpenACC loop inside a kernel body (see `AccLoop`).
     AccLoop(Box<AccLoop>),
+    /// Run `Block` with run-time-sized private storage (see `PrivateCopy`):
+    /// every executor reaching this statement in its current mode makes its
+    /// own copies on entry and releases them when the block ends (the
+    /// compute construct's `private`/`firstprivate` subarrays: one copy per
+    /// gang; a `seq` loop's `private` subarrays). Only in kernel bodies.
+    Privates(Vec<crate::acc::PrivateCopy>, Block),
     /// Launch kernel `kernel` with the given argument values (one per
     /// `Kernel::params`), `num_gangs` (None: the device's default), on `queue`
     /// (None: synchronous), after waiting for `wait` queues.

@@ -469,7 +469,31 @@ impl<'m> Printer<'m> {
                 let t = self.launch(f, l);
                 self.line(indent, &t);
             }
+            StmtKind::Privates(copies, b) => {
+                let head = format!("privates {}", self.private_copies(f, copies));
+                self.nested(f, &head, b, indent);
+            }
         }
+    }
+
+    fn private_copies(&self, f: &Function, copies: &[PrivateCopy]) -> String {
+        let c: Vec<String> = copies
+            .iter()
+            .map(|c| {
+                let mut t = format!(
+                    "{} = copy({} bytes, {}) - {}",
+                    self.local_name(f, c.ptr),
+                    self.top_expr(f, c.bytes),
+                    self.ty(&c.elem_ty),
+                    self.top_expr(f, c.offset)
+                );
+                if let Some(i) = c.init {
+                    let _ = write!(t, " from {}", self.top_expr(f, i));
+                }
+                t
+            })
+            .collect();
+        format!("[{}]", c.join("; "))
     }
 
     fn varref(&self, f: &Function, v: &VarRef) -> String {
@@ -779,6 +803,9 @@ impl<'m> Printer<'m> {
             Some(AutoChoice::Sequential(why)) => {
                 let _ = write!(s, " auto(sequential: {})", why);
             }
+        }
+        if !l.private_copies.is_empty() {
+            let _ = write!(s, " private_copies{}", self.private_copies(f, &l.private_copies));
         }
         s
     }

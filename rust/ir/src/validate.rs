@@ -55,6 +55,20 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
 }
 
 impl<'m> V<'m> {
+    /// A private copy's pointer is a pointer-typed local; its expressions exist.
+    fn private_copies(&mut self, f: &Function, copies: &[crate::acc::PrivateCopy], sp: Span) {
+        for c in copies {
+            match f.locals.get(c.ptr.index()) {
+                Some(l) if l.ty.is_ptr() => {}
+                Some(_) => self.err(sp, format!("`{}`: a private copy's pointer is not a pointer", f.name)),
+                None => self.err(sp, format!("`{}`: private copy pointer out of range", f.name)),
+            }
+            for e in [Some(c.bytes), Some(c.offset), c.init].into_iter().flatten() {
+                self.eid(f, e, sp);
+            }
+        }
+    }
+
     fn err(&mut self, span: Span, msg: String) {
         self.errs.push(Diagnostic::error(span, format!("invalid IR: {}", msg)));
     }
@@ -215,7 +229,15 @@ impl<'m> V<'m> {
                         self.err(sp, format!("`{}`: private local out of range", f.name));
                     }
                 }
+                self.private_copies(f, &l.private_copies, sp);
                 self.block(f, &l.body, kernel);
+            }
+            StmtKind::Privates(copies, b) => {
+                if self.stage == Stage::Lowered && !kernel {
+                    self.err(sp, format!("`{}`: private copies outside a kernel", f.name));
+                }
+                self.private_copies(f, copies, sp);
+                self.block(f, b, kernel);
             }
             StmtKind::Launch(l) => {
                 if kernel {

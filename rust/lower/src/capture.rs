@@ -164,6 +164,13 @@ impl<'f> Walker<'f> {
                         }
                     }
                 }
+                // A private subarray's bounds are read before the loop.
+                for v in d.private.iter().filter(|v| !v.sections.is_empty()) {
+                    self.expr(v.bytes);
+                    for lo in v.sections.iter().filter_map(|s| s.lower) {
+                        self.expr(lo);
+                    }
+                }
                 let vars = crate::collapse::nest_vars(self.f, s, assoc_depth(&t), forced(&t));
                 for v in vars {
                     self.shadow.push(VarKey::Local(v));

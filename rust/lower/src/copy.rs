@@ -383,7 +383,7 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
                 };
                 one(StmtKind::Atomic(Box::new(a)))
             }
-            StmtKind::AccLoop(_) | StmtKind::Launch(_) => {
+            StmtKind::AccLoop(_) | StmtKind::Privates(..) | StmtKind::Launch(_) => {
                 self.error(span, "internal error: lowered statement found in a compute region before lowering");
                 vec![]
             }

@@ -39,6 +39,9 @@ pub enum Mode {
     FirstprivateAggregate,
     /// `private`: a fresh local per gang, no parameter.
     Private,
+    /// A `private`/`firstprivate` subarray: run-time-sized storage per gang
+    /// (`private.rs` declares its parameters and binds it).
+    PrivateCopy,
     /// Compute-construct reduction: a gang-private local starting at the
     /// identity; the address of the variable is the target parameter.
     Reduction(RedOp),
@@ -59,7 +62,7 @@ pub struct Capture {
 
 impl Capture {
     pub fn has_param(&self) -> bool {
-        !matches!(self.mode, Mode::Private | Mode::Direct)
+        !matches!(self.mode, Mode::Private | Mode::PrivateCopy | Mode::Direct)
     }
 }
 
@@ -83,6 +86,8 @@ pub struct Explicit {
     pub data: Option<DataClauseKind>,
     pub private: bool,
     pub firstprivate: bool,
+    /// The private/firstprivate clause names a subarray of it.
+    pub section: bool,
     pub reduction: Option<RedOp>,
 }
 
@@ -98,6 +103,7 @@ pub fn explicit_of(f: &Function, c: &ComputeConstruct, extra_reductions: &[(RedO
     }
     e.private = c.private.iter().any(|v| VarKey::of_place(f, v.root) == Some(k));
     e.firstprivate = c.firstprivate.iter().any(|v| VarKey::of_place(f, v.root) == Some(k));
+    e.section = c.private.iter().chain(&c.firstprivate).any(|v| VarKey::of_place(f, v.root) == Some(k) && !v.sections.is_empty());
     // Only whole scalar variables are reduced through their capture; object
     // forms (elements, members, sections, aggregates) keep the variable's
     // ordinary attribute and get a private copy of the objects (reduce.rs).
@@ -146,6 +152,8 @@ pub fn plan(
                 implicit = Some(DataClauseKind::Copy);
             }
             Mode::Reduction(op)
+        } else if ex.section {
+            Mode::PrivateCopy
         } else if ex.private {
             Mode::Private
         } else if ex.firstprivate {

@@ -12,7 +12,7 @@
 //! The passes, one file each:
 //! - `host`: the walk over host functions and routines;
 //! - `outline`: compute constructs → kernels + launches (with `capture`,
-//!   `implicit`, `copy`, `kernels`);
+//!   `implicit`, `copy`, `kernels`, and `private` for private subarrays);
 //! - `loops`: acc loops → `AccLoop` (with `collapse`, the associated nest of
 //!   `collapse(n)`/`collapse(force:n)`, and `depend`, the dependence test for
 //!   `auto` and `kernels` loops);
@@ -38,6 +38,7 @@ mod implicit;
 mod kernels;
 mod loops;
 mod outline;
+mod private;
 mod reduce;
 mod walk;
 

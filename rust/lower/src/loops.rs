@@ -317,6 +317,7 @@ fn trip_count(b: &mut KernelBuilder, op: BinOp, lb: Val, ub: Val, st: Val, pre: 
 pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
     let t = d.tuning.resolve(&b.cx.opts.device_type);
     let StmtKind::For { .. } = &s.kind else { return vec![] };
+    crate::private::check_loop(b.cx, b.src, d);
     if t.seq {
         return seq_loop(b, s, d);
     }
@@ -514,19 +515,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         let trip = val_expr(b, trip, span);
         out_dims.push(LoopDim { var: nv, lb, step, trip, tile });
     }
-    let mut privates = vec![];
-    for v in &d.private {
-        let Some(k) = VarKey::of_place(src, v.root) else {
-            b.error(v.span, "private: only whole variables are supported");
-            continue;
-        };
-        let ty = src.expr(v.root).ty.clone();
-        let name = v.text.clone();
-        let nl = b.k.add_local(name, ty, v.span);
-        b.env.bind(k, Mapped::Local(nl));
-        bound.push(k);
-        privates.push(nl);
-    }
+    let (mut privates, private_copies) = crate::private::loop_privates(b, &d.private, &mut bound);
     let mut body_head = vec![];
     let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head);
     // Loop variables of plain loops inside: private to each executor (also
@@ -566,6 +555,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
             privates,
             gang_dim: if levels.gang { levels.gang_dim.max(1) } else { 1 },
             auto,
+            private_copies,
             body,
             span: d.span,
         })),
@@ -619,14 +609,13 @@ fn seq_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
         let nl = b.fresh_like(v);
         b.env.bind(VarKey::Local(v), Mapped::Local(nl));
     }
-    for v in &d.private {
-        let Some(k) = VarKey::of_place(src, v.root) else { continue };
-        let ty = src.expr(v.root).ty.clone();
-        let nl = b.k.add_local(v.text.clone(), ty, v.span);
-        b.env.bind(k, Mapped::Local(nl));
-        out.push(Stmt { kind: StmtKind::Decl(nl, None), span: v.span });
+    let mut bound = vec![];
+    let (whole, copies) = crate::private::loop_privates(b, &d.private, &mut bound);
+    for nl in whole {
+        let span = b.k.local(nl).span;
+        out.push(Stmt { kind: StmtKind::Decl(nl, None), span });
     }
     out.push(b.plain_for(init, *cond, *step, body, s.span));
     b.env.undo(mark);
-    out
+    crate::private::scoped(copies, out, s.span)
 }

@@ -23,6 +23,7 @@ use crate::copy::{collect_labels, KernelBuilder, Mapped};
 use crate::cx::{void_ptr, Cx};
 use crate::data::{self, ClauseOp, FLAG_STRUCTURED};
 use crate::implicit::{self, Capture, Mode};
+use crate::private::HostCopy;
 use accjit_ir::*;
 use std::collections::HashSet;
 
@@ -67,7 +68,17 @@ fn host_arg(cx: &Cx, f: &mut Function, cap: &Capture, span: Span) -> ExprId {
 }
 
 /// Build the kernel for one part of a construct.
-fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &ComputeTuning, part: &Block, caps: &[&Capture], name: String) -> Kernel {
+#[allow(clippy::too_many_arguments)]
+fn build_kernel(
+    cx: &mut Cx,
+    f: &Function,
+    c: &ComputeConstruct,
+    tuning: &ComputeTuning,
+    part: &Block,
+    caps: &[&Capture],
+    copies: &[HostCopy],
+    name: String,
+) -> Kernel {
     let span = c.span;
     let kfn = Function::new(name.clone(), FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Internal, span);
     let mut kb = KernelBuilder::new(cx, f, kfn, c.kind, span);
@@ -94,6 +105,7 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
         params.push(KernelParam { name: cap.name.clone(), ty, kind });
         param_of.push(Some(p));
     }
+    let private_copies = crate::private::bind_kernel_copies(&mut kb, copies, &mut params);
     // Gang-private copies.
     let mut prelude = vec![];
     let mut reductions = vec![];
@@ -134,7 +146,7 @@ fn build_kernel(cx: &mut Cx, f: &Function, c: &ComputeConstruct, tuning: &Comput
     let body = kb.block(part);
     let KernelBuilder { k: mut func, .. } = kb;
     prelude.extend(body.stmts);
-    func.body = Block::new(prelude);
+    func.body = Block::new(crate::private::scoped(private_copies, prelude, span));
     let max_gangs = match c.kind {
         ComputeKind::Serial => Some(1),
         _ => tuning
@@ -169,7 +181,7 @@ fn max_gang_dim(b: &Block) -> u8 {
 fn has_gang_loop(b: &Block, deep: bool) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         StmtKind::AccLoop(l) => l.gang || (deep && has_gang_loop(&l.body, deep)),
-        StmtKind::Block(b) => has_gang_loop(b, deep),
+        StmtKind::Block(b) | StmtKind::Privates(_, b) => has_gang_loop(b, deep),
         StmtKind::If(_, t, e) if deep => has_gang_loop(t, deep) || has_gang_loop(e, deep),
         StmtKind::While(_, b) | StmtKind::DoWhile(b, _) if deep => has_gang_loop(b, deep),
         StmtKind::For { body, .. } if deep => has_gang_loop(body, deep),
@@ -233,12 +245,17 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     // Parameters in a stable order: host locals (parameters first), then globals.
     rv.uses.sort_by_key(|u| u.key);
     let errors_before = cx.diags.len();
+    crate::private::check_construct(cx, f, &c);
     let caps = implicit::plan(cx, f, &c, default, &extra, &rv, &hoisted, &scope.data_vars);
     if cx.diags.len() > errors_before {
         return vec![];
     }
 
-    // 3. Kernels.
+    // 3. Kernels (private subarrays evaluated once, before any of them).
+    let (copies, copy_ops) = crate::private::prepare_construct(cx, f, &c, &mut out);
+    if cx.diags.len() > errors_before {
+        return vec![];
+    }
     let mut launches = vec![];
     let fname = f.name.clone();
     for part in &parts {
@@ -246,7 +263,7 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
             if parts.len() == 1 { caps.iter().map(|c| c.key).collect() } else { region_vars(f, part, &device).uses.iter().map(|u| u.key).collect() };
         let part_caps: Vec<&Capture> = caps.iter().filter(|cap| used.contains(&cap.key) || matches!(cap.mode, Mode::Reduction(_))).collect();
         let name = cx.kernel_name(&fname, c.kind);
-        let mut k = build_kernel(cx, f, &c, &tuning, part, &part_caps, name);
+        let mut k = build_kernel(cx, f, &c, &tuning, part, &part_caps, &copies, name);
         // Serial: one gang. Kernels parts without a gang loop: one gang (their
         // code is not gang-redundant in the source). Parallel with no gang loop
         // anywhere and no num_gangs: the default number of gangs is ours to
@@ -297,6 +314,7 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
         c.data.iter().map(|cl| DataClause { vars: cl.vars.iter().filter(|v| is_member_section(f, v)).cloned().collect(), ..cl.clone() }).collect();
     let mut ops = data::prepare_clauses(cx, f, &whole_clauses, FLAG_STRUCTURED, &mut out);
     ops.extend(implicit_ops(cx, f, &caps, &mut out));
+    ops.extend(copy_ops);
     ops.extend(data::prepare_clauses(cx, f, &member_clauses, FLAG_STRUCTURED, &mut out));
     let enters = data::enter_stmts(f, cx, &ops, av);
     out.extend(data::guarded(f, guard, enters, span));
@@ -317,7 +335,8 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
         vec![]
     };
     for (kid, args, single) in launches {
-        let args: Vec<ExprId> = args.iter().map(|cap| host_arg(cx, f, cap, span)).collect();
+        let mut args: Vec<ExprId> = args.iter().map(|cap| host_arg(cx, f, cap, span)).collect();
+        args.extend(crate::private::host_args(f, &copies));
         let (num_gangs, num_workers, vector_length) = if single {
             let (g, w, v) = (i64c(f, 1, span), i64c(f, 1, span), if c.kind == ComputeKind::Serial { Some(i64c(f, 1, span)) } else { None });
             (Some(g), if c.kind == ComputeKind::Serial { Some(w) } else { None }, v)

@@ -126,6 +126,14 @@ pub fn block_exprs_mut(b: &mut Block, f: &mut dyn FnMut(&mut ExprId)) {
     }
 }
 
+fn private_copy_exprs_mut(c: &mut PrivateCopy, f: &mut dyn FnMut(&mut ExprId)) {
+    f(&mut c.bytes);
+    f(&mut c.offset);
+    if let Some(i) = &mut c.init {
+        f(i);
+    }
+}
+
 pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut ExprId)) {
     match &mut s.kind {
         StmtKind::Expr(e) | StmtKind::ZeroFill(e) => f(e),
@@ -277,7 +285,16 @@ pub fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut ExprId)) {
             for r in &mut l.reductions {
                 f(&mut r.target);
             }
+            for c in &mut l.private_copies {
+                private_copy_exprs_mut(c, f);
+            }
             block_exprs_mut(&mut l.body, f);
+        }
+        StmtKind::Privates(copies, b) => {
+            for c in copies {
+                private_copy_exprs_mut(c, f);
+            }
+            block_exprs_mut(b, f);
         }
         StmtKind::Launch(l) => {
             for a in &mut l.args {

@@ -225,9 +225,10 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
         self.write_place(p, ty, val, span)
     }
 
-    /// Take the VLA stack mark when the function uses `Alloca`.
+    /// Take the VLA stack mark when the function uses `Alloca` or makes
+    /// private copies (released at every return).
     pub fn prologue(&mut self, span: Span) -> Result<(), Diagnostic> {
-        if self.f.exprs.iter().any(|e| matches!(e.kind, ExprKind::Alloca(_))) {
+        if self.f.exprs.iter().any(|e| matches!(e.kind, ExprKind::Alloca(_))) || crate::private::makes_copies(&self.f.body) {
             let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
             self.stack_mark = mark;
         }
@@ -358,7 +359,7 @@ pub fn uses_gang(f: &Function) -> bool {
         b.stmts.iter().any(|s| match &s.kind {
             StmtKind::AccLoop(l) => l.gang || block(&l.body),
             StmtKind::If(_, a, b) => block(a) || block(b),
-            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) => block(b),
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) | StmtKind::Privates(_, b) => block(b),
             StmtKind::For { init, body, .. } => block(init) || block(body),
             StmtKind::Switch(_, cases) => cases.iter().any(|c| block(&c.body)),
             _ => false,

@@ -131,6 +131,8 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
             _ => (self.iconst(types::I64, 0), total),
         };
+        // One copy per executor: the loop's executors all run in this thread.
+        let copies_mark = if l.private_copies.is_empty() { None } else { Some(self.make_private_copies(&l.private_copies, span)?) };
         for r in &l.reductions {
             self.reduction_start(r, span)?;
         }
@@ -152,7 +154,11 @@ impl<'m> FnCx<'_, 'm, '_> {
         self.loop_total = outer_total;
         self.b.switch_to_block(exit);
         self.b.seal_block(exit);
-        self.combine_loop_reductions(l, span)
+        self.combine_loop_reductions(l, span)?;
+        match copies_mark {
+            Some(mark) => self.release_private_copies(mark, span),
+            None => Ok(()),
+        }
     }
 
     /// The gang grid of a kernel with `dims` > 1 dimensions: the launch

@@ -17,7 +17,8 @@
 //!   for `_Complex` arithmetic.
 //! - [`stmt`]: statements, control flow and `Launch`.
 //! - [`kernel`]: native kernels `void k(const u64 *args, i64 gang, i64 num_gangs)`
-//!   and `AccLoop` partitioning; [`reduce`] for reduction identities/combiners.
+//!   and `AccLoop` partitioning; [`reduce`] for reduction identities/combiners;
+//!   [`private`] for run-time-sized private storage (`private(c[0:n])`).
 //! - [`simd`]: whether the innermost dimension of an `AccLoop` can run as
 //!   SIMD lanes (the plan); [`vector`]: the vector loop, its lane values and
 //!   vector reduction accumulators, before the scalar remainder loop;
@@ -52,6 +53,7 @@ mod function;
 mod kernel;
 mod module;
 mod native;
+mod private;
 mod reduce;
 mod simd;
 mod stmt;

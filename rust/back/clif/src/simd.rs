@@ -281,6 +281,11 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
     if !(l.gang || l.worker || l.vector) || l.vector_len == Some(1) {
         return None;
     }
+    // Run-time-sized private storage is one copy per gang thread here: its
+    // lanes would share it, so such a loop keeps its iterations in order.
+    if !l.private_copies.is_empty() {
+        return None;
+    }
     let inner = l.dims.last()?;
     let unit = match f.exprs.get(inner.step.index()).map(|e| &e.kind) {
         Some(ExprKind::Int(1)) => true,

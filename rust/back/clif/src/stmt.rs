@@ -54,6 +54,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             StmtKind::Block(b) => self.lower_block(b)?,
             StmtKind::Atomic(op) => self.lower_atomic(op, span)?,
             StmtKind::AccLoop(l) => self.lower_acc_loop(l)?,
+            StmtKind::Privates(copies, body) => self.lower_privates(copies, body, span)?,
             StmtKind::Launch(l) => self.lower_launch(l, span)?,
             k => {
                 let what = unlowered(k).unwrap_or("this statement");

@@ -53,6 +53,7 @@ fn acc_loop(dims: Vec<LoopDim>, gang: bool, vector: bool, reductions: Vec<LoopRe
         privates: vec![],
         gang_dim: 1,
         auto: None,
+        private_copies: vec![],
         body: blk(body),
         span: sp(0),
     })))
