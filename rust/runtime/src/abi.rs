@@ -331,3 +331,23 @@ pub unsafe extern "C" fn __accjit_set(device_types: *const c_char, devnum: i64, 
     })();
     or_fatal(r.map_err(|e| e.with_loc(loc)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_type_lists_select_available_types_in_order() {
+        assert_eq!(selected_types("").unwrap(), None);
+        assert_eq!(selected_types("nvidia, *").unwrap(), None);
+        assert_eq!(selected_types("host").unwrap(), Some(vec![DeviceType::Host]));
+        assert_eq!(selected_types("default").unwrap(), Some(vec![device::default_type()]));
+        let v = selected_types("quantum,radeon,multicore,host,multicore").unwrap();
+        assert_eq!(v, Some(vec![DeviceType::Multicore, DeviceType::Host]));
+        for none in ["nvidia", "opencl,radeon", "foo", "foo, bar"] {
+            let e = selected_types(none).unwrap_err();
+            assert_eq!(e.code, acc_error_device_type_unavailable, "{none}");
+            assert!(e.to_string().contains("device type unavailable"), "{e}");
+        }
+    }
+}
