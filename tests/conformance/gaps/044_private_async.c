@@ -1,0 +1,39 @@
+// Private and firstprivate subarrays on async constructs: four queues in flight, each launch copies its own firstprivate section when it starts.
+// GCC 12 lacks the feature: a subarray in private/firstprivate is a parse error there ("expected ')' before '['"),
+// so gcc_check.py reports a compile failure.
+#include <stdio.h>
+#include <stdlib.h>
+#include <openacc.h>
+
+#define Q 4
+#define N 2000
+#define M 16
+
+int main(void) {
+  int *coef = malloc(sizeof(int) * Q * M), *tmp = malloc(sizeof(int) * M), *out = malloc(sizeof(int) * Q * N);
+  srand(42);
+  for (int i = 0; i < Q * M; i++) coef[i] = rand() % 20 - 10;
+  for (int k = 0; k < M; k++) tmp[k] = 1;
+  int m = M;
+  for (int q = 0; q < Q; q++) {
+    #pragma acc parallel loop gang async(q) firstprivate(coef[q*M:m]) private(tmp[0:m]) copyout(out[q*N:N])
+    for (int i = 0; i < N; i++) {
+      for (int k = 0; k < m; k++) tmp[k] = coef[q * M + k] * (i % 5);
+      int s = 0;
+      for (int k = 0; k < m; k++) s += tmp[k];
+      out[q * N + i] = s;
+    }
+  }
+  #pragma acc wait
+  int errors = 0;
+  for (int q = 0; q < Q; q++) {
+    int cs = 0;
+    for (int k = 0; k < M; k++) cs += coef[q * M + k];
+    for (int i = 0; i < N; i++)
+      if (out[q * N + i] != cs * (i % 5)) { if (errors++ < 5) printf("FAIL queue %d out[%d] = %d want %d\n", q, i, out[q * N + i], cs * (i % 5)); }
+  }
+  for (int k = 0; k < M; k++)
+    if (tmp[k] != 1) { errors++; printf("FAIL host tmp changed\n"); break; }
+  free(coef); free(tmp); free(out);
+  return errors != 0;
+}
