@@ -1,4 +1,4 @@
-// declare on sections of local arrays (1-D and rows of 2-D): device_resident, create, copyin and copy sections live for the rest of the function.
+// declare on sections of local arrays (1-D, rows of 2-D, a static local): device_resident, create, copyin and copy sections live for the rest of the function.
 #include <stdio.h>
 #include <stdlib.h>
 #include <openacc.h>
@@ -49,8 +49,27 @@ static long work(int seed) {
   return s;
 }
 
+/* A static local: its section is present while the function runs. */
+static int static_pass(int k) {
+  static int hits[64];
+#ifdef ACCJIT_GCC_VALIDATION
+  #pragma acc declare create(hits)
+#else
+  #pragma acc declare create(hits[0:32])
+#endif
+  PRESENT(hits, 32 * sizeof(int), 1);
+  PRESENT(&hits[32], sizeof(int), 0);
+  #pragma acc parallel loop present(hits[0:32])
+  for (int i = 0; i < 32; i++) hits[i] = i * k;
+  #pragma acc update self(hits[0:32])
+  int s = 0;
+  for (int i = 0; i < 32; i++) s += hits[i];
+  return s;
+}
+
 int main(void) {
   srand(42);
+  for (int k = 1; k <= 3; k++) CHECK(static_pass(k) == 496 * k);
   for (int r = 0; r < 5; r++) {
     int seed = 1 + rand() % 50;
     long got = work(seed);

@@ -564,9 +564,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `declare` in a function (§2.13): each variable is a local declared
-    /// in the same scope as the directive (the parameters count as the
-    /// scope of the function body), named once in the function's
+    /// `declare` in a function (§2.13): each variable is a local (or a
+    /// `static` local) declared in the same scope as the directive (the
+    /// parameters count as the scope of the function body), named once in the function's
     /// `declare`s; `link` names globals only, so it belongs at file scope.
     fn check_block_declare(&mut self, data: &[DataClause]) -> PResult<()> {
         for dc in data {
@@ -575,8 +575,12 @@ impl<'a> Parser<'a> {
                     .err(dc.span, "clause 'link' in a 'declare' inside a function: 'link' applies to global variables; put the 'declare' at file scope");
             }
             for v in &dc.vars {
+                // The variable's name as written (a static local's global has a mangled name).
+                let written: String = v.text.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
                 let local = match self.ex(v.root).kind {
                     ExprKind::Local(l) => l,
+                    // A static local (or block-scope extern) of this block.
+                    ExprKind::Global(_) if self.scopes.declared_in_current_block(&written) => continue,
                     ExprKind::Global(_) => {
                         let d = Diagnostic::error(
                             v.span,
