@@ -250,6 +250,8 @@ pub struct GangArgs {
     pub static_: Option<Option<ExprId>>,
     /// `dim:` (1–3), a constant.
     pub dim: Option<u32>,
+    /// The `gang` clause, for messages (`Span::DUMMY` when synthesised).
+    pub span: Span,
 }
 
 /// Loop clauses that may follow `device_type`.

@@ -191,10 +191,10 @@ fn nested_acc_privates(f: &Function, b: &Block, out: &mut HashSet<VarKey>) {
 }
 
 /// A name for a place's variable, for reports.
-fn key_name(f: &Function, k: VarKey) -> String {
+fn key_name(f: &Function, globals: &[Global], k: VarKey) -> String {
     match k {
         VarKey::Local(l) => f.local(l).name.clone(),
-        VarKey::Global(g) => format!("global #{}", g.0),
+        VarKey::Global(g) => globals.get(g.index()).map(|x| x.name.clone()).unwrap_or_default(),
     }
 }
 
@@ -232,7 +232,7 @@ fn pins(f: &Function, e: ExprId, v: LocalId, varying: &HashSet<VarKey>) -> bool 
 /// `body` may not run in parallel, or `None` when the test proves them
 /// independent. `privates` are the nest's `private`/`reduction` variables.
 /// Conservative: whatever the test cannot analyse counts as a dependence.
-pub fn dependence(f: &Function, body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> Option<String> {
+pub fn dependence(f: &Function, globals: &[Global], body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> Option<String> {
     let mut private: HashSet<VarKey> = privates.clone();
     let mut decls = HashSet::new();
     collect_decls(body, &mut decls);
@@ -256,7 +256,7 @@ pub fn dependence(f: &Function, body: &Block, vars: &[LocalId], privates: &HashS
             Place::Scalar(k) => {
                 varying.insert(k);
                 if !private.contains(&k) && !*atomic {
-                    return Some(format!("every iteration writes `{}`", key_name(f, k)));
+                    return Some(format!("every iteration writes `{}`", key_name(f, globals, k)));
                 }
             }
             Place::Array(a) => {
@@ -298,7 +298,11 @@ pub fn dependence(f: &Function, body: &Block, vars: &[LocalId], privates: &HashS
             match pinned {
                 Some(k) => used_positions.push(k),
                 None => {
-                    return Some(format!("`{}` is written at an element that other iterations of `{}` may read or write", key_name(f, base), f.local(v).name))
+                    return Some(format!(
+                        "`{}` is written at an element that other iterations of `{}` may read or write",
+                        key_name(f, globals, base),
+                        f.local(v).name
+                    ))
                 }
             }
         }

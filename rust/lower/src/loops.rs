@@ -378,7 +378,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
     // Levels.
     let explicit = t.gang.is_some() || t.worker.is_some() || t.vector.is_some();
     let gang_dim = t.gang.as_ref().and_then(|g| g.dim).unwrap_or(1) as u8;
-    if gang_dim > 1 && b.construct == ComputeKind::Kernels {
+    if t.gang.as_ref().is_some_and(|g| g.dim.is_some()) && b.construct == ComputeKind::Kernels {
         b.error(d.span, "gang(dim:) is not allowed on a loop in a kernels construct");
         return vec![];
     }
@@ -392,7 +392,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
             }
         }
         let StmtKind::For { body: outer_body, .. } = &s.kind else { return vec![] };
-        Some(match crate::depend::dependence(src, outer_body, &vars, &privs) {
+        Some(match crate::depend::dependence(src, &b.cx.module.globals, outer_body, &vars, &privs) {
             None => AutoChoice::Parallel,
             Some(why) => AutoChoice::Sequential(why),
         })
@@ -418,7 +418,12 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
             } else {
                 "this loop's level (gang/worker/vector) must be below the levels of the loops that contain it".to_string()
             };
-            b.cx.error(Diagnostic::error(d.span, msg).with_hint("gang loops (of decreasing dim) contain worker loops, which contain vector loops"));
+            // At the gang clause when the nesting of gang dimensions is at fault.
+            let at = match &t.gang {
+                Some(g) if gang_inside_gang && g.span != Span::DUMMY => g.span,
+                _ => d.span,
+            };
+            b.cx.error(Diagnostic::error(at, msg).with_hint("gang loops (of decreasing dim) contain worker loops, which contain vector loops"));
             return vec![];
         }
         lv

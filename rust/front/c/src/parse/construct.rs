@@ -89,7 +89,11 @@ fn loop_tuning(d: &Directive) -> DeviceTyped<LoopTuning> {
     for c in &d.clauses {
         let g = &mut groups[c.group];
         match (c.name, &c.val) {
-            ("gang", CV::Gang(a)) => g.gang = Some(a.clone()),
+            ("gang", CV::Gang(a)) => {
+                let mut a = a.clone();
+                a.span = c.span;
+                g.gang = Some(a);
+            }
             ("worker", CV::OptExpr(e)) => g.worker = Some(*e),
             ("vector", CV::OptExpr(e)) => g.vector = Some(*e),
             ("seq", _) => g.seq = true,
