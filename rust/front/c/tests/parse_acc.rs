@@ -384,3 +384,32 @@ fn legacy_spellings_and_serial_loop() {
     assert_eq!(c.kind, ComputeKind::Serial);
     assert_eq!(c.data.iter().map(|d| d.kind).collect::<Vec<_>>(), vec![DataClauseKind::CopyIn, DataClauseKind::CopyOut, DataClauseKind::Create]);
 }
+
+#[test]
+fn declare_sections_and_device_type_names() {
+    let m = ok("double m[8][16];\nfloat g[64];\n#pragma acc declare copyin(m[2:4][0:16], g[8:32])\n\
+                void f(float *a, int n) {\n#pragma acc declare copy(a[1:n])\n\
+                static int s[32];\n#pragma acc declare create(s[0:16])\n\
+                #pragma acc init device_type(default, *, NVIDIA, foo)\n\
+                #pragma acc set device_type(radeon, host) device_num(0)\n\
+                #pragma acc shutdown dtype(int)\n}");
+    let range = |name: &str| m.globals.iter().find(|g| g.name == name).and_then(|g| g.declare.as_ref()).and_then(|d| d.range);
+    assert_eq!(range("m"), Some((2 * 16 * 8, 4 * 16 * 8)));
+    assert_eq!(range("g"), Some((8 * 4, 32 * 4)));
+    let a = accs(func(&m, "f"));
+    let ExecKind::Declare = exec_kind(&a[0]) else { panic!() };
+    let ExecKind::Init { device_types, .. } = exec_kind(&a[2]) else { panic!() };
+    assert_eq!(device_types, ["default", "*", "nvidia", "foo"]);
+    let ExecKind::Set { device_types, device_num, .. } = exec_kind(&a[3]) else { panic!() };
+    assert_eq!(device_types, ["radeon", "host"]);
+    assert!(device_num.is_some());
+    let ExecKind::Shutdown { device_types, .. } = exec_kind(&a[4]) else { panic!() };
+    assert_eq!(device_types, ["int"]);
+}
+
+fn exec_kind(s: &Stmt) -> ExecKind {
+    match &s.kind {
+        StmtKind::Exec(e) => e.kind.clone(),
+        _ => panic!("not an executable directive"),
+    }
+}

@@ -311,3 +311,22 @@ fn loops_must_be_canonical() {
     )
     .is_ok());
 }
+
+#[test]
+fn declare_sections_where_they_are_not_allowed() {
+    // File scope: only sections of global arrays with constant bounds.
+    assert!(err1("double *p;\n#pragma acc declare create(p[0:8])\n")
+        .starts_with("t.c:2:28: error: 'p[0:8]': a file-scope 'declare' may name a section of a global array only"));
+    assert!(err1("int n = 4;\nfloat g[16];\n#pragma acc declare copyin(g[0:n])\n").contains("must be integer constant expressions"));
+    assert!(err1("float g[16];\n#pragma acc declare copyout(g[0:8])\n")
+        .starts_with("t.c:2:21: error: clause 'copyout' is not allowed on a 'declare' directive at file scope"));
+    // Function scope: the variable's own scope, once, no link.
+    assert_eq!(
+        err1("void f(float *a, int n) {\n{\n#pragma acc declare copy(a[0:n])\n}\n}"),
+        "t.c:3:26: error: 'a' must be declared in the same scope as the 'declare' directive"
+    );
+    assert!(err1("float g[8];\nvoid f(void) {\n#pragma acc declare create(g)\n}").contains("'g' is a global variable"));
+    assert!(err1("void f(void) {\nfloat l[8];\n#pragma acc declare link(l)\n}").starts_with("t.c:3:21: error: clause 'link' in a 'declare' inside a function"));
+    assert!(err1("void f(float *a) {\n#pragma acc declare copyin(a[0:4])\n#pragma acc declare create(a[4:4])\n}")
+        .contains("'a' appears in more than one 'declare' clause"));
+}
