@@ -21,6 +21,7 @@ impl Slot {
             .map(|p| match p.kind {
                 ParamKind::Value => accjit_runtime::PARAM_VALUE,
                 ParamKind::DeviceAddr => accjit_runtime::PARAM_DEVICE_ADDR,
+                ParamKind::Snapshot => accjit_runtime::PARAM_SNAPSHOT,
             })
             .collect();
         let inner = accjit_runtime::KernelSlot::new(kernel.name.clone(), kinds, kernel.max_gangs);

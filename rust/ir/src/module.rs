@@ -504,6 +504,13 @@ pub enum ParamKind {
     /// clause, or a pointer's value); the launcher translates it to the device
     /// address through the present table (identity on shared-memory devices).
     DeviceAddr,
+    /// A `DeviceAddr` of data the kernel copies from when its gangs start
+    /// (a firstprivate section); the next argument is its byte count (an i64
+    /// `Value`). An asynchronous launch on a shared-memory device copies the
+    /// bytes when it is enqueued and passes the copy, so that the kernel sees
+    /// the values the data had when the construct was encountered (§2.5.14),
+    /// not what the host wrote while the launch waited in its queue.
+    Snapshot,
 }
 
 #[derive(Clone, Debug)]

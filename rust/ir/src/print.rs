@@ -243,6 +243,7 @@ impl<'m> Printer<'m> {
                         s.push_str(match p.kind {
                             ParamKind::Value => " value",
                             ParamKind::DeviceAddr => " devaddr",
+                            ParamKind::Snapshot => " snapshot",
                         });
                     }
                 }

@@ -202,11 +202,11 @@ pub fn prepare_construct(cx: &mut Cx, f: &mut Function, c: &ComputeConstruct, ou
 pub fn host_args(f: &mut Function, copies: &[HostCopy]) -> Vec<ExprId> {
     let mut out = vec![];
     for c in copies {
-        out.push(load_local(f, c.bytes, c.span));
-        out.push(load_local(f, c.offset, c.span));
         if let Some(a) = c.addr {
             out.push(load_local(f, a, c.span));
         }
+        out.push(load_local(f, c.bytes, c.span));
+        out.push(load_local(f, c.offset, c.span));
     }
     out
 }
@@ -223,9 +223,10 @@ pub fn bind_kernel_copies(kb: &mut KernelBuilder, copies: &[HostCopy], params: &
     };
     let mut locals = vec![];
     for c in copies {
+        // A snapshot parameter is followed by its byte count.
+        let addr = c.addr.map(|_| param(kb, format!("{}.from", c.name), void_ptr(), ParamKind::Snapshot, c.span));
         let bytes = param(kb, format!("{}.bytes", c.name), Type::I64, ParamKind::Value, c.span);
         let offset = param(kb, format!("{}.offset", c.name), Type::I64, ParamKind::Value, c.span);
-        let addr = c.addr.map(|_| param(kb, format!("{}.from", c.name), void_ptr(), ParamKind::DeviceAddr, c.span));
         locals.push((bytes, offset, addr));
     }
     let mut out = vec![];

@@ -58,7 +58,7 @@ fn construct_firstprivate_section_is_a_gang_copy_passed_by_the_host() {
     assert!(names.contains(&"c.bytes") && names.contains(&"c.offset") && names.contains(&"c.from"), "{:?}", names);
     assert!(!names.contains(&"c"), "the original pointer is not passed: {:?}", names);
     let from = k.params.iter().find(|p| p.name == "c.from").map(|p| p.kind.clone());
-    assert_eq!(from, Some(ParamKind::DeviceAddr));
+    assert_eq!(from, Some(ParamKind::Snapshot), "the section is snapshotted for async launches");
     // The host copies the section in around the launch.
     let host = print::function_to_string(&m, &m.functions[0]);
     assert!(host.contains("__accjit_data_enter"), "{}", host);

@@ -31,6 +31,11 @@ pub const GANGS_PER_THREAD: u64 = 4;
 /// Parameter kind codes of [`KernelSlot::new`].
 pub const PARAM_VALUE: u8 = 0;
 pub const PARAM_DEVICE_ADDR: u8 = 1;
+/// A device address (translated like [`PARAM_DEVICE_ADDR`]) of data the
+/// kernel copies from, whose byte count is the next argument: an
+/// asynchronous launch on a shared-memory device passes a copy taken when it
+/// is enqueued (firstprivate values are those at the construct).
+pub const PARAM_SNAPSHOT: u8 = 2;
 
 /// The runtime's record of one kernel. Boxed, so its address is stable for
 /// the life of the box: code generation embeds `&*slot as *const _ as usize`
@@ -46,7 +51,7 @@ pub struct KernelSlot {
     /// add no work, and the default gang count is [`GANGS_PER_THREAD`] per thread.
     splittable: AtomicBool,
     pub name: String,
-    /// One per parameter: [`PARAM_VALUE`] or [`PARAM_DEVICE_ADDR`].
+    /// One per parameter: [`PARAM_VALUE`], [`PARAM_DEVICE_ADDR`] or [`PARAM_SNAPSHOT`].
     pub param_kinds: Vec<u8>,
     /// Upper bound on useful gangs, if known (1 for `serial`).
     pub max_gangs: Option<u64>,
@@ -119,7 +124,26 @@ impl Default for LaunchOpts<'_> {
     }
 }
 
-struct SendArgs(Vec<u64>);
+/// The arguments of a queued launch, and the snapshots they point to.
+struct SendArgs(Vec<u64>, Vec<Vec<u128>>);
+
+impl SendArgs {
+    /// Replace every `PARAM_SNAPSHOT` argument by a copy of its bytes (16-byte aligned).
+    fn take_snapshots(&mut self, kinds: &[u8]) {
+        for (i, k) in kinds.iter().enumerate() {
+            let (Some(&addr), Some(&bytes)) = (self.0.get(i), self.0.get(i + 1)) else { continue };
+            if *k != PARAM_SNAPSHOT || addr == 0 || bytes as i64 <= 0 {
+                continue;
+            }
+            let mut copy = vec![0u128; (bytes as usize).div_ceil(16)];
+            // SAFETY: the construct's firstprivate section is `bytes` readable
+            // bytes at `addr` (shared memory: the host's own data).
+            unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, copy.as_mut_ptr() as *mut u8, bytes as usize) };
+            self.0[i] = copy.as_ptr() as u64;
+            self.1.push(copy);
+        }
+    }
+}
 
 /// Runs the kernel of `slot` with `args` (translated in place).
 pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<()> {
@@ -158,7 +182,7 @@ pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<
     if !dev.mem.is_shared() || dev.table().has_remapped() {
         let t = dev.table();
         for (i, k) in slot.param_kinds.iter().enumerate().take(args.len()) {
-            if *k == PARAM_DEVICE_ADDR && args[i] != 0 {
+            if (*k == PARAM_DEVICE_ADDR || *k == PARAM_SNAPSHOT) && args[i] != 0 {
                 if let Some(e) = t.find(args[i] as usize, 1) {
                     args[i] = e.dev_of(args[i] as usize) as u64;
                 }
@@ -195,7 +219,10 @@ pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<
     match q {
         None => run_gangs(dtype, f, args.as_ptr(), n, any),
         Some(qv) => {
-            let owned = SendArgs(args.to_vec());
+            let mut owned = SendArgs(args.to_vec(), vec![]);
+            if dev.mem.is_shared() {
+                owned.take_snapshots(&slot.param_kinds);
+            }
             dev.queues.submit(
                 qv,
                 Box::new(move || {

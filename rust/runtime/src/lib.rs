@@ -46,7 +46,7 @@ pub mod support;
 pub use data::Clause;
 pub use device::DeviceType;
 pub use error::{fatal, AccError, AccResult};
-pub use launch::{launch, KernelSlot, LaunchOpts, PARAM_DEVICE_ADDR, PARAM_VALUE};
+pub use launch::{launch, KernelSlot, LaunchOpts, PARAM_DEVICE_ADDR, PARAM_SNAPSHOT, PARAM_VALUE};
 pub use pool::{num_threads, set_num_threads};
 pub use prof::{set_recorder, Event};
 

@@ -4,7 +4,7 @@
 
 use accjit_runtime::api;
 use accjit_runtime::consts::*;
-use accjit_runtime::{launch, KernelSlot, LaunchOpts, PARAM_DEVICE_ADDR, PARAM_VALUE};
+use accjit_runtime::{launch, KernelSlot, LaunchOpts, PARAM_DEVICE_ADDR, PARAM_SNAPSHOT, PARAM_VALUE};
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::*};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -258,4 +258,33 @@ fn wait_directive_through_the_abi_emits_wait_events() {
     accjit_runtime::set_recorder(None);
     assert_eq!(*LOG.lock().unwrap(), vec![70], "the host waited for queue 21");
     assert_eq!(*seen.lock().unwrap(), vec![("wait_start", 21), ("wait_end", 21)]);
+}
+
+/// args[0]: snapshot of 4 u64 (args[1] = 32 bytes), args[2]: *u64 out; args[3]: ms to sleep first.
+unsafe extern "C" fn sum_snapshot(args: *const u64, gang: i64, _n: i64) {
+    if gang != 0 {
+        return;
+    }
+    std::thread::sleep(Duration::from_millis(*args.add(3)));
+    let src = *args as *const u64;
+    let s: u64 = (0..4).map(|k| *src.add(k)).sum();
+    *(*args.add(2) as *mut u64) = s;
+}
+
+#[test]
+fn async_launch_reads_firstprivate_data_as_it_was_when_enqueued() {
+    let s = slot(sum_snapshot, vec![PARAM_SNAPSHOT, PARAM_VALUE, PARAM_DEVICE_ADDR, PARAM_VALUE], None);
+    let data: Vec<u64> = vec![1, 2, 3, 4];
+    let mut out = 0u64;
+    // A busy queue first, so the launch waits in it while the host writes.
+    let mut args = [data.as_ptr() as u64, 32, &mut out as *mut u64 as u64, 100];
+    launch(&s, &mut args, &LaunchOpts { async_: 21, ..LaunchOpts::default() }).unwrap();
+    let p = data.as_ptr() as *mut u64;
+    unsafe { p.write_volatile(1000) };
+    api::wait(21).unwrap();
+    assert_eq!(out, 10, "the kernel must see the values at the launch");
+    // Synchronous launches read the data in place.
+    let mut args = [data.as_ptr() as u64, 32, &mut out as *mut u64 as u64, 0];
+    launch(&s, &mut args, &LaunchOpts::default()).unwrap();
+    assert_eq!(out, 1009);
 }

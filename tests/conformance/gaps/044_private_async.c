@@ -1,4 +1,4 @@
-// Private and firstprivate subarrays on async constructs: four queues in flight, each launch copies its own firstprivate section when it starts.
+// Private and firstprivate subarrays on async constructs: four queues in flight; each launch's firstprivate copies hold the section's values at the construct, even when the host changes them before the queue runs it.
 // GCC 12 lacks the feature: a subarray in private/firstprivate is a parse error there ("expected ')' before '['"),
 // so gcc_check.py reports a compile failure.
 #include <stdio.h>
@@ -23,8 +23,11 @@ int main(void) {
       for (int k = 0; k < m; k++) s += tmp[k];
       out[q * N + i] = s;
     }
+    /* the launch may still wait in its queue: its copies hold the values at the construct */
+    for (int k = 0; k < M; k++) { coef[q * M + k] += 1000; tmp[k] = 1; }
   }
   #pragma acc wait
+  for (int i = 0; i < Q * M; i++) coef[i] -= 1000;
   int errors = 0;
   for (int q = 0; q < Q; q++) {
     int cs = 0;
