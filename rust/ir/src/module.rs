@@ -120,7 +120,9 @@ pub struct Function {
     pub name: String,
     pub sig: FuncSig,
     pub linkage: Linkage,
-    /// The first `sig.params.len()` locals are the parameters, in order.
+    /// The first `sig.params.len()` locals are the parameters, in order; in a
+    /// variadic function the next three receive its variadic arguments' block
+    /// (the extra parameters of [`FuncSig::va_block_form`]).
     pub locals: Vec<Local>,
     pub exprs: Vec<Expr>,
     pub labels: Vec<String>,

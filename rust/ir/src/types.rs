@@ -123,6 +123,22 @@ pub struct FuncSig {
     pub variadic: bool,
 }
 
+impl FuncSig {
+    /// The signature a variadic function is compiled and called with: its
+    /// fixed parameters, then its variadic arguments as a block — `u64 *slots`
+    /// (each argument default-promoted, stored as 64 bits: integers extended,
+    /// doubles as their bits, pointers), `u8 *kinds` (0 integer, 1 double, 2
+    /// pointer) and `i64 count` (docs/runtime-abi.md "Variadic functions").
+    /// The same for C library functions (through runtime shims) and for
+    /// variadic functions the program defines, whose three locals after the
+    /// parameters receive the block.
+    pub fn va_block_form(&self) -> FuncSig {
+        let mut params = self.params.clone();
+        params.extend([Type::ptr(Type::Scalar(Scalar::U64)), Type::ptr(Type::Scalar(Scalar::U8)), Type::I64]);
+        FuncSig { params, ret: self.ret.clone(), variadic: false }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Field {
     pub name: String,

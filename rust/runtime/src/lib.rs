@@ -35,6 +35,7 @@ pub mod error;
 pub mod hosted;
 pub mod launch;
 pub mod memory;
+pub mod omp;
 pub mod pool;
 pub mod present;
 pub mod printf;
@@ -42,6 +43,7 @@ pub mod prof;
 pub mod queue;
 pub mod scanf;
 pub mod support;
+pub mod vacall;
 
 pub use data::Clause;
 pub use device::DeviceType;
@@ -84,15 +86,20 @@ pub fn program_finished() -> AccResult<()> {
     r
 }
 
-/// The C library functions that end a program, bound for generated code
-/// ahead of the process's libc (`exit`, `_Exit`, `_exit`, `abort`): hosted,
-/// they end only the program (see [`hosted`]); otherwise they behave as libc's.
+/// C library functions bound for generated code ahead of the process's libc:
+/// those that end a program (`exit`, `_Exit`, `_exit`, `abort`: hosted, they
+/// end only the program, see [`hosted`]; otherwise they behave as libc's),
+/// and the `vprintf` family, whose `va_list` is accjit's (see [`printf`]).
 pub fn libc_overrides() -> Vec<(String, usize)> {
     vec![
         ("exit".to_string(), hosted::__accjit_exit as *const () as usize),
         ("_Exit".to_string(), hosted::__accjit_exit_now as *const () as usize),
         ("_exit".to_string(), hosted::__accjit_exit_now as *const () as usize),
         ("abort".to_string(), hosted::__accjit_abort as *const () as usize),
+        ("vprintf".to_string(), printf::__accjit_vprintf as *const () as usize),
+        ("vfprintf".to_string(), printf::__accjit_vfprintf as *const () as usize),
+        ("vsprintf".to_string(), printf::__accjit_vsprintf as *const () as usize),
+        ("vsnprintf".to_string(), printf::__accjit_vsnprintf as *const () as usize),
     ]
 }
 
@@ -132,6 +139,19 @@ symbol_table!(
     scanf::__accjit_va_scanf,
     scanf::__accjit_va_sscanf,
     scanf::__accjit_va_fscanf,
+    vacall::__accjit_va_open,
+    vacall::__accjit_va_fcntl,
+    omp::omp_get_wtime,
+    omp::omp_get_wtick,
+    omp::omp_get_num_threads,
+    omp::omp_get_thread_num,
+    omp::omp_get_max_threads,
+    omp::omp_set_num_threads,
+    omp::omp_get_num_procs,
+    omp::omp_in_parallel,
+    omp::omp_get_dynamic,
+    omp::omp_set_dynamic,
+    omp::omp_get_level,
     capi::acc_get_num_devices,
     capi::acc_set_device_type,
     capi::acc_get_device_type,

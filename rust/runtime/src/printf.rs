@@ -11,6 +11,9 @@
 //! `long double` is `double` in accjit: `%Lf` is formatted as `%f`. `%n` is
 //! refused (a fatal error). `printf` writes through libc's `stdout` FILE, so
 //! it interleaves with `puts`, `putchar`, … called directly from JIT code.
+//! The `vprintf` family (`__accjit_vprintf`, …, bound under the C names)
+//! takes a `va_list` of the program's own variadic functions: a cursor into
+//! the same kind of slot block.
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -253,6 +256,46 @@ pub unsafe extern "C" fn __accjit_va_snprintf(buf: *mut c_char, size: usize, fmt
         *buf.add(k) = 0;
     }
     out.len() as c_int
+}
+
+/// A `va_list` of a variadic function of the program: a cursor into the
+/// block its variadic arguments came in (the bundled `<stdarg.h>`'s
+/// `struct __accjit_va_list`).
+#[repr(C)]
+pub struct VaCursor {
+    slots: *const u64,
+    kinds: *const u8,
+    count: i64,
+}
+
+/// The `vprintf` family reads the arguments left in a cursor (C leaves `ap`
+/// indeterminate afterwards; it is not advanced).
+unsafe fn cursor(ap: *const VaCursor) -> (*const u64, *const u8, i64) {
+    match ap.as_ref() {
+        Some(c) => (c.slots, c.kinds, c.count),
+        None => (std::ptr::null(), std::ptr::null(), 0),
+    }
+}
+
+/// `vprintf` (bound in place of libc's: see `libc_overrides`).
+pub unsafe extern "C" fn __accjit_vprintf(fmt: *const c_char, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    __accjit_va_printf(fmt, s, k, n)
+}
+
+pub unsafe extern "C" fn __accjit_vfprintf(f: *mut libc::FILE, fmt: *const c_char, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    __accjit_va_fprintf(f, fmt, s, k, n)
+}
+
+pub unsafe extern "C" fn __accjit_vsprintf(buf: *mut c_char, fmt: *const c_char, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    __accjit_va_sprintf(buf, fmt, s, k, n)
+}
+
+pub unsafe extern "C" fn __accjit_vsnprintf(buf: *mut c_char, size: usize, fmt: *const c_char, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    __accjit_va_snprintf(buf, size, fmt, s, k, n)
 }
 
 #[cfg(test)]

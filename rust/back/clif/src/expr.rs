@@ -260,6 +260,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         let (sig, id, ext, gang) = match c {
             Callee::Func(f) => {
                 let func = ir.functions.get(f.index()).ok_or_else(|| Diagnostic::error(span, "internal error: unknown function"))?;
+                if func.sig.variadic {
+                    return self.lower_defined_variadic_call(f, args, span);
+                }
                 let id = self.m.funcs[f.index()].ok_or_else(|| Diagnostic::error(span, format!("'{}' could not be compiled", func.name)))?;
                 (&func.sig, id, false, self.m.gang_fns[f.index()])
             }
@@ -298,7 +301,9 @@ impl<'m> FnCx<'_, 'm, '_> {
             _ => return Err(Diagnostic::error(span, "internal error: calling a non-function")),
         };
         if sig.variadic {
-            return Err(Diagnostic::error(span, "calling a variadic function through a pointer is not supported by the Cranelift back end"));
+            // A pointer may hold a C library function or one of the program's,
+            // which take their variadic arguments differently.
+            return Err(Diagnostic::error(span, "calling a variadic function through a pointer is not supported (call it by name)"));
         }
         let f = self.lower_expr(fp)?.scalar(span)?;
         let (argv, sret) = self.call_args(&sig, args, span, false)?;

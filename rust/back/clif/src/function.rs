@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use accjit_ir::{align_of, size_of, Diagnostic, Expr, ExprId, ExprKind, Function, LocalId, Scalar, Span, StmtKind, Type};
+use accjit_ir::{align_of, size_of, Diagnostic, Expr, ExprId, ExprKind, FuncSig, Function, LocalId, Scalar, Span, StmtKind, Type};
 use cranelift_codegen::ir::{types, Block, FuncRef, GlobalValue, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Type as ClType, UserFuncName, Value};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -75,9 +75,22 @@ pub struct FnCx<'a, 'm, 'f> {
     pub live_reductions: crate::reduce::LiveReductions,
 }
 
-/// Locals whose address is taken anywhere in the function.
-fn address_taken(f: &Function) -> Vec<bool> {
-    let mut taken = vec![false; f.locals.len()];
+/// The C library functions that return twice (POSIX `setjmp` and its
+/// variants). GCC knows them by name too (`special_function_p`).
+const RETURNS_TWICE: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx", "vfork", "getcontext"];
+
+/// Locals that must live in memory: those whose address is taken anywhere in
+/// the function, and all of them in a function that calls one that returns
+/// twice. After the second return (a `longjmp`) the code runs again with
+/// only callee-saved registers restored: a local kept in a register or a
+/// reused spill slot would be lost, one in its own stack slot keeps the last
+/// value stored, which is what C promises.
+fn address_taken(f: &Function, externs: &[accjit_ir::ExternFunc]) -> Vec<bool> {
+    let calls_returns_twice = f.exprs.iter().any(|e| match &e.kind {
+        ExprKind::Call(accjit_ir::Callee::Extern(x), _) => externs.get(x.index()).is_some_and(|x| RETURNS_TWICE.contains(&x.name.as_str())),
+        _ => false,
+    });
+    let mut taken = vec![calls_returns_twice; f.locals.len()];
     for e in &f.exprs {
         if let ExprKind::AddrOf(p) = e.kind {
             if let Some(ExprKind::Local(l)) = f.exprs.get(p.index()).map(|x| &x.kind) {
@@ -101,7 +114,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
     }
 
     fn build(m: &'a mut ModuleCx<'m>, f: &'m Function, mut b: FunctionBuilder<'f>, with_locals: bool) -> Self {
-        let taken = address_taken(f);
+        let taken = address_taken(f, &m.ir.externs);
         let mut locals = Vec::with_capacity(f.locals.len());
         for (i, l) in f.locals.iter().enumerate().filter(|_| with_locals) {
             let slot = match (&l.ty, cl_type(&l.ty)) {
@@ -379,15 +392,26 @@ pub fn unlowered(kind: &StmtKind) -> Option<&'static str> {
     }
 }
 
+/// The signature function `f` is compiled with: its own, or for a variadic
+/// function the one with its variadic arguments' block.
+pub fn compiled_sig(f: &Function) -> FuncSig {
+    if f.sig.variadic {
+        f.sig.va_block_form()
+    } else {
+        f.sig.clone()
+    }
+}
+
 /// Compile host function `i` of the IR module.
 pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mut FunctionBuilderContext) -> Result<(), Diagnostic> {
     let f = &cx.ir.functions[i];
     let id = cx.funcs[i].ok_or_else(|| Diagnostic::error(f.span, "internal error: undeclared function"))?;
-    if f.locals.len() < f.sig.params.len() {
+    let sig = compiled_sig(f);
+    if f.locals.len() < sig.params.len() {
         return Err(Diagnostic::error(f.span, format!("internal error: '{}' has fewer locals than parameters", f.name)));
     }
     let gang = cx.gang_fns[i];
-    ctx.func.signature = crate::abi::signature(&f.sig, cx.cc, false, &cx.ir.structs, gang).map_err(|w| Diagnostic::error(f.span, w))?;
+    ctx.func.signature = crate::abi::signature(&sig, cx.cc, false, &cx.ir.structs, gang).map_err(|w| Diagnostic::error(f.span, w))?;
     ctx.func.name = UserFuncName::user(0, id.as_u32());
     let mut b = FunctionBuilder::new(&mut ctx.func, fbc);
     let entry = b.create_block();
@@ -401,7 +425,7 @@ pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mu
         fx.sret = Some(params[0]);
         pi = 1;
     }
-    for (k, ty) in f.sig.params.iter().enumerate() {
+    for (k, ty) in sig.params.iter().enumerate() {
         let v = fx.param_val(ty, &params, &mut pi);
         fx.write_local(LocalId(k as u32), v, f.span)?;
     }

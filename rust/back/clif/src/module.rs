@@ -275,7 +275,7 @@ impl<'m> ModuleCx<'m> {
     fn declare_functions(&mut self, diags: &mut Vec<Diagnostic>) {
         for (i, f) in self.ir.functions.iter().enumerate() {
             self.gang_fns.push(function::uses_gang(f));
-            let sig = match abi::signature(&f.sig, self.cc, false, &self.ir.structs, self.gang_fns[i]) {
+            let sig = match abi::signature(&function::compiled_sig(f), self.cc, false, &self.ir.structs, self.gang_fns[i]) {
                 Ok(s) => s,
                 Err(what) => {
                     diags.push(Diagnostic::error(f.span, format!("{what} is not supported by the Cranelift back end")));
@@ -283,9 +283,6 @@ impl<'m> ModuleCx<'m> {
                     continue;
                 }
             };
-            if f.sig.variadic {
-                diags.push(Diagnostic::error(f.span, format!("defining the variadic function '{}' is not supported by the Cranelift back end", f.name)));
-            }
             match self.jit.declare_function(&format!("f{i}.{}", f.name), cranelift_module::Linkage::Local, &sig) {
                 Ok(id) => self.funcs.push(Some(id)),
                 Err(e) => {

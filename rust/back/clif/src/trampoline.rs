@@ -43,6 +43,11 @@ pub fn compile_trampoline(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &
         let v = fx.decode_slot(args, k, ty, span)?;
         fx.arg_values(v, ty, &mut argv, span, false)?;
     }
+    if f.sig.variadic {
+        // Called from outside with no variadic arguments: an empty block.
+        let null = fx.iconst(cranelift_codegen::ir::types::I64, 0);
+        argv.extend([null, null, null]);
+    }
     if fx.m.gang_fns[i] {
         argv.push(fx.iconst(cranelift_codegen::ir::types::I64, 0));
         argv.push(fx.iconst(cranelift_codegen::ir::types::I64, 1));

@@ -1,11 +1,18 @@
-//! Calls to variadic C functions. Cranelift cannot make C variadic calls, so
-//! `NAME(fixed..., ...)` becomes `__accjit_va_NAME(fixed..., const u64 *slots,
-//! const u8 *kinds, i64 n)` (docs/runtime-abi.md): each variadic argument
-//! (already default-promoted by the front end) goes into a u64 slot with its
-//! kind — 0 integer (sign/zero-extended to 64 bits), 1 double, 2 pointer.
+//! Calls to variadic functions. Cranelift cannot make C variadic calls, so
+//! every variadic call passes its variadic arguments as a block
+//! ([`accjit_ir::FuncSig::va_block_form`], docs/runtime-abi.md): each
+//! variadic argument (already default-promoted by the front end) goes into a
+//! u64 slot with its kind — 0 integer (sign/zero-extended to 64 bits),
+//! 1 double, 2 pointer — followed by the count.
+//!
+//! - a C library function `NAME(fixed..., ...)` is called as its runtime shim
+//!   `__accjit_va_NAME(fixed..., slots, kinds, n)`;
+//! - a variadic function of the program is compiled with that signature
+//!   (`function::compiled_sig`) and called directly with the block; its
+//!   `va_start` reads the block from the locals that receive it.
 
-use accjit_ir::{Diagnostic, ExprId, ExternId, FuncSig, Scalar, Span, Type};
-use cranelift_codegen::ir::{types, InstBuilder};
+use accjit_ir::{Diagnostic, ExprId, ExternId, FuncId, FuncSig, Span, Type};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use crate::function::FnCx;
 use crate::value::own_flags;
@@ -19,11 +26,7 @@ impl FnCx<'_, '_, '_> {
             return Err(Diagnostic::error(span, format!("too few arguments in a call to '{}'", ext.name)));
         }
         let shim = format!("__accjit_va_{}", ext.name);
-        let mut params = ext.sig.params.clone();
-        params.push(Type::ptr(Type::U64));
-        params.push(Type::ptr(Type::Scalar(Scalar::U8)));
-        params.push(Type::I64);
-        let shim_sig = FuncSig { params, ret: ext.sig.ret.clone(), variadic: false };
+        let shim_sig = ext.sig.va_block_form();
         let csig = crate::abi::signature(&shim_sig, self.m.cc, true, &self.m.ir.structs, false)
             .map_err(|w| Diagnostic::error(span, format!("{w} ('{}') is not supported by the Cranelift back end", ext.name)))?;
         let id = self
@@ -32,7 +35,41 @@ impl FnCx<'_, '_, '_> {
             .map_err(|_| Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name)))?;
         let fixed_sig = FuncSig { params: ext.sig.params.clone(), ret: ext.sig.ret.clone(), variadic: false };
         let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, true)?;
-        let rest = &args[nfixed..];
+        argv.extend(self.va_block(&args[nfixed..], &ext.name)?);
+        let fr = self.func_ref(id);
+        let call = self.b.ins().call(fr, &argv);
+        let results = self.b.inst_results(call).to_vec();
+        Ok(self.call_result(&ext.sig.ret, &results, sret, true))
+    }
+
+    /// A call of variadic function `f` of the program.
+    pub fn lower_defined_variadic_call(&mut self, f: FuncId, args: &[ExprId], span: Span) -> Result<crate::value::Val, Diagnostic> {
+        let ir = self.m.ir;
+        let func = ir.functions.get(f.index()).ok_or_else(|| Diagnostic::error(span, "internal error: unknown function"))?;
+        let id = self.m.funcs[f.index()].ok_or_else(|| Diagnostic::error(span, format!("'{}' could not be compiled", func.name)))?;
+        let nfixed = func.sig.params.len();
+        if args.len() < nfixed {
+            return Err(Diagnostic::error(span, format!("too few arguments in a call to '{}'", func.name)));
+        }
+        let fixed_sig = FuncSig { params: func.sig.params.clone(), ret: func.sig.ret.clone(), variadic: false };
+        let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, false)?;
+        argv.extend(self.va_block(&args[nfixed..], &func.name)?);
+        if self.m.gang_fns[f.index()] {
+            let (g, ng) = match self.kernel {
+                Some(k) => (k.gang, k.num_gangs),
+                None => (self.iconst(types::I64, 0), self.iconst(types::I64, 1)),
+            };
+            argv.extend([g, ng]);
+        }
+        let fr = self.func_ref(id);
+        let call = self.b.ins().call(fr, &argv);
+        let results = self.b.inst_results(call).to_vec();
+        Ok(self.call_result(&func.sig.ret, &results, sret, false))
+    }
+
+    /// The block (slots, kinds, count) of the variadic arguments `rest` of a
+    /// call to `callee`, in stack temporaries of the caller's frame.
+    fn va_block(&mut self, rest: &[ExprId], callee: &str) -> Result<[Value; 3], Diagnostic> {
         let n = rest.len();
         let slots = self.temp(8 * n.max(1) as u64, 8);
         let kinds = self.temp(n.max(1) as u64, 8);
@@ -50,7 +87,7 @@ impl FnCx<'_, '_, '_> {
                 _ => {
                     return Err(Diagnostic::error(
                         aspan,
-                        format!("passing a value of type {aty:?} to the variadic function '{}' is not supported by the Cranelift back end", ext.name),
+                        format!("passing a value of type {aty:?} to the variadic function '{callee}' is not supported by the Cranelift back end"),
                     ));
                 }
             };
@@ -58,12 +95,7 @@ impl FnCx<'_, '_, '_> {
             let k = self.iconst(types::I8, kind);
             self.b.ins().store(own_flags(), k, kinds, i as i32);
         }
-        argv.push(slots);
-        argv.push(kinds);
-        argv.push(self.iconst(types::I64, n as i64));
-        let fr = self.func_ref(id);
-        let call = self.b.ins().call(fr, &argv);
-        let results = self.b.inst_results(call).to_vec();
-        Ok(self.call_result(&ext.sig.ret, &results, sret, true))
+        let count = self.iconst(types::I64, n as i64);
+        Ok([slots, kinds, count])
     }
 }

@@ -46,6 +46,22 @@ int scanf(const char *format, ...);
 int fscanf(FILE *stream, const char *format, ...);
 int sscanf(const char *str, const char *format, ...);
 
+/* The v* forms take the va_list of a variadic function of the program
+ * (<stdarg.h>); the runtime implements them on accjit's va_list. */
+#ifndef _ACCJIT_VA_LIST
+#define _ACCJIT_VA_LIST
+struct __accjit_va_list {
+    const unsigned long *__slots;
+    const unsigned char *__kinds;
+    long __count;
+};
+typedef struct __accjit_va_list __builtin_va_list[1];
+#endif
+int vprintf(const char *format, __builtin_va_list ap);
+int vfprintf(FILE *stream, const char *format, __builtin_va_list ap);
+int vsprintf(char *str, const char *format, __builtin_va_list ap);
+int vsnprintf(char *str, size_t size, const char *format, __builtin_va_list ap);
+
 int puts(const char *s);
 int putchar(int c);
 int fputs(const char *s, FILE *stream);

@@ -13,9 +13,16 @@ typedef long ssize_t;
 #ifndef NULL
 #define NULL ((void*)0)
 #endif
+#ifndef _ACCJIT_POSIX_IDS
+#define _ACCJIT_POSIX_IDS
 typedef int pid_t;
-typedef unsigned int useconds_t;
+typedef unsigned int uid_t;
+typedef unsigned int gid_t;
+typedef unsigned int id_t;
 typedef long off_t;
+typedef unsigned int useconds_t;
+typedef unsigned int mode_t;
+#endif
 
 #define STDIN_FILENO 0
 #define STDOUT_FILENO 1

@@ -31,7 +31,6 @@ pub enum Bad {
     UnterminatedChar,
     UnterminatedString,
     Stray,
-    Wide,
 }
 
 impl Bad {
@@ -41,7 +40,6 @@ impl Bad {
             Bad::UnterminatedChar => "unterminated character constant".into(),
             Bad::UnterminatedString => "unterminated string literal".into(),
             Bad::Stray => format!("stray `{}` in program", text),
-            Bad::Wide => format!("wide and Unicode literals are not supported: `{}`", text.chars().take(24).collect::<String>()),
         }
     }
 }
@@ -368,7 +366,6 @@ impl<'a> Lexer<'a> {
                 self.pos += if u8pre { 2 } else { 1 };
                 let q = self.peek();
                 let (kind, bad) = self.quoted(q);
-                let bad = if bad == Bad::None { Bad::Wide } else { bad };
                 self.push(kind, lo, flags, bad);
                 return;
             }
@@ -719,7 +716,7 @@ mod tests {
         assert_eq!(l.toks[5].bad, Bad::UnterminatedString);
         assert_eq!(l.toks[6].kind, TokenKind::Eof);
         let l = lex("L\"wide\" @", 0);
-        assert_eq!(l.toks[0].bad, Bad::Wide);
+        assert_eq!((l.toks[0].kind, l.toks[0].bad), (TokenKind::Str, Bad::None));
         assert_eq!(l.toks[1].bad, Bad::Stray);
     }
 

@@ -13,6 +13,11 @@ impl<'a> Parser<'a> {
     /// If `t` (followed by `(`) names a builtin, parse the call.
     pub fn builtin_call(&mut self, t: &Token) -> PResult<Option<CExpr>> {
         let name = t.text.as_str();
+        if matches!(name, "__builtin_va_start" | "__builtin_va_arg" | "__builtin_va_end" | "__builtin_va_copy") {
+            self.bump();
+            self.expect_p("(")?;
+            return self.va_builtin(t).map(Some);
+        }
         let known = matches!(
             name,
             "__builtin_inf"

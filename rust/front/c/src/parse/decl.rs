@@ -238,7 +238,18 @@ impl<'a> Parser<'a> {
         let sig = accjit_ir::FuncSig { variadic: cf.variadic, ..sig };
         let mut f = Function::new(name.clone(), sig, linkage, nsp);
         f.param_const_pointee = params.iter().map(|p| matches!(p.ty, CType::Ptr(_, true))).collect();
-        self.fb = Some(FnBuilder { f, ret: cf.ret.clone(), vla: vec![], labels: HashMap::new(), breakable: 0, continuable: 0, compute: vec![], fn_index: idx });
+        self.fb = Some(FnBuilder {
+            f,
+            ret: cf.ret.clone(),
+            vla: vec![],
+            labels: HashMap::new(),
+            breakable: 0,
+            continuable: 0,
+            compute: vec![],
+            fn_index: idx,
+            va: None,
+            switches: vec![],
+        });
         // Reserve the function's id now so that recursion and routine info work.
         let fid = FuncId(self.m.functions.len() as u32);
         self.fns[idx].defined = Some(fid);
@@ -257,6 +268,12 @@ impl<'a> Parser<'a> {
                 self.scopes.declare(&pname, Sym::Local { id: l, ty: p.ty.clone(), is_const: p.is_const }, psp);
             } else if cf.proto {
                 // Unnamed parameters are allowed in C23; accept them.
+            }
+        }
+        if cf.variadic {
+            let block = self.declare_va_block(nsp);
+            if let Some(fb) = self.fb.as_mut() {
+                fb.va = Some(block);
             }
         }
         // Parameter VLA dimensions, evaluated on entry.

@@ -81,13 +81,13 @@ const TYPE_KEYWORDS: &[&str] = &[
     "__inline",
     "__inline__",
     "_Noreturn",
+    "_Alignas",
     "__extension__",
     "__attribute__",
     "__signed__",
     "__const",
     "_Thread_local",
     "__thread",
-    "__builtin_va_list",
 ];
 
 impl<'a> Parser<'a> {
@@ -122,6 +122,7 @@ impl<'a> Parser<'a> {
         let (mut signed, mut unsigned, mut boolean, mut complex) = (0, 0, 0, 0);
         let mut other: Option<CType> = None;
         let mut any = false;
+        let mut align_req: Option<(u64, Span)> = None;
         loop {
             let t = self.peek().clone();
             if t.kind != TokenKind::Ident {
@@ -149,6 +150,15 @@ impl<'a> Parser<'a> {
                 "auto" | "register" | "inline" | "__inline" | "__inline__" | "_Noreturn" | "__extension__" | "volatile" | "restrict" | "__restrict"
                 | "__restrict__" => {}
                 "_Thread_local" | "__thread" => return self.err(t.span, "thread-local storage is not supported"),
+                "_Alignas" => {
+                    self.bump();
+                    let a = self.alignas_arg()?;
+                    if a > align_req.map_or(0, |r| r.0) {
+                        align_req = Some((a, t.span));
+                    }
+                    any = true;
+                    continue;
+                }
                 "const" | "__const" => is_const = true,
                 "__attribute__" => {
                     self.skip_attribute()?;
@@ -184,9 +194,6 @@ impl<'a> Parser<'a> {
                     other = Some(CType::INT);
                     any = true;
                     continue;
-                }
-                "__builtin_va_list" => {
-                    other = Some(CType::ptr(CType::Void));
                 }
                 name => {
                     let basic = void + char + short + int + long + float + double + signed + unsigned + boolean + complex;
@@ -268,7 +275,35 @@ impl<'a> Parser<'a> {
             };
             CType::Scalar(s)
         };
+        if let Some((a, asp)) = align_req {
+            // Objects get their type's alignment: a request up to it is met,
+            // a stronger one cannot be (no over-aligned objects in the IR).
+            let natural = ty.innermost().align(&self.m.structs);
+            if a > natural {
+                let n = self.tyname(&ty);
+                return self
+                    .err(asp, format!("'_Alignas({})' is stronger than the alignment of '{}' ({}): over-aligned objects are not supported", a, n, natural));
+            }
+        }
         Ok(Specs { ty, storage, is_const, span: sp })
+    }
+
+    /// `(type-name)` or `(constant-expression)` after `_Alignas`: the
+    /// requested alignment (0: none).
+    fn alignas_arg(&mut self) -> PResult<u64> {
+        self.expect_p("(")?;
+        let a = if self.is_type_start_at(0) {
+            let (ty, _) = self.type_name()?;
+            ty.align(&self.m.structs)
+        } else {
+            let (v, sp) = self.const_int_expr()?;
+            if v < 0 || (v != 0 && (v as u64).count_ones() != 1) {
+                return self.err(sp, format!("'_Alignas({})': the alignment must be a power of two", v));
+            }
+            v as u64
+        };
+        self.expect_p(")")?;
+        Ok(a)
     }
 
     /// `struct`/`union` after the keyword.

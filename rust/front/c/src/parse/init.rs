@@ -86,12 +86,15 @@ impl<'a> Parser<'a> {
         }
         if self.peek().kind == TokenKind::Str {
             // A lone string literal (not part of a larger expression).
+            // (Wide literals are values of their own element type: not kept raw.)
             let mut k = 0;
+            let mut wide = false;
             while self.peek_at(k).kind == TokenKind::Str {
+                wide |= super::literal::wide_elem(&self.peek_at(k).text).is_some();
                 k += 1;
             }
             let after = self.peek_at(k);
-            if after.is_punct(",") || after.is_punct("}") || after.is_punct(";") {
+            if !wide && (after.is_punct(",") || after.is_punct("}") || after.is_punct(";")) {
                 let (b, sp) = self.string_bytes()?;
                 return Ok(InitNode::Str(b, sp));
             }

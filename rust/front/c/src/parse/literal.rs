@@ -1,6 +1,10 @@
 //! Literals (C99 §6.4.4, §6.4.5): integer, floating and character constants
 //! and string literals, from their token text to typed values. String
 //! literals become constant `char[]` globals, one per distinct contents.
+//! Prefixes: `u8` is UTF-8 like no prefix; `L` (wchar_t, a 4-byte int on
+//! Linux), `U` (char32_t) and `u` (char16_t) give wide literals whose elements
+//! are code points (UTF-16 code units for `u`); numeric escapes give element
+//! values directly.
 
 use super::ctype::{ArrLen, CType};
 use super::expr::{CExpr, Cat};
@@ -34,8 +38,20 @@ impl<'a> Parser<'a> {
 
     /// A character constant token.
     pub fn char_literal(&mut self, t: &Token) -> PResult<CExpr> {
-        let inner = t.text.trim_start_matches(['L', 'u', 'U']);
+        let wide = wide_elem(&t.text);
+        let inner = t.text.trim_start_matches(['L', 'u', 'U', '8']);
         let body = &inner[1..inner.len().saturating_sub(1).max(1)];
+        if let Some(elem) = wide {
+            let units = match unescape_wide(body, &elem) {
+                Ok(u) => u,
+                Err(m) => return self.err(t.span, m),
+            };
+            return match units.as_slice() {
+                [u] => Ok(self.int_const(*u as i32 as i64, elem, t.span)),
+                [] => self.err(t.span, "empty character constant"),
+                _ => self.err(t.span, "a wide character constant must hold exactly one character"),
+            };
+        }
         let bytes = match unescape(body) {
             Ok(b) => b,
             Err(m) => return self.err(t.span, m),
@@ -48,10 +64,57 @@ impl<'a> Parser<'a> {
         Ok(self.int_const(v, CType::INT, t.span))
     }
 
-    /// Adjacent string literals, concatenated, as a constant global `char[]`.
+    /// Adjacent string literals, concatenated, as a constant global array
+    /// (`char[]`, or the wide element type when one of them has a wide prefix).
     pub fn string_literal(&mut self) -> PResult<CExpr> {
-        let (bytes, sp) = self.string_bytes()?;
-        Ok(self.string_global(bytes, sp))
+        let mut k = 0;
+        let mut wide: Option<(CType, Span)> = None;
+        while self.peek_at(k).kind == TokenKind::Str {
+            let t = self.peek_at(k).clone();
+            if let Some(e) = wide_elem(&t.text) {
+                match &wide {
+                    Some((w, _)) if *w != e => return self.err(t.span, "concatenation of string literals with different wide prefixes"),
+                    _ => wide = Some((e, t.span)),
+                }
+            }
+            k += 1;
+        }
+        let Some((elem, _)) = wide else {
+            let (bytes, sp) = self.string_bytes()?;
+            return Ok(self.string_global(bytes, sp));
+        };
+        let mut units = vec![];
+        let mut sp = self.span();
+        while self.peek().kind == TokenKind::Str {
+            let t = self.bump();
+            sp = sp.to(t.span);
+            let text = t.text.trim_start_matches(['L', 'u', 'U', '8']);
+            if text.len() < 2 {
+                return self.err(t.span, "malformed string literal");
+            }
+            match unescape_wide(&text[1..text.len() - 1], &elem) {
+                Ok(u) => units.extend(u),
+                Err(m) => return self.err(t.span, m),
+            }
+        }
+        units.push(0);
+        let size = elem.scalar().map(|s| s.size()).unwrap_or(4) as usize;
+        let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()[..size].to_vec()).collect();
+        let n = units.len() as u64;
+        let ty = CType::Array(Box::new(elem), ArrLen::Fixed(n));
+        self.anon += 1;
+        self.m.globals.push(Global {
+            name: format!(".wstr.{}", self.anon),
+            ty: ty.ir(),
+            linkage: Linkage::Internal,
+            init: Some(GlobalInit { bytes, relocs: vec![] }),
+            is_const: true,
+            declare: None,
+            span: sp,
+        });
+        let gid = accjit_ir::GlobalId(self.m.globals.len() as u32 - 1);
+        let id = self.mk(ExprKind::Global(gid), ty.ir(), sp);
+        Ok(CExpr { id, ty, cat: Cat::Place { is_const: false }, span: sp })
     }
 
     /// The bytes (NUL included) of adjacent string literal tokens.
@@ -182,62 +245,123 @@ pub fn parse_float_literal(text: &str) -> Option<(f64, Scalar, bool)> {
     Some((v, s, imag))
 }
 
-/// Decode C escape sequences; non-ASCII characters are kept as UTF-8.
-pub fn unescape(s: &str) -> Result<Vec<u8>, String> {
+/// One element of a decoded literal body.
+enum Unit {
+    /// A source character or a universal character name: encoded (UTF-8,
+    /// UTF-16 or UTF-32) as the literal's kind requires.
+    Char(char),
+    /// A numeric escape (`\x41`, `\101`) or a simple one: the element value itself.
+    Value(u32),
+}
+
+/// Decode the escape sequences of a literal body (C99 §6.4.4.4).
+fn decode(s: &str) -> Result<Vec<Unit>, String> {
     let mut out = vec![];
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            out.push(b[i]);
-            i += 1;
+    let mut chars = s.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        if c != '\\' {
+            out.push(Unit::Char(c));
             continue;
         }
-        i += 1;
-        let Some(&c) = b.get(i) else { return Err("incomplete escape sequence".into()) };
-        i += 1;
-        match c {
-            b'n' => out.push(b'\n'),
-            b't' => out.push(b'\t'),
-            b'r' => out.push(b'\r'),
-            b'a' => out.push(7),
-            b'b' => out.push(8),
-            b'f' => out.push(12),
-            b'v' => out.push(11),
-            b'e' => out.push(27),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
-            b'x' => {
+        let Some((i, e)) = chars.next() else { return Err("incomplete escape sequence".into()) };
+        let simple = match e {
+            'n' => Some(b'\n'),
+            't' => Some(b'\t'),
+            'r' => Some(b'\r'),
+            'a' => Some(7),
+            'b' => Some(8),
+            'f' => Some(12),
+            'v' => Some(11),
+            'e' => Some(27),
+            '\\' | '\'' | '"' | '?' => Some(e as u8),
+            _ => None,
+        };
+        if let Some(v) = simple {
+            out.push(Unit::Value(v as u32));
+            continue;
+        }
+        match e {
+            'x' => {
                 let mut v: u32 = 0;
-                let st = i;
-                while i < b.len() && (b[i] as char).is_ascii_hexdigit() {
-                    v = v.wrapping_mul(16) + (b[i] as char).to_digit(16).unwrap_or(0);
-                    i += 1;
+                let mut any = false;
+                while let Some(d) = chars.peek().and_then(|(_, c)| c.to_digit(16)) {
+                    v = v.wrapping_mul(16).wrapping_add(d);
+                    any = true;
+                    chars.next();
                 }
-                if i == st {
+                if !any {
                     return Err("\\x used with no following hex digits".into());
                 }
-                out.push(v as u8);
+                out.push(Unit::Value(v));
             }
-            b'0'..=b'7' => {
-                let mut v: u32 = (c - b'0') as u32;
+            '0'..='7' => {
+                let mut v = e as u32 - '0' as u32;
                 let mut n = 1;
-                while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
-                    v = v * 8 + (b[i] - b'0') as u32;
-                    i += 1;
-                    n += 1;
+                while n < 3 {
+                    match chars.peek() {
+                        Some((_, d @ '0'..='7')) => {
+                            v = v * 8 + (*d as u32 - '0' as u32);
+                            chars.next();
+                            n += 1;
+                        }
+                        _ => break,
+                    }
                 }
-                out.push(v as u8);
+                out.push(Unit::Value(v));
             }
-            b'u' | b'U' => {
-                let n = if c == b'u' { 4 } else { 8 };
-                let hex = s.get(i..i + n).ok_or("incomplete universal character name")?;
+            'u' | 'U' => {
+                let n = if e == 'u' { 4 } else { 8 };
+                let hex = s.get(i + 1..i + 1 + n).ok_or("incomplete universal character name")?;
                 let v = u32::from_str_radix(hex, 16).map_err(|_| "invalid universal character name")?;
-                i += n;
-                let ch = char::from_u32(v).ok_or("invalid universal character name")?;
-                let mut buf = [0u8; 4];
-                out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                for _ in 0..n {
+                    chars.next();
+                }
+                out.push(Unit::Char(char::from_u32(v).ok_or("invalid universal character name")?));
             }
-            c => return Err(format!("unknown escape sequence '\\{}'", c as char)),
+            c => return Err(format!("unknown escape sequence '\\{}'", c)),
+        }
+    }
+    Ok(out)
+}
+
+/// Decode C escape sequences into bytes; characters are kept as UTF-8 and
+/// numeric escapes give one byte each.
+pub fn unescape(s: &str) -> Result<Vec<u8>, String> {
+    let mut out = vec![];
+    for u in decode(s)? {
+        match u {
+            Unit::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
+            Unit::Value(v) => out.push(v as u8),
+        }
+    }
+    Ok(out)
+}
+
+/// The element type of a wide literal's prefix (`L`, `u`, `U`); `None` for
+/// a narrow one (no prefix or `u8`).
+pub fn wide_elem(text: &str) -> Option<CType> {
+    if text.starts_with("u8") {
+        return None;
+    }
+    match text.as_bytes().first() {
+        Some(b'L') => Some(CType::INT),
+        Some(b'U') => Some(CType::Scalar(Scalar::U32)),
+        Some(b'u') => Some(CType::Scalar(Scalar::U16)),
+        _ => None,
+    }
+}
+
+/// Decode a wide literal body into elements of type `elem` (UTF-16 code
+/// units for a 2-byte element, code points otherwise).
+fn unescape_wide(s: &str, elem: &CType) -> Result<Vec<u32>, String> {
+    let utf16 = elem.scalar().map(|s| s.size()) == Some(2);
+    let mut out = vec![];
+    for u in decode(s)? {
+        match u {
+            Unit::Char(c) if utf16 => out.extend(c.encode_utf16(&mut [0u16; 2]).iter().map(|&x| x as u32)),
+            Unit::Char(c) => out.push(c as u32),
+            Unit::Value(v) if utf16 => out.push(v & 0xffff),
+            Unit::Value(v) => out.push(v),
         }
     }
     Ok(out)
@@ -271,5 +395,13 @@ mod tests {
     fn escapes() {
         assert_eq!(unescape(r"a\n\t\\\x41\101\0").unwrap(), b"a\n\t\\AA\0".to_vec());
         assert!(unescape(r"\q").is_err());
+        assert_eq!(unescape(r"\u00e9").unwrap(), "é".as_bytes().to_vec());
+    }
+    #[test]
+    fn wide_escapes() {
+        assert_eq!(unescape_wide(r"a\x100é", &CType::INT).unwrap(), vec![97, 0x100, 0xe9]);
+        assert_eq!(unescape_wide(r"\U0001F600", &CType::Scalar(Scalar::U16)).unwrap(), vec![0xd83d, 0xde00]);
+        assert_eq!(wide_elem("u8\"x\""), None);
+        assert_eq!(wide_elem("L'x'"), Some(CType::INT));
     }
 }

@@ -31,6 +31,7 @@ mod literal;
 mod scope;
 mod sema;
 mod stmt;
+mod varargs;
 
 pub use ctype::{ArrLen, CFunc, CType};
 
@@ -78,6 +79,13 @@ pub struct FnBuilder {
     /// Compute constructs lexically open around the current statement.
     pub compute: Vec<accjit_ir::ComputeKind>,
     pub fn_index: usize,
+    /// In a variadic function: the hidden locals receiving its variadic
+    /// arguments' block (slots, kinds, count; see `varargs.rs`).
+    pub va: Option<[LocalId; 3]>,
+    /// Open `switch` statements, innermost last: their controlling type and
+    /// the `case`/`default` labels found inside nested blocks of their body
+    /// (value, label, position; see `stmt.rs`).
+    pub switches: Vec<(CType, Vec<(Option<i64>, LabelId, Span)>)>,
 }
 
 pub struct Parser<'a> {

@@ -429,9 +429,12 @@ impl<'a> Parser<'a> {
             let n = self.tyname(&base.ty);
             return self.err(name_span, format!("member reference base type '{}' is not a struct or union", n));
         };
-        let is_const = match base.cat {
-            Cat::Place { is_const } => is_const,
-            _ => return self.err(base.span, "member access on a struct value that is not an lvalue is not supported"),
+        let (base, is_const) = match base.cat {
+            Cat::Place { is_const } => (base, is_const),
+            // A struct value (`f().x`, `(c ? s1 : s2).x`): C11 §6.2.4p8 gives
+            // it a temporary object; its members are not lvalues, which the
+            // const place enforces.
+            _ => (self.temporary_object(base)?, true),
         };
         let sp = base.span.to(name_span);
         match self.find_member(sid, name) {
@@ -698,5 +701,25 @@ impl<'a> Parser<'a> {
         };
         let id = self.mk(kind, ret.ir(), sp);
         Ok(CExpr { id, ty: ret, cat: Cat::Value, span: sp })
+    }
+
+    /// The place of a temporary object holding struct value `v`:
+    /// `*(tmp = v, &tmp)`, so `v` is evaluated exactly where it stands.
+    pub fn temporary_object(&mut self, v: CExpr) -> PResult<CExpr> {
+        if self.fb.is_none() {
+            return self.err(v.span, "member access on a struct value outside a function");
+        }
+        let sp = v.span;
+        let ir = v.ty.ir();
+        let l = self.func_mut().add_local(".temporary", ir.clone(), sp);
+        self.pending.push(accjit_ir::Stmt { kind: accjit_ir::StmtKind::Decl(l, None), span: sp });
+        let dst = self.mk(ExprKind::Local(l), ir.clone(), sp);
+        let set = self.mk(ExprKind::Assign(dst, v.id), ir.clone(), sp);
+        let at = self.mk(ExprKind::Local(l), ir.clone(), sp);
+        let pty = CType::ptr(v.ty.clone());
+        let addr = self.mk(ExprKind::AddrOf(at), pty.ir(), sp);
+        let both = self.mk(ExprKind::Comma(set, addr), pty.ir(), sp);
+        let id = self.mk(ExprKind::Deref(both), ir, sp);
+        Ok(CExpr { id, ty: v.ty, cat: Cat::Place { is_const: true }, span: sp })
     }
 }

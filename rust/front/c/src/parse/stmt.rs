@@ -121,7 +121,7 @@ impl<'a> Parser<'a> {
                 out.push(Stmt { kind: StmtKind::Goto(id), span: sp.to(nsp) });
                 Ok(())
             }
-            "case" | "default" => self.err(sp, format!("'{}' label not at the top level of a switch body (or not in a switch)", t.text)),
+            "case" | "default" => self.nested_case_label(out),
             "else" => self.err(sp, "'else' without a matching 'if'"),
             _ if self.peek_at(1).is_punct(":") && !super::is_keyword(&t.text) => {
                 self.bump();
@@ -272,19 +272,104 @@ impl<'a> Parser<'a> {
         self.scopes.push();
         if let Some(fb) = self.fb.as_mut() {
             fb.breakable += 1;
+            fb.switches.push((pty.clone(), vec![]));
         }
         let r = self.switch_body(&pty);
-        if let Some(fb) = self.fb.as_mut() {
-            fb.breakable -= 1;
-        }
+        let nested = match self.fb.as_mut() {
+            Some(fb) => {
+                fb.breakable -= 1;
+                fb.switches.pop().map(|s| s.1).unwrap_or_default()
+            }
+            None => vec![],
+        };
         self.scopes.pop();
-        let cases = r?;
+        let (cases, pre, before_first) = r?;
         self.expect_p("}")?;
+        if let (Some(bsp), true) = (before_first, nested.is_empty()) {
+            return self.err(bsp, "statement before the first 'case' label of a switch is never executed (not supported)");
+        }
+        let cases = if nested.is_empty() { cases } else { self.switch_by_labels(cases, pre, nested, sp)? };
         out.push(Stmt { kind: StmtKind::Switch(e.id, cases), span: sp });
         Ok(())
     }
 
-    fn switch_body(&mut self, ty: &CType) -> PResult<Vec<SwitchCase>> {
+    /// `case`/`default` inside a nested block of a switch body (Duff's
+    /// device): the label is recorded on the innermost open switch and the
+    /// position becomes a label statement; the switch then dispatches by
+    /// `goto` (`switch_by_labels`).
+    fn nested_case_label(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let t = self.bump();
+        let Some(ty) = self.fb.as_ref().and_then(|f| f.switches.last()).map(|s| s.0.clone()) else {
+            return self.err(t.span, format!("'{}' label not within a switch statement", t.text));
+        };
+        let (value, vsp) = if t.text == "case" {
+            let (v, vsp) = self.const_int_expr()?;
+            if self.is_p("...") {
+                return self.err(self.span(), "case ranges are not supported");
+            }
+            (Some(super::consteval::wrap(v, ty.scalar().unwrap_or(accjit_ir::Scalar::I32))), vsp)
+        } else {
+            (None, t.span)
+        };
+        self.expect_p(":")?;
+        let fb = self.fb.as_mut().ok_or(())?;
+        fb.f.labels.push(format!(".case.{}", fb.f.labels.len()));
+        let id = LabelId(fb.f.labels.len() as u32 - 1);
+        if let Some(s) = fb.switches.last_mut() {
+            s.1.push((value, id, vsp));
+        }
+        out.push(Stmt { kind: StmtKind::Label(id), span: t.span });
+        if self.is_p("}") {
+            return Ok(());
+        }
+        self.stmt(out)
+    }
+
+    /// A switch some of whose labels are inside nested blocks: every label
+    /// becomes a label statement in one body (the top-level cases in order,
+    /// falling through as before) and the switch's cases only jump to them.
+    /// The body stays inside the switch, so `break` still leaves it.
+    fn switch_by_labels(&mut self, cases: Vec<SwitchCase>, pre: Vec<Stmt>, nested: Vec<(Option<i64>, LabelId, Span)>, sp: Span) -> PResult<Vec<SwitchCase>> {
+        let mut targets: Vec<(Option<i64>, LabelId)> = vec![];
+        let mut body = pre;
+        for c in cases {
+            let fb = self.fb.as_mut().ok_or(())?;
+            fb.f.labels.push(format!(".case.{}", fb.f.labels.len()));
+            let id = LabelId(fb.f.labels.len() as u32 - 1);
+            targets.push((c.value, id));
+            body.push(Stmt { kind: StmtKind::Label(id), span: sp });
+            body.extend(c.body.stmts);
+        }
+        for (v, id, vsp) in nested {
+            if let Some((_, _)) = targets.iter().find(|(x, _)| *x == v) {
+                return match v {
+                    Some(v) => self.err(vsp, format!("duplicate case value '{}'", v)),
+                    None => self.err(vsp, "multiple default labels in one switch"),
+                };
+            }
+            targets.push((v, id));
+        }
+        let mut out: Vec<SwitchCase> = targets
+            .iter()
+            .filter(|(v, _)| v.is_some())
+            .map(|(v, id)| SwitchCase { value: *v, body: Block::new(vec![Stmt { kind: StmtKind::Goto(*id), span: sp }]) })
+            .collect();
+        let otherwise = match targets.iter().find(|(v, _)| v.is_none()) {
+            Some((_, id)) => StmtKind::Goto(*id),
+            None => StmtKind::Break,
+        };
+        let mut last = vec![Stmt { kind: otherwise, span: sp }];
+        last.extend(body);
+        out.push(SwitchCase { value: None, body: Block::new(last) });
+        Ok(out)
+    }
+
+    /// The top-level cases of a switch body; what comes before the first
+    /// when there is no case at all; the first statement before the first
+    /// case, which is reachable only through a label inside it.
+    #[allow(clippy::type_complexity)]
+    fn switch_body(&mut self, ty: &CType) -> PResult<(Vec<SwitchCase>, Vec<Stmt>, Option<Span>)> {
+        let mut before_first: Option<Span> = None;
         let mut cases: Vec<SwitchCase> = vec![];
         let mut seen: Vec<(Option<i64>, Span)> = vec![];
         let mut pre: Vec<Stmt> = vec![];
@@ -317,7 +402,10 @@ impl<'a> Parser<'a> {
                     None
                 };
                 self.expect_p(":")?;
-                cases.push(SwitchCase { value, body: Block::new(std::mem::take(&mut pre)) });
+                // Declarations before the first case belong to it; statements
+                // there stay apart (reachable only through nested labels).
+                let body = if before_first.is_some() { vec![] } else { std::mem::take(&mut pre) };
+                cases.push(SwitchCase { value, body: Block::new(body) });
                 continue;
             }
             let start = self.pos;
@@ -330,13 +418,13 @@ impl<'a> Parser<'a> {
                 Some(c) => c.body.stmts.extend(stmts),
                 None => {
                     if !stmts.iter().all(|s| matches!(s.kind, StmtKind::Decl(_, None))) {
-                        return self.err(t.span, "statement before the first 'case' label of a switch is never executed (not supported)");
+                        before_first.get_or_insert(t.span);
                     }
                     pre.extend(stmts);
                 }
             }
         }
-        Ok(cases)
+        Ok((cases, pre, before_first))
     }
 
     fn return_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
