@@ -19,7 +19,8 @@
 //! | `__builtin_creal(z)`, `__builtin_cimag(z)` | complex.h `creal*`, `cimag*` | the part, in `z`'s element type |
 //! | `__builtin_conj(z)` | complex.h `conj*` | complex conjugate, `z`'s type |
 //! | `__builtin_complex_i()` | complex.h `_Complex_I`, `I` | `float _Complex` 0+1i |
-//! | `__builtin_va_list`, `__builtin_va_start(ap, last)`, `__builtin_va_arg(ap, type)`, `__builtin_va_end(ap)`, `__builtin_va_copy(d, s)` | stdarg.h only | optional: only programs including `<stdarg.h>` need them |
+//! | `__builtin_va_start(ap, last)`, `__builtin_va_arg(ap, type)`, `__builtin_va_end(ap)`, `__builtin_va_copy(d, s)` | stdarg.h | on accjit's `va_list` (`struct __accjit_va_list[1]`, declared by stdarg.h and stdio.h; see `parse/varargs.rs`) |
+//! | `_Alignas` | stdalign.h `alignas` | up to the type's own alignment |
 //!
 //! Other things the headers need from the parser: `_Complex` (complex.h),
 //! `_Bool` (stdbool.h), `_Static_assert` (assert.h's `static_assert`, only if
@@ -29,7 +30,8 @@
 //! # Functions the runtime must provide
 //!
 //! `__accjit_assert_fail(const char *expr, const char *file, int line)` (assert.h),
-//! every routine of openacc.h, and the variadic shims for printf & co.
+//! every routine of openacc.h, the routines of omp.h, the variadic shims for
+//! printf & co., open and fcntl, and the `vprintf` family on accjit's `va_list`.
 //! Everything else is libc/libm. Notes for the back end: complex.h functions
 //! pass `double _Complex` in two SSE registers and `float _Complex` packed in
 //! one (x86-64 SysV); stdlib.h's `div`/`ldiv` return small structs in

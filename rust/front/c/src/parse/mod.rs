@@ -82,10 +82,23 @@ pub struct FnBuilder {
     /// In a variadic function: the hidden locals receiving its variadic
     /// arguments' block (slots, kinds, count; see `varargs.rs`).
     pub va: Option<[LocalId; 3]>,
-    /// Open `switch` statements, innermost last: their controlling type and
-    /// the `case`/`default` labels found inside nested blocks of their body
-    /// (value, label, position; see `stmt.rs`).
-    pub switches: Vec<(CType, Vec<(Option<i64>, LabelId, Span)>)>,
+    /// Open `switch` statements, innermost last (see `stmt.rs`).
+    pub switches: Vec<OpenSwitch>,
+}
+
+/// A `switch` being parsed: its controlling type and the `case`/`default`
+/// labels found inside nested blocks of its body.
+pub struct OpenSwitch {
+    pub ty: CType,
+    pub nested: Vec<NestedCase>,
+}
+
+/// A `case` (`value: Some`) or `default` label inside a nested block of a
+/// switch body: the label statement that marks its place.
+pub struct NestedCase {
+    pub value: Option<i64>,
+    pub label: LabelId,
+    pub span: Span,
 }
 
 pub struct Parser<'a> {

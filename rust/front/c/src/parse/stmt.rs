@@ -3,9 +3,19 @@
 
 use super::ctype::CType;
 use super::expr::CExpr;
-use super::{LabelInfo, PResult, Parser, Reported};
+use super::{LabelInfo, NestedCase, OpenSwitch, PResult, Parser, Reported};
 use crate::token::TokenKind;
 use accjit_ir::{Block, ExprId, LabelId, Span, Stmt, StmtKind, SwitchCase};
+
+/// A switch body as parsed: its top-level cases; what comes before the
+/// first case when it is not part of it (everything, when there is no
+/// top-level case); the first statement before the first case, reachable
+/// only through a label nested inside it.
+struct SwitchBody {
+    cases: Vec<SwitchCase>,
+    pre: Vec<Stmt>,
+    before_first: Option<Span>,
+}
 
 impl<'a> Parser<'a> {
     /// `{ … }` with its own scope.
@@ -272,23 +282,23 @@ impl<'a> Parser<'a> {
         self.scopes.push();
         if let Some(fb) = self.fb.as_mut() {
             fb.breakable += 1;
-            fb.switches.push((pty.clone(), vec![]));
+            fb.switches.push(OpenSwitch { ty: pty.clone(), nested: vec![] });
         }
         let r = self.switch_body(&pty);
         let nested = match self.fb.as_mut() {
             Some(fb) => {
                 fb.breakable -= 1;
-                fb.switches.pop().map(|s| s.1).unwrap_or_default()
+                fb.switches.pop().map(|s| s.nested).unwrap_or_default()
             }
             None => vec![],
         };
         self.scopes.pop();
-        let (cases, pre, before_first) = r?;
+        let body = r?;
         self.expect_p("}")?;
-        if let (Some(bsp), true) = (before_first, nested.is_empty()) {
+        if let (Some(bsp), true) = (body.before_first, nested.is_empty()) {
             return self.err(bsp, "statement before the first 'case' label of a switch is never executed (not supported)");
         }
-        let cases = if nested.is_empty() { cases } else { self.switch_by_labels(cases, pre, nested, sp)? };
+        let cases = if nested.is_empty() { body.cases } else { self.switch_by_labels(body, nested, sp)? };
         out.push(Stmt { kind: StmtKind::Switch(e.id, cases), span: sp });
         Ok(())
     }
@@ -299,7 +309,7 @@ impl<'a> Parser<'a> {
     /// `goto` (`switch_by_labels`).
     fn nested_case_label(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         let t = self.bump();
-        let Some(ty) = self.fb.as_ref().and_then(|f| f.switches.last()).map(|s| s.0.clone()) else {
+        let Some(ty) = self.fb.as_ref().and_then(|f| f.switches.last()).map(|s| s.ty.clone()) else {
             return self.err(t.span, format!("'{}' label not within a switch statement", t.text));
         };
         let (value, vsp) = if t.text == "case" {
@@ -312,11 +322,11 @@ impl<'a> Parser<'a> {
             (None, t.span)
         };
         self.expect_p(":")?;
-        let fb = self.fb.as_mut().ok_or(())?;
+        let fb = self.fb.as_mut().ok_or(Reported)?;
         fb.f.labels.push(format!(".case.{}", fb.f.labels.len()));
         let id = LabelId(fb.f.labels.len() as u32 - 1);
         if let Some(s) = fb.switches.last_mut() {
-            s.1.push((value, id, vsp));
+            s.nested.push(NestedCase { value, label: id, span: vsp });
         }
         out.push(Stmt { kind: StmtKind::Label(id), span: t.span });
         if self.is_p("}") {
@@ -329,18 +339,19 @@ impl<'a> Parser<'a> {
     /// becomes a label statement in one body (the top-level cases in order,
     /// falling through as before) and the switch's cases only jump to them.
     /// The body stays inside the switch, so `break` still leaves it.
-    fn switch_by_labels(&mut self, cases: Vec<SwitchCase>, pre: Vec<Stmt>, nested: Vec<(Option<i64>, LabelId, Span)>, sp: Span) -> PResult<Vec<SwitchCase>> {
+    fn switch_by_labels(&mut self, body: SwitchBody, nested: Vec<NestedCase>, sp: Span) -> PResult<Vec<SwitchCase>> {
+        let SwitchBody { cases, pre, .. } = body;
         let mut targets: Vec<(Option<i64>, LabelId)> = vec![];
         let mut body = pre;
         for c in cases {
-            let fb = self.fb.as_mut().ok_or(())?;
+            let fb = self.fb.as_mut().ok_or(Reported)?;
             fb.f.labels.push(format!(".case.{}", fb.f.labels.len()));
             let id = LabelId(fb.f.labels.len() as u32 - 1);
             targets.push((c.value, id));
             body.push(Stmt { kind: StmtKind::Label(id), span: sp });
             body.extend(c.body.stmts);
         }
-        for (v, id, vsp) in nested {
+        for NestedCase { value: v, label: id, span: vsp } in nested {
             if let Some((_, _)) = targets.iter().find(|(x, _)| *x == v) {
                 return match v {
                     Some(v) => self.err(vsp, format!("duplicate case value '{}'", v)),
@@ -364,11 +375,7 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
-    /// The top-level cases of a switch body; what comes before the first
-    /// when there is no case at all; the first statement before the first
-    /// case, which is reachable only through a label inside it.
-    #[allow(clippy::type_complexity)]
-    fn switch_body(&mut self, ty: &CType) -> PResult<(Vec<SwitchCase>, Vec<Stmt>, Option<Span>)> {
+    fn switch_body(&mut self, ty: &CType) -> PResult<SwitchBody> {
         let mut before_first: Option<Span> = None;
         let mut cases: Vec<SwitchCase> = vec![];
         let mut seen: Vec<(Option<i64>, Span)> = vec![];
@@ -424,7 +431,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok((cases, pre, before_first))
+        Ok(SwitchBody { cases, pre, before_first })
     }
 
     fn return_stmt(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
