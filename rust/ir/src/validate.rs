@@ -34,6 +34,9 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
         v.function(f, false);
     }
     for (i, k) in m.kernels.iter().enumerate() {
+        if !(1..=3).contains(&k.gang_dims) {
+            v.err(k.span, format!("kernel k{} `{}`: a gang grid of {} dimensions", i, k.name, k.gang_dims));
+        }
         if k.params.len() != k.func.sig.params.len() {
             v.err(k.span, format!("kernel k{} `{}`: {} params but its function has {}", i, k.name, k.params.len(), k.func.sig.params.len()));
         }
@@ -210,6 +213,9 @@ impl<'m> V<'m> {
                 if self.stage == Stage::Lowered && !kernel {
                     self.err(sp, format!("`{}`: AccLoop outside a kernel", f.name));
                 }
+                if !(1..=3).contains(&l.gang_dim) {
+                    self.err(sp, format!("`{}`: AccLoop of gang dimension {}", f.name, l.gang_dim));
+                }
                 for d in &l.dims {
                     if d.var.index() >= f.locals.len() {
                         self.err(sp, format!("`{}`: loop variable out of range", f.name));
@@ -249,9 +255,17 @@ impl<'m> V<'m> {
                         if k.params.len() != l.args.len() {
                             self.err(sp, format!("`{}`: launch of `{}` passes {} arguments for {} params", f.name, k.name, l.args.len(), k.params.len()));
                         }
+                        if !l.gang_grid.is_empty() && l.gang_grid.len() + 1 != k.gang_dims as usize {
+                            self.err(
+                                sp,
+                                format!("`{}`: launch of `{}` gives {} grid extents for {} gang dimensions", f.name, k.name, l.gang_grid.len(), k.gang_dims),
+                            );
+                        }
                     }
                 }
-                for e in l.args.iter().chain([l.num_gangs, l.num_workers, l.vector_length, l.async_queue, l.local_cond, l.loc].iter().flatten()) {
+                for e in
+                    l.args.iter().chain(&l.gang_grid).chain([l.num_gangs, l.num_workers, l.vector_length, l.async_queue, l.local_cond, l.loc].iter().flatten())
+                {
                     self.eid(f, *e, sp);
                 }
             }

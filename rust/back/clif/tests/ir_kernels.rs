@@ -564,3 +564,86 @@ fn gang_routines_partition_by_the_calling_gang() {
     call(&cm, "r", &[1001, hits.as_mut_ptr() as u64]);
     assert!(hits.iter().all(|&h| h == 2));
 }
+
+/// `hits[idx] += 1` for a gang loop of `gang_dim` over `0..n` (`idx` = the loop variable).
+fn grid_kernel(gang_dims: u8, outer_dim: u8, inner_dim: Option<u8>) -> Kernel {
+    let ip = Type::ptr(Type::I32);
+    let mut fb = kfb(&[("n", Type::I64), ("hits", ip.clone())]);
+    let i = fb.local("i", Type::I64);
+    let j = fb.local("j", Type::I64);
+    let n = fb.get(LocalId(0));
+    let di = dim(&mut fb, i, 0, 1, n);
+    let (hp, iv) = (fb.get(LocalId(1)), fb.get(i));
+    let idx = match inner_dim {
+        None => iv,
+        Some(_) => {
+            let (nv, jv) = (fb.get(LocalId(0)), fb.get(j));
+            let t = fb.ar(BinOp::Mul, iv, nv);
+            fb.ar(BinOp::Add, t, jv)
+        }
+    };
+    let hi = fb.index(hp, idx);
+    let old = fb.load(hi);
+    let one = fb.int(1, Type::I32);
+    let s = fb.ar(BinOp::Add, old, one);
+    let (hp, iv) = (fb.get(LocalId(1)), fb.get(i));
+    let idx = match inner_dim {
+        None => iv,
+        Some(_) => {
+            let (nv, jv) = (fb.get(LocalId(0)), fb.get(j));
+            let t = fb.ar(BinOp::Mul, iv, nv);
+            fb.ar(BinOp::Add, t, jv)
+        }
+    };
+    let hi = fb.index(hp, idx);
+    let asg = fb.assign(hi, s);
+    let mut body = vec![st(StmtKind::Expr(asg))];
+    if let Some(d) = inner_dim {
+        let n = fb.get(LocalId(0));
+        let dj = dim(&mut fb, j, 0, 1, n);
+        let mut inner = acc_loop(vec![dj], true, false, vec![], body);
+        if let StmtKind::AccLoop(l) = &mut inner.kind {
+            l.gang_dim = d;
+        }
+        body = vec![inner];
+    }
+    let mut outer = acc_loop(vec![di], true, false, vec![], body);
+    if let StmtKind::AccLoop(l) = &mut outer.kind {
+        l.gang_dim = outer_dim;
+    }
+    fb.f.body.stmts.push(outer);
+    let mut k = kernel("grid", vec![("n", Type::I64, ParamKind::Value), ("hits", ip, ParamKind::DeviceAddr)], fb.finish(), vec![]);
+    k.gang_dims = gang_dims;
+    k
+}
+
+#[test]
+fn gang_grid_coordinates_partition_their_dimension() {
+    // A 3-D grid (a, b, c): the launch passes a and b after the arguments.
+    for (a, b, c) in [(2i64, 3i64, 4i64), (1, 5, 2), (3, 1, 1), (4, 2, 3)] {
+        let gangs = a * b * c;
+        // gang(dim:2) alone: every iteration runs once per gang of dimensions 1 and 3 (a*c times).
+        let cm = build(&Module { kernels: vec![grid_kernel(3, 2, None)], ..Default::default() });
+        let n = 23usize;
+        let mut hits = vec![0i32; n];
+        let args = [n as u64, hits.as_mut_ptr() as u64, a as u64, b as u64];
+        run_gangs(&cm, 0, &args, gangs);
+        assert!(hits.iter().all(|&h| h as i64 == a * c), "grid ({a},{b},{c}) dim 2: {:?}", hits);
+        // gang(dim:3) holding gang(dim:1): each point once per gang of dimension 2 (b times).
+        let cm = build(&Module { kernels: vec![grid_kernel(3, 3, Some(1))], ..Default::default() });
+        let n = 9usize;
+        let mut hits = vec![0i32; n * n];
+        let args = [n as u64, hits.as_mut_ptr() as u64, a as u64, b as u64];
+        run_gangs(&cm, 0, &args, gangs);
+        assert!(hits.iter().all(|&h| h as i64 == b), "grid ({a},{b},{c}) dims 3>1: {:?}", hits);
+    }
+    // A 2-D grid (a, rest): gang(dim:2) holding gang(dim:1) covers every point exactly once.
+    let cm = build(&Module { kernels: vec![grid_kernel(2, 2, Some(1))], ..Default::default() });
+    for (a, gangs) in [(3i64, 12i64), (5, 5), (1, 7)] {
+        let n = 11usize;
+        let mut hits = vec![0i32; n * n];
+        let args = [n as u64, hits.as_mut_ptr() as u64, a as u64];
+        run_gangs(&cm, 0, &args, gangs);
+        assert!(hits.iter().all(|&h| h == 1), "2-D grid a={a} gangs={gangs}: {:?}", hits);
+    }
+}
