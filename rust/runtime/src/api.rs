@@ -101,9 +101,13 @@ pub fn get_property_string(num: i32, t: i32, prop: i32) -> Option<String> {
     }
 }
 
+/// The types an `acc_init`/`acc_shutdown` argument names: `acc_device_none`
+/// every type with devices, `acc_device_default` the default type (as the
+/// directives' `device_type(default)`), `acc_device_not_host` every
+/// non-host type.
 fn types_of(t: i32) -> AccResult<Vec<DeviceType>> {
     Ok(match t {
-        acc_device_none | acc_device_default => vec![DeviceType::Host, DeviceType::Multicore],
+        acc_device_none => device::ALL_TYPES.iter().copied().filter(|t| device::num_devices(*t) > 0).collect(),
         acc_device_not_host => device::ALL_TYPES.iter().copied().filter(|t| *t != DeviceType::Host).collect(),
         t => vec![ty_arg(t)?],
     })
