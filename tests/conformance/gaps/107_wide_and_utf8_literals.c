@@ -1,11 +1,19 @@
-// L"..." and L'x' with <wchar.h> (wcslen, wcscmp, wcschr, wcscpy, wcstol), u8"..." as UTF-8 bytes, U"..."/u"..." element sizes, escapes in wide literals
+// L"..." and L'x' with <wchar.h> (wcslen, wcscmp, wcschr, wcscpy, wcstol), wchar_t arrays initialised from wide literals (global, local, sized), u8"..." as UTF-8 bytes, U"..."/u"..." element sizes, escapes in wide literals
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
+static wchar_t greeting[] = L"gr\u00fc\u00df";
+static unsigned short utf16[8] = u"a\U0001F600";
+
 int main(void) {
     int failures = 0;
+    wchar_t local[] = L"acc";
+    wchar_t sized[6] = L"ab";
+    if (sizeof greeting != 5 * sizeof(wchar_t) || greeting[2] != 0xfc || greeting[3] != 0xdf || wcslen(greeting) != 4) { printf("FAIL global wide array\n"); failures++; }
+    if (utf16[0] != 'a' || utf16[1] != 0xD83D || utf16[2] != 0xDE00 || utf16[3] != 0 || utf16[7] != 0) { printf("FAIL utf16 array\n"); failures++; }
+    if (sizeof local != 16 || wcscmp(local, L"acc") != 0 || sized[1] != L'b' || sized[2] != 0 || sized[5] != 0) { printf("FAIL local wide arrays\n"); failures++; }
     const wchar_t *w = L"gangs and vectors";
     if (wcslen(w) != 17) { printf("FAIL wcslen %lu\n", (unsigned long)wcslen(w)); failures++; }
     if (sizeof(wchar_t) != 4 || sizeof(L"ab") != 12 || sizeof(L'a') != 4) { printf("FAIL wide sizes\n"); failures++; }

@@ -43,6 +43,20 @@ fn wide_literals_are_arrays_of_their_element_type() {
 }
 
 #[test]
+fn wide_strings_initialise_wide_arrays() {
+    let m = ok("#include <wchar.h>\nwchar_t g[] = L\"h\\xe9\";\nunsigned short h[4] = u\"ab\";\nint f(void) { wchar_t l[] = L\"xyz\"; return sizeof l; }");
+    let g = m.globals.iter().find(|g| g.name == "g").unwrap();
+    assert_eq!(g.ty, Type::Array(Box::new(Type::I32), Some(3)));
+    assert_eq!(g.init.as_ref().unwrap().bytes, vec![b'h', 0, 0, 0, 0xe9, 0, 0, 0, 0, 0, 0, 0]);
+    let h = m.globals.iter().find(|g| g.name == "h").unwrap();
+    assert_eq!(h.init.as_ref().unwrap().bytes, vec![b'a', 0, b'b', 0, 0, 0, 0, 0]);
+    let f = func(&m, "f");
+    assert!(f.locals.iter().any(|l| l.name == "l" && l.ty == Type::Array(Box::new(Type::I32), Some(4))));
+    let e = build("#include <wchar.h>\nwchar_t g[2] = L\"abc\";").unwrap_err();
+    assert!(e.contains("longer than the array"), "{e}");
+}
+
+#[test]
 fn member_of_a_struct_value_goes_through_a_temporary() {
     let m = ok("struct p { int x, y; }; struct p mk(void); int f(void) { return mk().y; }");
     let f = func(&m, "f");

@@ -9,6 +9,7 @@
 use super::consteval::CVal;
 use super::ctype::{ArrLen, CType};
 use super::expr::{CExpr, Cat};
+use super::literal::StrLit;
 use super::{PResult, Parser};
 use crate::token::TokenKind;
 use accjit_ir::{ExprKind, GlobalInit, LocalId, Reloc, Scalar, Span, Stmt, StmtKind, Type};
@@ -22,8 +23,9 @@ pub enum Desig {
 #[derive(Clone, Debug)]
 pub enum InitNode {
     Expr(CExpr),
-    /// A string literal (bytes with the NUL), kept raw for `char[]` targets.
-    Str(Vec<u8>, Span),
+    /// A string literal (elements with the NUL), kept raw for character
+    /// array targets (`char[]`, or `wchar_t[]` and the like for wide ones).
+    Str(StrLit, Span),
     List(Vec<InitItem>, Span),
 }
 
@@ -36,7 +38,7 @@ pub struct InitItem {
 #[derive(Clone, Debug)]
 enum Leaf {
     Expr(CExpr),
-    Bytes(Vec<u8>, Span),
+    Str(StrLit, Span),
 }
 
 type Leaves = Vec<(Vec<u32>, CType, Leaf)>;
@@ -86,17 +88,14 @@ impl<'a> Parser<'a> {
         }
         if self.peek().kind == TokenKind::Str {
             // A lone string literal (not part of a larger expression).
-            // (Wide literals are values of their own element type: not kept raw.)
             let mut k = 0;
-            let mut wide = false;
             while self.peek_at(k).kind == TokenKind::Str {
-                wide |= super::literal::wide_elem(&self.peek_at(k).text).is_some();
                 k += 1;
             }
             let after = self.peek_at(k);
-            if !wide && (after.is_punct(",") || after.is_punct("}") || after.is_punct(";")) {
-                let (b, sp) = self.string_bytes()?;
-                return Ok(InitNode::Str(b, sp));
+            if after.is_punct(",") || after.is_punct("}") || after.is_punct(";") {
+                let (lit, sp) = self.string_lit()?;
+                return Ok(InitNode::Str(lit, sp));
             }
         }
         Ok(InitNode::Expr(self.assign_expr()?))
@@ -164,8 +163,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn is_char_array(ty: &CType) -> bool {
-        matches!(ty, CType::Array(e, _) if matches!(**e, CType::Scalar(Scalar::I8) | CType::Scalar(Scalar::U8)))
+    /// Whether `node` is a string literal initialising array `ty` element by
+    /// element: an array of integers of the literal's element size (`char`
+    /// for narrow literals, `wchar_t`/`char16_t`/`char32_t` for wide ones).
+    fn is_string_for(ty: &CType, node: &InitNode) -> bool {
+        let InitNode::Str(lit, _) = node else { return false };
+        matches!(ty, CType::Array(e, _) if matches!(**e, CType::Scalar(s) if s.is_int() && s != Scalar::Bool && s.size() as usize == lit.elem_size()))
     }
 
     fn push_scalar(&mut self, ty: &CType, node: &InitNode, path: Vec<u32>, out: &mut Leaves) -> PResult<()> {
@@ -174,11 +177,11 @@ impl<'a> Parser<'a> {
                 out.push((path, ty.clone(), Leaf::Expr(e.clone())));
                 Ok(())
             }
-            InitNode::Str(b, sp) => {
-                if Self::is_char_array(ty) {
-                    out.push((path, ty.clone(), Leaf::Bytes(b.clone(), *sp)));
+            InitNode::Str(lit, sp) => {
+                if Self::is_string_for(ty, node) {
+                    out.push((path, ty.clone(), Leaf::Str(lit.clone(), *sp)));
                 } else {
-                    let g = self.string_global(b.clone(), *sp);
+                    let g = self.str_lit_global(lit.clone(), *sp);
                     out.push((path, ty.clone(), Leaf::Expr(g)));
                 }
                 Ok(())
@@ -211,7 +214,7 @@ impl<'a> Parser<'a> {
                 }
                 Ok(())
             }
-            InitNode::Str(..) if Self::is_char_array(ty) => self.push_scalar(ty, node, path, out),
+            InitNode::Str(..) if Self::is_string_for(ty, node) => self.push_scalar(ty, node, path, out),
             InitNode::Expr(e) if aggregate => {
                 if matches!(ty, CType::Struct(_)) && e.ty == *ty {
                     return self.push_scalar(ty, node, path, out);
@@ -279,7 +282,7 @@ impl<'a> Parser<'a> {
                 self.init_object(sub, &it.node, path, out)?;
                 *i += 1;
             }
-            InitNode::Str(..) if Self::is_char_array(sub) => {
+            InitNode::Str(..) if Self::is_string_for(sub, &it.node) => {
                 self.push_scalar(sub, &it.node, path, out)?;
                 *i += 1;
             }
@@ -315,9 +318,9 @@ impl<'a> Parser<'a> {
 
     /// Length of `T x[] = init`.
     pub fn init_array_len(&mut self, ty: &CType, node: &InitNode) -> PResult<u64> {
-        if let InitNode::Str(b, _) = node {
-            if Self::is_char_array(ty) {
-                return Ok(b.len() as u64);
+        if let InitNode::Str(lit, _) = node {
+            if Self::is_string_for(ty, node) {
+                return Ok(lit.elems.len() as u64);
             }
         }
         let leaves = self.layout(ty, node)?;
@@ -370,12 +373,13 @@ impl<'a> Parser<'a> {
         for (path, lty, leaf) in leaves {
             let off = self.path_offset(ty, &path) as usize;
             match leaf {
-                Leaf::Bytes(b, sp) => {
+                Leaf::Str(lit, sp) => {
                     let cap = lty.size(&self.m.structs).unwrap_or(0) as usize;
-                    if b.len() > cap + 1 {
+                    let es = lit.elem_size();
+                    if lit.elems.len() * es > cap + es {
                         return self.err(sp, "initialiser string is longer than the array");
                     }
-                    for (k, v) in b.iter().enumerate().take(cap) {
+                    for (k, v) in lit.bytes().iter().enumerate().take(cap) {
                         if off + k < bytes.len() {
                             bytes[off + k] = *v;
                         }
@@ -487,20 +491,22 @@ impl<'a> Parser<'a> {
                     };
                     stmts.push(Stmt { kind: StmtKind::Expr(a), span: sp });
                 }
-                Leaf::Bytes(b, sp) => {
-                    let cap = lty.size(&self.m.structs).unwrap_or(0) as usize;
-                    if b.len() > cap + 1 {
+                Leaf::Str(lit, sp) => {
+                    let elem = lty.elem().cloned().unwrap_or(CType::CHAR);
+                    let es = lit.elem_size();
+                    let cap = lty.size(&self.m.structs).unwrap_or(0) as usize / es.max(1);
+                    if lit.elems.len() > cap + 1 {
                         return self.err(sp, "initialiser string is longer than the array");
                     }
-                    let elem = lty.elem().cloned().unwrap_or(CType::CHAR);
-                    for (k, v) in b.iter().enumerate().take(cap) {
+                    let s = elem.scalar().unwrap_or(Scalar::I8);
+                    for (k, v) in lit.elems.iter().enumerate().take(cap) {
                         if *v == 0 {
                             continue;
                         }
                         let mut p = path.clone();
                         p.push(k as u32);
                         let place = self.path_place(l, ty, &p, sp)?;
-                        let c = self.mk(ExprKind::Int(*v as i8 as i64), elem.ir(), sp);
+                        let c = self.mk(ExprKind::Int(super::consteval::wrap(*v as i64, s)), elem.ir(), sp);
                         let a = self.mk(ExprKind::Assign(place.id, c), elem.ir(), sp);
                         stmts.push(Stmt { kind: StmtKind::Expr(a), span: sp });
                     }

@@ -67,23 +67,29 @@ impl<'a> Parser<'a> {
     /// Adjacent string literals, concatenated, as a constant global array
     /// (`char[]`, or the wide element type when one of them has a wide prefix).
     pub fn string_literal(&mut self) -> PResult<CExpr> {
+        let (lit, sp) = self.string_lit()?;
+        Ok(self.str_lit_global(lit, sp))
+    }
+
+    /// Adjacent string literal tokens: their elements, NUL included.
+    pub fn string_lit(&mut self) -> PResult<(StrLit, Span)> {
         let mut k = 0;
-        let mut wide: Option<(CType, Span)> = None;
+        let mut wide: Option<CType> = None;
         while self.peek_at(k).kind == TokenKind::Str {
             let t = self.peek_at(k).clone();
             if let Some(e) = wide_elem(&t.text) {
                 match &wide {
-                    Some((w, _)) if *w != e => return self.err(t.span, "concatenation of string literals with different wide prefixes"),
-                    _ => wide = Some((e, t.span)),
+                    Some(w) if *w != e => return self.err(t.span, "concatenation of string literals with different wide prefixes"),
+                    _ => wide = Some(e),
                 }
             }
             k += 1;
         }
-        let Some((elem, _)) = wide else {
+        let Some(elem) = wide else {
             let (bytes, sp) = self.string_bytes()?;
-            return Ok(self.string_global(bytes, sp));
+            return Ok((StrLit { elems: bytes.into_iter().map(u32::from).collect(), elem: CType::CHAR }, sp));
         };
-        let mut units = vec![];
+        let mut elems = vec![];
         let mut sp = self.span();
         while self.peek().kind == TokenKind::Str {
             let t = self.bump();
@@ -93,15 +99,23 @@ impl<'a> Parser<'a> {
                 return self.err(t.span, "malformed string literal");
             }
             match unescape_wide(&text[1..text.len() - 1], &elem) {
-                Ok(u) => units.extend(u),
+                Ok(u) => elems.extend(u),
                 Err(m) => return self.err(t.span, m),
             }
         }
-        units.push(0);
-        let size = elem.scalar().map(|s| s.size()).unwrap_or(4) as usize;
-        let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()[..size].to_vec()).collect();
-        let n = units.len() as u64;
-        let ty = CType::Array(Box::new(elem), ArrLen::Fixed(n));
+        elems.push(0);
+        Ok((StrLit { elems, elem }, sp))
+    }
+
+    /// A string literal as its constant global array (narrow ones shared
+    /// between equal literals).
+    pub fn str_lit_global(&mut self, lit: StrLit, sp: Span) -> CExpr {
+        if lit.elem == CType::CHAR {
+            return self.string_global(lit.bytes(), sp);
+        }
+        let n = lit.elems.len() as u64;
+        let bytes = lit.bytes();
+        let ty = CType::Array(Box::new(lit.elem), ArrLen::Fixed(n));
         self.anon += 1;
         self.m.globals.push(Global {
             name: format!(".wstr.{}", self.anon),
@@ -114,7 +128,7 @@ impl<'a> Parser<'a> {
         });
         let gid = accjit_ir::GlobalId(self.m.globals.len() as u32 - 1);
         let id = self.mk(ExprKind::Global(gid), ty.ir(), sp);
-        Ok(CExpr { id, ty, cat: Cat::Place { is_const: false }, span: sp })
+        CExpr { id, ty, cat: Cat::Place { is_const: false }, span: sp }
     }
 
     /// The bytes (NUL included) of adjacent string literal tokens.
@@ -245,6 +259,27 @@ pub fn parse_float_literal(text: &str) -> Option<(f64, Scalar, bool)> {
     Some((v, s, imag))
 }
 
+/// A string literal's elements (NUL included) and their type: `char` for a
+/// narrow literal (its bytes), the wide element type otherwise.
+#[derive(Clone, Debug)]
+pub struct StrLit {
+    pub elems: Vec<u32>,
+    pub elem: CType,
+}
+
+impl StrLit {
+    /// Bytes of one element.
+    pub fn elem_size(&self) -> usize {
+        self.elem.scalar().map(|s| s.size() as usize).unwrap_or(1)
+    }
+
+    /// The array's bytes (little-endian elements).
+    pub fn bytes(&self) -> Vec<u8> {
+        let size = self.elem_size();
+        self.elems.iter().flat_map(|u| u.to_le_bytes()[..size].to_vec()).collect()
+    }
+}
+
 /// One element of a decoded literal body.
 enum Unit {
     /// A source character or a universal character name: encoded (UTF-8,
@@ -339,7 +374,7 @@ pub fn unescape(s: &str) -> Result<Vec<u8>, String> {
 
 /// The element type of a wide literal's prefix (`L`, `u`, `U`); `None` for
 /// a narrow one (no prefix or `u8`).
-pub fn wide_elem(text: &str) -> Option<CType> {
+fn wide_elem(text: &str) -> Option<CType> {
     if text.starts_with("u8") {
         return None;
     }
