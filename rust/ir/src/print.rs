@@ -299,7 +299,10 @@ impl<'m> Printer<'m> {
         let head = format!("{}: {}: {}", r.op.symbol(), self.local_name(f, r.private), self.ty(&r.ty));
         match &r.form {
             RedForm::Scalar => head,
-            RedForm::Objects { kind, count } => format!("{} {} x {}", head, format!("{kind:?}").to_lowercase(), self.expr(f, *count)),
+            RedForm::Objects { kind, count, storage } => {
+                let at = storage.map(|p| format!(" at {}", self.expr(f, p))).unwrap_or_default();
+                format!("{} {} x {}{}", head, format!("{kind:?}").to_lowercase(), self.expr(f, *count), at)
+            }
         }
     }
 

@@ -18,7 +18,7 @@
 //! ones defined here.
 
 use crate::module::{BinOp, ExprId, LocalId};
-use crate::types::{Scalar, Type};
+use crate::types::{Scalar, StructDef, Type};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RedOp {
@@ -136,6 +136,40 @@ impl RedOp {
     }
 }
 
+/// Whether `op` can reduce objects of type `ty`: arithmetic types the
+/// operator is defined on, and fixed-size arrays and structs whose every
+/// element or member is such (a union: its first member, the one a reduction
+/// initialises and combines). The error names the member at fault.
+pub fn reducible(op: RedOp, ty: &Type, structs: &[StructDef]) -> Result<(), String> {
+    match ty {
+        Type::Scalar(_) | Type::Complex(_) => match op.combine(ty) {
+            Some(_) => Ok(()),
+            None => Err(format!("'{}' is not defined on {}", op.symbol(), type_words(ty))),
+        },
+        // Arrays of unknown size are sized by their clause (sections, VLAs).
+        Type::Array(e, _) => reducible(op, e, structs),
+        Type::Struct(id) => {
+            let Some(sd) = structs.get(id.0 as usize).filter(|d| d.complete) else { return Err("an incomplete struct cannot be reduced".into()) };
+            let n = if sd.is_union { 1 } else { sd.fields.len() };
+            for fd in sd.fields.iter().take(n) {
+                reducible(op, &fd.ty, structs).map_err(|e| format!("member '{}': {}", fd.name, e))?;
+            }
+            Ok(())
+        }
+        _ => Err(format!("a reduction variable must be arithmetic, not {}", type_words(ty))),
+    }
+}
+
+fn type_words(ty: &Type) -> &'static str {
+    match ty {
+        Type::Scalar(s) if s.is_float() => "a floating-point type",
+        Type::Scalar(_) => "an integer type",
+        Type::Complex(_) => "a complex type",
+        Type::Ptr(_) => "a pointer",
+        _ => "this type",
+    }
+}
+
 /// The least and greatest value of an integer type (`u64::MAX` as -1).
 fn int_range(s: Scalar) -> (i64, i64) {
     match s {
@@ -181,7 +215,11 @@ pub enum RedForm {
     /// or struct of such). `private` is a local of type `ty *` that the back
     /// end points at this executor's copy of the `count` objects before the
     /// body runs; `lower` makes the body reach the copy through it.
-    Objects { kind: RedKind, count: ExprId },
+    /// `storage`: None, the back end places the copy; Some(p), the copy is at
+    /// the pointer `p` (evaluated before the body), inside a private local
+    /// `lower` made for the whole variable when several reductions with
+    /// different operators or types reduce parts of it (`s.sum`, `s.count`).
+    Objects { kind: RedKind, count: ExprId, storage: Option<ExprId> },
 }
 
 /// One reduced variable of an `AccLoop` or of a kernel (compute construct):

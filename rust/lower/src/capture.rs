@@ -162,6 +162,11 @@ impl<'f> Walker<'f> {
                         if let Some(k) = VarKey::of_place(self.f, v.root) {
                             self.note(k, v.span, true, false, true);
                         }
+                        // The bounds of a section (and a VLA's length) are read
+                        // where the reduction starts.
+                        for k in bound_vars(self.f, v) {
+                            self.note(k, v.span, false, false, false);
+                        }
                     }
                 }
                 // A private subarray's bounds are read before the loop.
@@ -310,4 +315,27 @@ pub fn inner_loop_vars(f: &Function, b: &Block, out: &mut Vec<LocalId>) {
             _ => {}
         }
     }
+}
+
+/// Variables other than the root that a non-scalar clause variable's address
+/// or size reads (section bounds, subscripts, a VLA's hidden length).
+pub fn bound_vars(f: &Function, v: &VarRef) -> Vec<VarKey> {
+    let root = VarKey::of_place(f, v.root);
+    let mut out = vec![];
+    if v.sections.is_empty() && VarKey::of_place(f, v.base).is_some() && f.expr(v.root).ty.is_arith() {
+        return out;
+    }
+    for e in [v.addr, v.bytes] {
+        crate::walk::for_each_expr(f, e, &mut |_, x| {
+            let k = match x.kind {
+                ExprKind::Local(l) => Some(VarKey::Local(l)),
+                ExprKind::Global(g) => Some(VarKey::Global(g)),
+                _ => None,
+            };
+            if let Some(k) = k.filter(|k| Some(*k) != root && !out.contains(k)) {
+                out.push(k);
+            }
+        });
+    }
+    out
 }

@@ -522,7 +522,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
     }
     let (mut privates, private_copies) = crate::private::loop_privates(b, &d.private, &mut bound);
     let mut body_head = vec![];
-    let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head);
+    let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head, &mut privates);
     // Loop variables of plain loops inside: private to each executor (also
     // in a sequential loop, which every executor of the enclosing level runs).
     let collapsed_body = collapsed_body(&nest_levels, inner_body);

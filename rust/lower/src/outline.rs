@@ -234,7 +234,7 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
         .reductions
         .iter()
         .flat_map(|r| r.vars.iter())
-        .filter_map(|v| VarKey::of_place(f, v.root).map(|k| (k, v.span)))
+        .flat_map(|v| VarKey::of_place(f, v.root).into_iter().chain(crate::capture::bound_vars(f, v)).map(|k| (k, v.span)))
         .chain(extra.iter().map(|(_, k)| (*k, span)))
         .collect();
     for (k, sp) in red_keys {

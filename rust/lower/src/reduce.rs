@@ -22,6 +22,7 @@ use crate::copy::{KernelBuilder, Mapped};
 use accjit_ir::*;
 
 /// The reduced object type and what the clause names, for a non-scalar form.
+#[derive(Clone)]
 struct Objects {
     ty: Type,
     kind: RedKind,
@@ -32,48 +33,15 @@ pub fn is_scalar_var(f: &Function, v: &VarRef) -> bool {
     v.sections.is_empty() && VarKey::of_place(f, v.base).is_some() && f.expr(v.root).ty.is_arith()
 }
 
-/// The arithmetic leaves of `ty` that `op` must apply to, checked; the object
-/// type (arrays stripped) on success.
+/// The object type of a reduced `ty` (arrays stripped), checked with the
+/// IR's `reducible` (the front end checks the same; this guards other front ends).
 fn object_type(structs: &[StructDef], op: RedOp, ty: &Type) -> Result<Type, String> {
     let mut t = ty;
     while let Type::Array(e, _) = t {
         t = e;
     }
-    check_leaves(structs, op, t)?;
+    reducible(op, t, structs).map_err(|e| format!("reduction operator '{}' cannot be applied: {}", op.symbol(), e))?;
     Ok(t.clone())
-}
-
-fn check_leaves(structs: &[StructDef], op: RedOp, ty: &Type) -> Result<(), String> {
-    match ty {
-        Type::Scalar(_) | Type::Complex(_) => match op.combine(ty) {
-            Some(_) => Ok(()),
-            None => Err(format!("reduction operator '{}' cannot be applied to {}", op.symbol(), type_words(ty))),
-        },
-        Type::Array(e, Some(_)) => check_leaves(structs, op, e),
-        Type::Struct(id) => {
-            let Some(sd) = structs.get(id.0 as usize) else { return Err("an incomplete struct cannot be reduced".into()) };
-            if !sd.complete {
-                return Err(format!("the incomplete struct '{}' cannot be reduced", sd.name));
-            }
-            let n = if sd.is_union { 1 } else { sd.fields.len() };
-            for fd in sd.fields.iter().take(n) {
-                check_leaves(structs, op, &fd.ty).map_err(|e| format!("member '{}': {}", fd.name, e))?;
-            }
-            Ok(())
-        }
-        _ => Err(format!("a reduction variable must be arithmetic, not {}", type_words(ty))),
-    }
-}
-
-fn type_words(ty: &Type) -> &'static str {
-    match ty {
-        Type::Scalar(s) if s.is_float() => "a floating-point type",
-        Type::Scalar(_) => "an integer type",
-        Type::Complex(_) => "a complex type",
-        Type::Ptr(_) => "a pointer",
-        Type::Array(..) => "an array of unknown size",
-        _ => "this type",
-    }
 }
 
 /// Classify an object-form clause variable (None after reporting an error).
@@ -131,22 +99,31 @@ fn bind_view(b: &mut KernelBuilder, v: &VarRef, key: VarKey, private: LocalId, d
     Stmt { kind: StmtKind::Decl(view, Some(at)), span }
 }
 
-/// Object-form clause variables reduced together: those of one root
-/// variable with one operator and object type (e.g. `hist[a]` and `hist[b]`,
-/// or `s.x` and `s.y` of one type) share one private copy of their hull.
+/// Object-form clause variables reduced together with one private copy.
 struct Group<'v> {
     op: RedOp,
     ty: Type,
     kind: RedKind,
     key: VarKey,
     vars: Vec<&'v VarRef>,
+    /// The objects live inside a private copy of the whole variable (see
+    /// `whole_copies`); otherwise the group has its own copy and a view.
+    whole: bool,
 }
 
-/// Group the object-form variables of `reductions` (scalars are skipped);
-/// two groups on one root variable are an error (their views would clash).
+/// Largest variable given a whole private copy when several clause
+/// variables reduce parts of it (the copy lives in the executor's frame).
+const WHOLE_COPY_LIMIT: u64 = 64 * 1024;
+
+/// Group the object-form variables of `reductions` (scalars are skipped).
+/// Several parts of one struct or array (`s.sum`, `s.n`, `h[1]`, `h[5]`) are
+/// reduced inside one private copy of the whole variable, each part with its
+/// own operator. Parts of a variable that cannot be copied whole (reached
+/// through a pointer, or larger than `WHOLE_COPY_LIMIT`) share one copy of
+/// their hull, which needs one operator and type.
 fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<Group<'v>> {
     let src = b.src;
-    let mut groups: Vec<Group<'v>> = vec![];
+    let mut parts: Vec<(VarKey, RedOp, Objects, &'v VarRef)> = vec![];
     for r in reductions {
         for v in &r.vars {
             if is_scalar_var(src, v) {
@@ -156,25 +133,79 @@ fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<
                 b.error(v.span, format!("reduction on `{}`: not a variable", v.text));
                 continue;
             };
-            let Some(obj) = objects_of(b, r.op, v) else { continue };
-            match groups.iter_mut().find(|g| g.key == key) {
-                Some(g) if g.op == r.op && g.ty == obj.ty => g.vars.push(v),
-                Some(g) => {
-                    let first = g.vars[0].text.clone();
-                    b.cx.error(
-                        Diagnostic::error(
-                            v.span,
-                            format!("reduction on `{}`: `{}` of the same variable is already reduced with another operator or type", v.text, first),
-                        )
-                        .with_note(g.vars[0].span, "the other reduction")
-                        .with_hint("reduce the parts of one variable with one operator, or use separate variables"),
-                    );
-                }
-                None => groups.push(Group { op: r.op, ty: obj.ty, kind: obj.kind, key, vars: vec![v] }),
+            if let Some(obj) = objects_of(b, r.op, v) {
+                parts.push((key, r.op, obj, v));
             }
         }
     }
+    let mut groups: Vec<Group<'v>> = vec![];
+    for (key, op, obj, v) in parts.iter().cloned() {
+        let shared = parts.iter().filter(|p| p.0 == key).count() > 1;
+        let rty = src.expr(v.root).ty.clone();
+        let whole = shared && !rty.is_ptr() && !matches!(rty, Type::Array(_, None)) && b.cx.size_of(&rty) <= WHOLE_COPY_LIMIT;
+        if whole {
+            groups.push(Group { op, ty: obj.ty, kind: obj.kind, key, vars: vec![v], whole });
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.key == key) {
+            Some(g) if g.op == op && g.ty == obj.ty => g.vars.push(v),
+            Some(g) => {
+                let other = g.vars[0].span;
+                b.cx.error(
+                    Diagnostic::error(
+                        v.span,
+                        format!(
+                            "reduction on `{}`: parts of a variable reached through a pointer, or larger than {} KiB, must all be reduced with one operator and type",
+                            v.text,
+                            WHOLE_COPY_LIMIT / 1024
+                        ),
+                    )
+                    .with_note(other, "another reduction of the same variable")
+                    .with_hint("use one operator for the parts of this variable, or separate variables"),
+                );
+            }
+            None => groups.push(Group { op, ty: obj.ty, kind: obj.kind, key, vars: vec![v], whole }),
+        }
+    }
     groups
+}
+
+/// For each group, the private local holding a copy of its whole variable
+/// (one per variable), or None when the group has its own copy and a view.
+fn whole_copies(b: &mut KernelBuilder, groups: &[Group]) -> Vec<Option<LocalId>> {
+    let src = b.src;
+    let mut made: Vec<(VarKey, LocalId)> = vec![];
+    let mut out = vec![];
+    for g in groups {
+        if !g.whole {
+            out.push(None);
+            continue;
+        }
+        if let Some((_, l)) = made.iter().find(|(k, _)| *k == g.key) {
+            out.push(Some(*l));
+            continue;
+        }
+        let v = g.vars[0];
+        let rty = src.expr(v.root).ty.clone();
+        let l = b.k.add_local(format!("{}.private", var_text(v)), rty, v.span);
+        made.push((g.key, l));
+        out.push(Some(l));
+    }
+    out
+}
+
+/// The variable's name as written (the text before any `.`, `->` or `[`).
+fn var_text(v: &VarRef) -> String {
+    v.text.split(['.', '[', '-']).next().unwrap_or(&v.text).trim().to_string()
+}
+
+/// `(T *)((i64)&copy - delta)`: where a group's objects are inside the whole copy.
+fn storage_in(b: &mut KernelBuilder, copy: LocalId, delta: ExprId, ty: &Type, span: Span) -> ExprId {
+    let c = build::local(&mut b.k, copy, span);
+    let a = build::addr_of(&mut b.k, c, span);
+    let a = as_i64(b, a, span);
+    let at = build::binary(&mut b.k, BinOp::Sub, a, delta, Type::I64, span);
+    build::cast(&mut b.k, at, Type::ptr(ty.clone()), span)
 }
 
 /// The hull of a group as i64 kernel expressions `(start address, bytes)`,
@@ -238,6 +269,7 @@ pub fn loop_reductions(
     bound: &mut Vec<VarKey>,
     pre: &mut Vec<Stmt>,
     body_head: &mut Vec<Stmt>,
+    privates: &mut Vec<LocalId>,
 ) -> Vec<LoopReduction> {
     let src = b.src;
     let mut out = vec![];
@@ -259,11 +291,13 @@ pub fn loop_reductions(
             out.push(LoopReduction { op: r.op, ty, form: RedForm::Scalar, private: nl, target });
         }
     }
+    let groups = object_groups(b, &d.reductions);
+    let copies = whole_copies(b, &groups);
     let mut views = vec![];
-    for g in object_groups(b, &d.reductions) {
+    for (g, copy) in groups.iter().zip(&copies) {
         let v = g.vars[0];
         let span = v.span;
-        let (lo, bytes) = group_hull(b, &g, span);
+        let (lo, bytes) = group_hull(b, g, span);
         let (tl, d1) = build::temp(&mut b.k, "__acc_red_target", lo, span);
         let base = root_base(b, v, span);
         let t = build::load_local(&mut b.k, tl, span);
@@ -276,10 +310,17 @@ pub fn loop_reductions(
         let t = build::load_local(&mut b.k, tl, span);
         let target = build::cast(&mut b.k, t, Type::ptr(g.ty.clone()), span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
-        views.push((v, g.key, pl, dl));
-        out.push(LoopReduction { op: g.op, ty: g.ty, form: RedForm::Objects { kind: g.kind, count }, private: pl, target });
+        let storage = copy.map(|c| {
+            let delta = build::load_local(&mut b.k, dl, span);
+            storage_in(b, c, delta, &g.ty, span)
+        });
+        if copy.is_none() {
+            views.push((v, g.key, pl, dl));
+        }
+        out.push(LoopReduction { op: g.op, ty: g.ty.clone(), form: RedForm::Objects { kind: g.kind.clone(), count, storage }, private: pl, target });
     }
-    // Now rebind: scalars to their privates, object roots to their views.
+    // Now rebind: scalars to their privates, object roots to their views or
+    // whole copies.
     for (key, m) in binds {
         b.env.bind(key, m);
         bound.push(key);
@@ -290,32 +331,60 @@ pub fn loop_reductions(
         body_head.push(decl);
         bound.push(key);
     }
+    for (g, copy) in groups.iter().zip(&copies) {
+        if let Some(c) = copy {
+            if !privates.contains(c) {
+                privates.push(*c);
+                b.env.bind(g.key, Mapped::Local(*c));
+                bound.push(g.key);
+            }
+        }
+    }
     out
 }
 
 /// The object-form reductions of a compute construct (whole scalar
 /// variables are captures in `Mode::Reduction`, see `implicit.rs`): target
 /// and count are expressions over the kernel's parameters (the back end
-/// evaluates them at gang start); the views are declared in `prelude`.
+/// evaluates them at gang start); the views (and whole copies) are declared
+/// in `prelude`.
 pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude: &mut Vec<Stmt>) -> Vec<KernelReduction> {
     let mut out = vec![];
     let mut views = vec![];
-    for g in object_groups(b, &c.reductions) {
+    let groups = object_groups(b, &c.reductions);
+    let copies = whole_copies(b, &groups);
+    for (g, copy) in groups.iter().zip(&copies) {
         let v = g.vars[0];
         let span = v.span;
-        let (lo, bytes) = group_hull(b, &g, span);
+        let (lo, bytes) = group_hull(b, g, span);
         let target = build::cast(&mut b.k, lo, Type::ptr(g.ty.clone()), span);
         let count = count_of(b, bytes, &g.ty, span);
         let base = root_base(b, v, span);
-        let (lo2, _) = group_hull(b, &g, span);
+        let (lo2, _) = group_hull(b, g, span);
         let delta = build::binary(&mut b.k, BinOp::Sub, base, lo2, Type::I64, span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
-        views.push((v, g.key, pl, delta));
-        out.push(KernelReduction { op: g.op, ty: g.ty, form: RedForm::Objects { kind: g.kind, count }, private: pl, target });
+        let storage = match copy {
+            Some(c) => Some(storage_in(b, *c, delta, &g.ty, span)),
+            None => {
+                views.push((v, g.key, pl, delta));
+                None
+            }
+        };
+        out.push(KernelReduction { op: g.op, ty: g.ty.clone(), form: RedForm::Objects { kind: g.kind.clone(), count, storage }, private: pl, target });
     }
     for (v, key, pl, delta) in views {
         let decl = bind_view(b, v, key, pl, delta, v.span);
         prelude.push(decl);
+    }
+    let mut declared = vec![];
+    for (g, copy) in groups.iter().zip(&copies) {
+        if let Some(c) = copy {
+            if !declared.contains(c) {
+                declared.push(*c);
+                prelude.push(Stmt { kind: StmtKind::Decl(*c, None), span: g.vars[0].span });
+                b.env.bind(g.key, Mapped::Local(*c));
+            }
+        }
     }
     out
 }

@@ -274,3 +274,73 @@ void f(int n, const int *a, int *b) {
     let (_, plain) = ok("void g(int n, int *b) {\n  #pragma acc parallel loop\n  for (int i = 0; i < n; i++) b[i] = i;\n}\n");
     assert!(calls_of(&plain, "__accjit_data_enter").is_empty(), "no default(present): the pointer is only firstprivate\n{plain}");
 }
+
+/// The reductions of the acc loops of a module's kernels, in order.
+fn loop_reductions(m: &Module) -> Vec<LoopReduction> {
+    fn walk(b: &Block, out: &mut Vec<LoopReduction>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::AccLoop(l) => {
+                    out.extend(l.reductions.iter().cloned());
+                    walk(&l.body, out);
+                }
+                StmtKind::Block(b) => walk(b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = vec![];
+    for k in &m.kernels {
+        walk(&k.func.body, &mut out);
+    }
+    out
+}
+
+#[test]
+fn reductions_say_what_they_reduce() {
+    let (m, text) = ok("struct st { double sum; int n; };\n\
+        void f(int n, int *h, const int *v, struct st s, int a[8][4]) {\n\
+        long x = 0; int e[5];\n\
+        #pragma acc parallel loop reduction(+:x, h[0:n], e[2], a[1:2][0:4])\n\
+        for (int i = 0; i < n; i++) { x += v[i]; h[v[i] % n]++; e[2] += 1; a[1][i % 4] += 1; }\n\
+        #pragma acc parallel loop reduction(+:s.sum, s.n)\n\
+        for (int i = 0; i < n; i++) { s.sum += v[i]; s.n++; }\n\
+        }");
+    let rs = loop_reductions(&m);
+    let kinds: Vec<Option<RedKind>> = rs
+        .iter()
+        .map(|r| match &r.form {
+            RedForm::Scalar => None,
+            RedForm::Objects { kind, .. } => Some(kind.clone()),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![None, Some(RedKind::Section), Some(RedKind::Element), Some(RedKind::Section), Some(RedKind::Member), Some(RedKind::Member)],
+        "{text}"
+    );
+    assert_eq!(rs[1].ty, Type::I32, "a section reduces its elements: {text}");
+    // One view per variable: the section's private is a pointer the back end sets.
+    assert!(matches!(rs[1].form, RedForm::Objects { storage: None, .. }), "{text}");
+    // Two members of one struct with different types live inside one private copy of the struct.
+    let stores: Vec<bool> = rs[4..].iter().map(|r| matches!(r.form, RedForm::Objects { storage: Some(_), .. })).collect();
+    assert_eq!(stores, vec![true, true], "{text}");
+    assert_eq!((rs[4].ty.clone(), rs[5].ty.clone()), (Type::F64, Type::I32), "{text}");
+}
+
+#[test]
+fn a_compute_construct_reduction_is_initialised_by_the_back_end_only() {
+    let (m, text) = ok("void f(int n, const int *v, int *h) {\n\
+        long s = 0;\n\
+        #pragma acc parallel reduction(+:s, h[0:n])\n\
+        { s += 1; h[0] += 1; }\n\
+        }");
+    let k = &m.kernels[0];
+    assert_eq!(k.reductions.len(), 2, "{text}");
+    assert!(matches!(k.reductions[0].form, RedForm::Scalar));
+    assert!(matches!(k.reductions[1].form, RedForm::Objects { kind: RedKind::Section, .. }));
+    // No declaration initialises the scalar's private copy in the kernel body.
+    let p = k.reductions[0].private;
+    let inits = k.func.body.stmts.iter().filter(|s| matches!(s.kind, StmtKind::Decl(l, Some(_)) if l == p)).count();
+    assert_eq!(inits, 0, "{text}");
+}

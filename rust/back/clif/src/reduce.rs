@@ -6,7 +6,8 @@
 //!   address is not taken).
 //! - The private copy of `count` objects (`RedForm::Objects`: elements,
 //!   members, sections, whole arrays and structs) lives on the executor's
-//!   thread-local VLA stack (`__accjit_alloca`, released at the end); it is
+//!   thread-local VLA stack (`__accjit_alloca`, released at the end), or where
+//!   `lower` placed it (`storage`, inside a private copy of the variable); it is
 //!   filled with the identity object by object (structs member by member).
 //! - Partials meet in the original: when an executor ends, its copy is
 //!   combined into the target, under `__accjit_lock` when executors of other
@@ -34,7 +35,8 @@ pub struct LiveObjects {
     target: Value,
     count: Value,
     copy: Value,
-    mark: Value,
+    /// None when the copy is not on the VLA stack (`storage` given).
+    mark: Option<Value>,
 }
 
 /// Started object reductions, by private local.
@@ -120,7 +122,7 @@ impl FnCx<'_, '_, '_> {
                 let id = self.cast(id, &r.ty, &pty, span)?;
                 self.write_local(r.private, id, span)
             }
-            RedForm::Objects { count, .. } => {
+            RedForm::Objects { count, storage, .. } => {
                 let target = self.lower_expr(r.target)?.scalar(span)?;
                 let cv = self.lower_expr(*count)?;
                 let cty = self.expr(*count).ty.clone();
@@ -128,10 +130,16 @@ impl FnCx<'_, '_, '_> {
                 let zero = self.iconst(types::I64, 0);
                 let count = self.b.ins().smax(count, zero);
                 let size = self.size_of(&r.ty) as i64;
-                let bytes = self.b.ins().imul_imm_s(count, size);
-                let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
-                let copy = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], span)?;
-                let (Some(mark), Some(copy)) = (mark, copy) else { return Err(Diagnostic::error(span, "internal error: reduction copy")) };
+                let (copy, mark) = match storage {
+                    Some(p) => (self.lower_expr(*p)?.scalar(span)?, None),
+                    None => {
+                        let bytes = self.b.ins().imul_imm_s(count, size);
+                        let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
+                        let copy = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], span)?;
+                        let (Some(mark), Some(copy)) = (mark, copy) else { return Err(Diagnostic::error(span, "internal error: reduction copy")) };
+                        (copy, Some(mark))
+                    }
+                };
                 let (op, ty) = (r.op, r.ty.clone());
                 self.each_index(count, |fx, i| {
                     let at = fx.b.ins().imul_imm_s(i, size);
@@ -182,8 +190,8 @@ impl FnCx<'_, '_, '_> {
         } else {
             body(self)?;
         }
-        if let Some(live) = self.live_reductions.get(&r.private).copied() {
-            self.call_named("__accjit_stack_release", &[types::I64], None, &[live.mark], span)?;
+        if let Some(mark) = self.live_reductions.get(&r.private).and_then(|l| l.mark) {
+            self.call_named("__accjit_stack_release", &[types::I64], None, &[mark], span)?;
         }
         Ok(())
     }

@@ -523,7 +523,13 @@ impl<'m> FnCx<'_, 'm, '_> {
                 }
                 Ok(VVal::Lanes(out))
             }
-            ExprKind::Local(l) => Ok(self.vuse(vx, l)),
+            ExprKind::Local(l) if Self::is_varying(vx, l) => Ok(self.vuse(vx, l)),
+            // A local the body reads but never varies (a declaration with a
+            // uniform initialiser): its scalar value, widened where it meets lanes.
+            ExprKind::Local(l) => {
+                let pl = self.local_place(l, span)?;
+                Ok(VVal::Uni(self.read_place(pl, &ty).scalar(span)?))
+            }
             ExprKind::Deref(ptr) => {
                 let addr = self.vaddr(vx, ptr)?;
                 self.vload(vx, addr, &ty)

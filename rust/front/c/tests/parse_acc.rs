@@ -11,6 +11,15 @@ fn ok(src: &str) -> Module {
     }
 }
 
+/// The rendered diagnostics of a program that must not compile.
+fn err(src: &str) -> String {
+    let mut sm = SourceMap::new();
+    match compile(&mut sm, "t.c", src, &CompileOptions::default()) {
+        Ok(_) => panic!("expected a compile error"),
+        Err(d) => d.render(&sm),
+    }
+}
+
 fn func<'m>(m: &'m Module, name: &str) -> &'m Function {
     m.functions.iter().find(|f| f.name == name).unwrap()
 }
@@ -120,8 +129,8 @@ fn reduction_on_combined_goes_to_the_loop_and_implies_copy() {
 
 #[test]
 fn compute_construct_clauses_and_device_type_groups() {
-    let m = ok("void f(int n, int *a, int q) {\n\
-                #pragma acc parallel if(n > 10) self default(present) firstprivate(n) private(q) reduction(max:q) num_gangs(4) device_type(nvidia) num_gangs(8) vector_length(128) dtype(*) num_workers(2) async(q) wait(1, 2)\n\
+    let m = ok("void f(int n, int *a, int q, int r) {\n\
+                #pragma acc parallel if(n > 10) self default(present) firstprivate(n) private(q) reduction(max:r) num_gangs(4) device_type(nvidia) num_gangs(8) vector_length(128) dtype(*) num_workers(2) async(q) wait(1, 2)\n\
                 { a[0] = n; }\n}");
     let f = func(&m, "f");
     let a = accs(f);
@@ -144,6 +153,29 @@ fn compute_construct_clauses_and_device_type_groups() {
     assert_eq!(c.firstprivate[0].text, "n");
     assert_eq!(c.private[0].text, "q");
     assert_eq!(c.reductions[0].op, RedOp::Max);
+}
+
+#[test]
+fn a_reduction_variable_may_not_also_be_private_or_firstprivate() {
+    for (src, what) in [
+        ("void f(int s) {\n#pragma acc parallel private(s) reduction(+:s)\n{ s = 1; }\n}", "private"),
+        ("void f(int s) {\n#pragma acc serial loop firstprivate(s) reduction(+:s)\nfor (int i = 0; i < 4; i++) s += i;\n}", "firstprivate"),
+    ] {
+        let e = err(src);
+        assert!(e.contains(&format!("also {what}")), "{e}");
+    }
+    // On a combined construct `private` belongs to the loop.
+    ok("void f(int s) {\n#pragma acc parallel loop private(s) reduction(+:s)\nfor (int i = 0; i < 4; i++) s += i;\n}");
+}
+
+#[test]
+fn reduction_types_are_checked_member_by_member() {
+    let e =
+        err("struct n { int k; struct n *next; };\nvoid f(struct n x) {\n#pragma acc parallel loop reduction(+:x)\nfor (int i = 0; i < 4; i++) x.k += i;\n}");
+    assert!(e.contains("member 'next'"), "{e}");
+    let e = err("void f(float g) {\n#pragma acc parallel loop reduction(^:g)\nfor (int i = 0; i < 4; i++) g += i;\n}");
+    assert!(e.contains("cannot be applied to 'g'"), "{e}");
+    ok("struct p { int k; double w[3]; union { long l; float f; } u; };\nvoid f(struct p x, int *h, int n) {\n#pragma acc parallel loop reduction(+:x, h[0:n])\nfor (int i = 0; i < 4; i++) x.k += i;\n}");
 }
 
 #[test]

@@ -50,6 +50,11 @@ fn vars_of(d: &Directive, name: &str) -> Vec<VarRef> {
         .collect()
 }
 
+/// The variable a clause item names (`s` of `s.x`, `a` of `a[0:n]`).
+fn root_name(text: &str) -> &str {
+    text.split(['.', '[', '-']).next().unwrap_or(text).trim()
+}
+
 fn reductions(d: &Directive) -> Vec<Reduction> {
     d.clauses
         .iter()
@@ -212,6 +217,24 @@ impl<'a> Parser<'a> {
             CV::Default(k) => Some(k),
             _ => None,
         });
+        // A reduction variable may not also be private/firstprivate on the
+        // construct (two data attributes; on a combined construct `private`
+        // belongs to the loop, where it may name a reduction variable).
+        for r in reductions(&d) {
+            for v in &r.vars {
+                let clashes = |list: Vec<VarRef>| list.into_iter().find(|p| root_name(&p.text) == root_name(&v.text));
+                let clash = clashes(vars_of(&d, "firstprivate")).map(|_| "firstprivate").or_else(|| {
+                    if combined {
+                        None
+                    } else {
+                        clashes(vars_of(&d, "private")).map(|_| "private")
+                    }
+                });
+                if let Some(what) = clash {
+                    return self.err(v.span, format!("reduction variable '{}' is also {} on this construct", v.text, what));
+                }
+            }
+        }
         let mut data = data_clauses(&d);
         let mut cc = ComputeConstruct {
             kind,

@@ -677,14 +677,8 @@ impl<'a> Parser<'a> {
                 let vars = self.var_list()?;
                 close(self)?;
                 for v in &vars {
-                    let ok = match &v.elem_ty {
-                        Type::Scalar(s) => !(s.is_float() && matches!(op, RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor)),
-                        Type::Complex(_) => matches!(op, RedOp::Add | RedOp::Mul),
-                        Type::Array(..) | Type::Struct(_) => true,
-                        _ => false,
-                    };
-                    if !ok {
-                        return self.err(v.span, format!("reduction operator '{}' cannot be applied to '{}'", op.symbol(), v.text));
+                    if let Err(e) = accjit_ir::reducible(op, &v.elem_ty, &self.m.structs) {
+                        return self.err(v.span, format!("reduction operator '{}' cannot be applied to '{}': {}", op.symbol(), v.text, e));
                     }
                 }
                 CV::Reduction(op, vars)
@@ -888,7 +882,8 @@ impl<'a> Parser<'a> {
                 // The whole object.
                 let size = self.sizeof_type(&cur.ty.clone(), span)?;
                 let bytes = self.conv(size, &CType::LONG).id;
-                let elem_ty = cur.ty.ir();
+                // A VLA is an array of its innermost elements (its IR value is a pointer).
+                let elem_ty = if matches!(cur.cat, Cat::VlaAddr { .. }) { Type::Array(Box::new(cur.ty.innermost().ir()), None) } else { cur.ty.ir() };
                 let base_id = cur.id;
                 let addr_e = match cur.cat {
                     Cat::Place { .. } => {
