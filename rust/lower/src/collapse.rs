@@ -18,8 +18,9 @@
 //! `do … while (0)`, built by `loops`). A program whose intervening code is not
 //! idempotent per outer iteration is not portable under forced collapse.
 
-use crate::capture::{init_var, single_stmt};
+use crate::capture::{collect_decls, init_var, single_stmt};
 use accjit_ir::*;
+use std::collections::HashSet;
 
 /// One loop of an associated nest: the `for` and, for all but the innermost,
 /// the intervening code around the next loop of the nest in its body.
@@ -84,4 +85,23 @@ pub fn nest_vars(f: &Function, s: &Stmt, depth: usize, force: bool) -> Vec<Local
 /// Does the nest have intervening code (forced collapse)?
 pub fn has_intervening(levels: &[NestLevel]) -> bool {
     levels.iter().any(|l| !l.pre.is_empty() || !l.post.is_empty())
+}
+
+/// Locals the intervening code declares or assigns: the trip counts of the
+/// collapsed loops are computed once, before the nest, so their bounds may
+/// not depend on them.
+pub fn intervening_locals(f: &Function, levels: &[NestLevel]) -> Vec<LocalId> {
+    let mut code = Block::new(levels.iter().flat_map(|l| l.pre.iter().chain(&l.post)).map(|s| (*s).clone()).collect());
+    let mut out: HashSet<LocalId> = HashSet::new();
+    collect_decls(&code, &mut out);
+    crate::walk::block_exprs_mut(&mut code, &mut |e| {
+        crate::walk::for_each_expr(f, *e, &mut |_, x| {
+            if let ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &x.kind {
+                if let ExprKind::Local(l) = f.expr(*p).kind {
+                    out.insert(l);
+                }
+            }
+        })
+    });
+    out.into_iter().collect()
 }

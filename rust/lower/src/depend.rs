@@ -12,10 +12,10 @@
 //!   and scalars the nest never writes, so invariant), a distinct position
 //!   per variable, so two iterations never touch the same element of a
 //!   written array (`a[i] = a[i-1] + …` and `a[i+j]` fail);
-//! - it calls no function defined in the module (externs such as libm are
-//!   assumed free of side effects on the program's arrays) and no function
-//!   pointer, and writes through no other kind of place (struct members,
-//!   plain `*p`).
+//! - it calls no function defined in the module, no function pointer, and no
+//!   library function that takes a pointer or no argument at all (libm-style
+//!   functions of scalar arguments are taken as pure), and writes through no
+//!   other kind of place (struct members, plain `*p`).
 //!
 //! Distinct base variables are assumed not to alias (as `-Msafeptr` does);
 //! stores by `atomic` constructs never create a dependence.
@@ -103,23 +103,38 @@ pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
     ca.len() == cb.len() && ca.iter().zip(&cb).all(|(p, q)| same_expr(f, *p, *q))
 }
 
-struct Scan {
+struct Scan<'m> {
+    m: &'m Module,
     writes: Vec<(ExprId, bool)>, // (place, atomic)
     reads: Vec<ExprId>,          // places read or whose address is taken
-    calls_unknown: bool,
+    /// A call the test cannot see through, named for the report.
+    calls_unknown: Option<String>,
 }
 
-fn scan_expr(f: &Function, e: ExprId, s: &mut Scan) {
+fn scan_expr(f: &Function, e: ExprId, s: &mut Scan<'_>) {
     crate::walk::for_each_expr(f, e, &mut |_, x| match &x.kind {
         ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => s.writes.push((*p, false)),
         ExprKind::Load(p) => s.reads.push(*p),
         ExprKind::AddrOf(p) if !matches!(f.expr(*p).kind, ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Deref(_)) => s.reads.push(*p),
-        ExprKind::Call(Callee::Func(_), _) | ExprKind::CallIndirect(..) => s.calls_unknown = true,
+        ExprKind::Call(Callee::Func(id), _) => {
+            let name = s.m.functions.get(id.index()).map(|g| g.name.clone()).unwrap_or_default();
+            s.calls_unknown.get_or_insert(format!("it calls `{}`", name));
+        }
+        ExprKind::CallIndirect(..) => {
+            s.calls_unknown.get_or_insert("it calls through a function pointer".into());
+        }
+        // A library function is taken as a pure function of its arguments
+        // (libm) only when it has some and none is a pointer: `memcpy`,
+        // `sprintf`, `frexp` write through theirs, `rand` keeps hidden state.
+        ExprKind::Call(Callee::Extern(id), args) if args.is_empty() || args.iter().any(|a| f.expr(*a).ty.is_ptr()) => {
+            let name = s.m.externs.get(id.index()).map(|x| x.name.clone()).unwrap_or_default();
+            s.calls_unknown.get_or_insert(format!("it calls `{}`, which may have side effects", name));
+        }
         _ => {}
     });
 }
 
-fn scan_block(f: &Function, b: &Block, s: &mut Scan) {
+fn scan_block(f: &Function, b: &Block, s: &mut Scan<'_>) {
     let mut b2 = b.clone();
     for st in &mut b2.stmts {
         if let StmtKind::Atomic(a) = &st.kind {
@@ -191,10 +206,10 @@ fn nested_acc_privates(f: &Function, b: &Block, out: &mut HashSet<VarKey>) {
 }
 
 /// A name for a place's variable, for reports.
-fn key_name(f: &Function, globals: &[Global], k: VarKey) -> String {
+fn key_name(f: &Function, m: &Module, k: VarKey) -> String {
     match k {
         VarKey::Local(l) => f.local(l).name.clone(),
-        VarKey::Global(g) => globals.get(g.index()).map(|x| x.name.clone()).unwrap_or_default(),
+        VarKey::Global(g) => m.globals.get(g.index()).map(|x| x.name.clone()).unwrap_or_default(),
     }
 }
 
@@ -232,7 +247,7 @@ fn pins(f: &Function, e: ExprId, v: LocalId, varying: &HashSet<VarKey>) -> bool 
 /// `body` may not run in parallel, or `None` when the test proves them
 /// independent. `privates` are the nest's `private`/`reduction` variables.
 /// Conservative: whatever the test cannot analyse counts as a dependence.
-pub fn dependence(f: &Function, globals: &[Global], body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> Option<String> {
+pub fn dependence(f: &Function, m: &Module, body: &Block, vars: &[LocalId], privates: &HashSet<VarKey>) -> Option<String> {
     let mut private: HashSet<VarKey> = privates.clone();
     let mut decls = HashSet::new();
     collect_decls(body, &mut decls);
@@ -243,10 +258,10 @@ pub fn dependence(f: &Function, globals: &[Global], body: &Block, vars: &[LocalI
     private.extend(vars.iter().map(|v| VarKey::Local(*v)));
     nested_acc_privates(f, body, &mut private);
 
-    let mut s = Scan { writes: vec![], reads: vec![], calls_unknown: false };
+    let mut s = Scan { m, writes: vec![], reads: vec![], calls_unknown: None };
     scan_block(f, body, &mut s);
-    if s.calls_unknown {
-        return Some("it calls a function".into());
+    if let Some(why) = s.calls_unknown.take() {
+        return Some(why);
     }
     // Scalars that change during the nest: private ones and written ones.
     let mut varying: HashSet<VarKey> = private.clone();
@@ -256,7 +271,7 @@ pub fn dependence(f: &Function, globals: &[Global], body: &Block, vars: &[LocalI
             Place::Scalar(k) => {
                 varying.insert(k);
                 if !private.contains(&k) && !*atomic {
-                    return Some(format!("every iteration writes `{}`", key_name(f, globals, k)));
+                    return Some(format!("every iteration writes `{}`", key_name(f, m, k)));
                 }
             }
             Place::Array(a) => {
@@ -300,7 +315,7 @@ pub fn dependence(f: &Function, globals: &[Global], body: &Block, vars: &[LocalI
                 None => {
                     return Some(format!(
                         "`{}` is written at an element that other iterations of `{}` may read or write",
-                        key_name(f, globals, base),
+                        key_name(f, m, base),
                         f.local(v).name
                     ))
                 }

@@ -357,6 +357,18 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         }
     }
     let vars: Vec<LocalId> = canons.iter().map(|c| c.var).collect();
+    let between = crate::collapse::intervening_locals(src, &nest_levels);
+    for c in canons.iter().skip(1) {
+        let step_uses = matches!(c.step, Step::Expr(e, _) if uses_any(src, e, &between));
+        if uses_any(src, c.lb, &between) || uses_any(src, c.ub, &between) || step_uses {
+            b.cx.error(
+                Diagnostic::error(c.span, "the bounds of a collapsed loop may not use a variable that the code between the loops declares or assigns")
+                    .with_note(d.span, "the loop directive")
+                    .with_hint("the trip counts of collapsed loops are computed once, before the loops"),
+            );
+            return vec![];
+        }
+    }
     for (i, c) in canons.iter().enumerate().skip(1) {
         let step_uses = match c.step {
             Step::Expr(e, _) => uses_any(src, e, &vars[..i]),
@@ -392,7 +404,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
             }
         }
         let StmtKind::For { body: outer_body, .. } = &s.kind else { return vec![] };
-        Some(match crate::depend::dependence(src, &b.cx.module.globals, outer_body, &vars, &privs) {
+        Some(match crate::depend::dependence(src, b.cx.module, outer_body, &vars, &privs) {
             None => AutoChoice::Parallel,
             Some(why) => AutoChoice::Sequential(why),
         })

@@ -271,3 +271,23 @@ fn collapsed_nest_needs_distinct_subscripts_per_variable() {
     let l = acc_loops(&m.kernels[0].func.body);
     assert_eq!(l[0].auto, Some(AutoChoice::Parallel), "{}", text);
 }
+
+#[test]
+fn forced_collapse_bounds_may_not_use_intervening_variables() {
+    let e = err("void f(int n, int m, float *a) {\n#pragma acc parallel loop collapse(force:2) copy(a[0:n*m])\nfor (int i = 0; i < n; i++) {\nint w = m;\nfor (int j = 0; j < w; j++) a[i*m+j] = 1.0f;\n}\n}\n");
+    assert!(e.contains("may not use a variable that the code between the loops declares or assigns"), "{}", e);
+    let e = err("void f(int n, int m, float *a) {\nint w = 0;\n#pragma acc parallel loop collapse(force:2) copy(a[0:n*m])\nfor (int i = 0; i < n; i++) {\nw = m;\nfor (int j = 0; j < w; j++) a[i*m+j] = 1.0f;\n}\n}\n");
+    assert!(e.contains("declares or assigns"), "{}", e);
+}
+
+#[test]
+fn library_calls_through_pointers_block_auto_parallelisation() {
+    let src = "#include <string.h>\n#include <math.h>\nvoid f(int n, int m, double *a) {\n#pragma acc parallel loop gang copy(a[0:n*m])\nfor (int i = 0; i < n; i++) {\n#pragma acc loop auto\nfor (int j = 0; j < m; j++) BODY;\n}\n}\n";
+    let (m, text) = ok(&src.replace("BODY", "memset(a + i*m, 0, 8)"));
+    let inner = acc_loops(&m.kernels[0].func.body)[1];
+    assert_eq!(inner.auto, Some(AutoChoice::Sequential("it calls `memset`, which may have side effects".into())), "{}", text);
+    // A libm function of scalars is a pure function of its arguments.
+    let (m, text) = ok(&src.replace("BODY", "a[i*m + j] = sqrt(a[i*m + j])"));
+    let inner = acc_loops(&m.kernels[0].func.body)[1];
+    assert_eq!(inner.auto, Some(AutoChoice::Parallel), "{}", text);
+}
