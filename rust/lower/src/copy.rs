@@ -3,7 +3,9 @@
 //! arena into the kernel's, renaming variables through a scoped environment
 //! (captured variables → parameters or `*param`, region locals → fresh
 //! locals, privatised variables → their private copies). Acc loops met on the
-//! way are handed to `loops`; `acc_on_device` calls are folded (`fold`).
+//! way are handed to `loops`; `acc_on_device` calls are folded (`fold`);
+//! calls of `routine gang(dim:d)` functions are checked against the gang
+//! loops around them (the 3.3 call-site rule).
 
 use crate::capture::VarKey;
 use crate::cx::Cx;

@@ -1,24 +1,29 @@
 //! Acc loops inside kernel bodies → canonical [`AccLoop`]s.
 //!
 //! Phases, for one `for` carrying a loop directive:
-//! 1. resolve the `device_type` groups for the target; `seq` (and a `kernels`
-//!    loop the dependence test cannot prove independent) stays a plain `for`
-//!    whose loop variable and `private` variables are fresh locals;
-//! 2. collect the `collapse(n)`/`tile(...)` nest (n perfectly nested loops) and
-//!    recognise each loop's canonical form `for (i = lb; i OP ub; STEP)` with
-//!    OP one of `< <= > >= !=` and STEP one of `i++ ++i i-- --i i+=c i-=c
-//!    i=i+c i=c+i i=i-c`; inner bounds may not use outer loop variables;
+//! 1. resolve the `device_type` groups for the target; `seq` stays a plain
+//!    `for` whose loop variable and `private` variables are fresh locals;
+//! 2. collect the `collapse(n)`/`tile(...)` nest (`collapse.rs`: n perfectly
+//!    nested loops, or with `collapse(force:n)` one loop per body with code
+//!    around it) and recognise each loop's canonical form
+//!    `for (i = lb; i OP ub; STEP)` with OP one of `< <= > >= !=` and STEP one
+//!    of `i++ ++i i-- --i i+=c i-=c i=i+c i=c+i i=i-c`; inner bounds may not
+//!    use outer loop variables nor what the intervening code declares or
+//!    assigns;
 //! 3. compute `lb`, `step` and the trip count in i64 (constants folded,
 //!    other values evaluated once into temporaries before the loop);
-//! 4. choose the levels: explicit gang/worker/vector as written; with no level
+//! 4. decide `auto` (and a `kernels` loop without `independent`) with the
+//!    dependence test (`depend.rs`): a dependent loop becomes a sequential
+//!    `AccLoop` (no level: every executor of the enclosing level runs all of
+//!    it), and `AccLoop::auto` records the decision and its reason;
+//! 5. choose the levels: explicit gang/worker/vector as written (a gang loop
+//!    may hold gang loops of lower `dim:` only, OpenACC 3.3); with no level
 //!    clause the outermost partitioned loop becomes `gang` (plus `vector` when
 //!    no partitioned loop is nested in it) and a loop inside a gang loop
 //!    `vector`; below a vector loop, sequential;
-//! 5. privatise: loop variables, `private` variables, the loop variables of
-//!    plain `for` loops nested in a partitioned loop, and `reduction`
-//!    variables (a fresh private per executor, combined into the place the
-//!    variable denotes outside the loop — the gang-private copy when an
-//!    enclosing loop or the construct reduces the same variable).
+//! 6. privatise: loop variables, `private` variables, the loop variables of
+//!    plain `for` loops nested in the loop, and `reduction` variables (see
+//!    `reduce.rs`).
 //!
 //! `tile(*)` uses tile size [`TILE_STAR`]. The body of an `AccLoop` sees
 //! `var = (type of var)(lb + k * step)` for `k in 0..trip`; a `continue` at its

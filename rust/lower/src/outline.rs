@@ -9,10 +9,14 @@
 //!    (in order of first use), gang-private locals for `private`,
 //!    `firstprivate` aggregates and compute reductions (a `KernelReduction`
 //!    each), then the body copied through `copy.rs` (acc loops → `AccLoop`);
+//!    its gang grid has as many dimensions as `num_gangs` has values or its
+//!    highest `gang(dim:d)` loop needs (`Kernel::gang_dims`);
 //! 4. in host code: evaluate `if`/`self`, `async` and the clause sections
 //!    once, `__accjit_wait` for a `wait` clause, data enters (explicit
 //!    whole-variable clauses, implicit clauses, then member/deep sections with
-//!    attach), the launches in order, data exits in reverse.
+//!    attach), the launches in order (several `num_gangs` values evaluated
+//!    once: the total and the grid's extents, `Launch::gang_grid`, use them),
+//!    data exits in reverse.
 //!
 //! `Launch::local_cond` is `!(if) || self`: the runtime then runs the kernel on
 //! the local thread, and no data clause acts (the guard skips them).
