@@ -89,7 +89,7 @@ pub fn program_finished() -> AccResult<()> {
 /// C library functions bound for generated code ahead of the process's libc:
 /// those that end a program (`exit`, `_Exit`, `_exit`, `abort`: hosted, they
 /// end only the program, see [`hosted`]; otherwise they behave as libc's),
-/// and the `vprintf` family, whose `va_list` is accjit's (see [`printf`]).
+/// and the `vprintf`/`vwprintf` families, whose `va_list` is accjit's (see [`printf`]).
 pub fn libc_overrides() -> Vec<(String, usize)> {
     vec![
         ("exit".to_string(), hosted::__accjit_exit as *const () as usize),
@@ -100,6 +100,9 @@ pub fn libc_overrides() -> Vec<(String, usize)> {
         ("vfprintf".to_string(), printf::__accjit_vfprintf as *const () as usize),
         ("vsprintf".to_string(), printf::__accjit_vsprintf as *const () as usize),
         ("vsnprintf".to_string(), printf::__accjit_vsnprintf as *const () as usize),
+        ("vwprintf".to_string(), printf::__accjit_vwprintf as *const () as usize),
+        ("vfwprintf".to_string(), printf::__accjit_vfwprintf as *const () as usize),
+        ("vswprintf".to_string(), printf::__accjit_vswprintf as *const () as usize),
     ]
 }
 
@@ -136,6 +139,9 @@ symbol_table!(
     printf::__accjit_va_fprintf,
     printf::__accjit_va_sprintf,
     printf::__accjit_va_snprintf,
+    printf::__accjit_va_wprintf,
+    printf::__accjit_va_fwprintf,
+    printf::__accjit_va_swprintf,
     scanf::__accjit_va_scanf,
     scanf::__accjit_va_sscanf,
     scanf::__accjit_va_fscanf,

@@ -13,7 +13,9 @@
 //! it interleaves with `puts`, `putchar`, … called directly from JIT code.
 //! The `vprintf` family (`__accjit_vprintf`, …, bound under the C names)
 //! takes a `va_list` of the program's own variadic functions: a cursor into
-//! the same kind of slot block.
+//! the same kind of slot block. The wide forms (`wprintf`, `fwprintf`,
+//! `swprintf` and their `v` forms) read a UTF-32 format, format it the same
+//! way and count wide characters; streams receive UTF-8 bytes.
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -298,6 +300,85 @@ pub unsafe extern "C" fn __accjit_vsnprintf(buf: *mut c_char, size: usize, fmt: 
     __accjit_va_snprintf(buf, size, fmt, s, k, n)
 }
 
+/// A wide format string (`wchar_t` is UTF-32) as the UTF-8 bytes the
+/// format engine reads; code units that are not characters become U+FFFD.
+unsafe fn wide_fmt(fmt: *const i32) -> Vec<u8> {
+    if fmt.is_null() {
+        return b"(null)".to_vec();
+    }
+    let mut s = String::new();
+    let mut p = fmt;
+    while *p != 0 {
+        s.push(char::from_u32(*p as u32).unwrap_or(char::REPLACEMENT_CHARACTER));
+        p = p.add(1);
+    }
+    s.into_bytes()
+}
+
+/// The wide characters of formatted output (UTF-8 from the engine).
+fn wide_chars(out: &[u8]) -> Vec<i32> {
+    String::from_utf8_lossy(out).chars().map(|c| c as i32).collect()
+}
+
+/// `wprintf` and `fwprintf`: the output goes to the stream as UTF-8 bytes
+/// (the stream stays byte-oriented); the result counts wide characters.
+unsafe fn wide_write_file(f: *mut libc::FILE, fmt: *const i32, slots: *const u64, kinds: *const u8, n: i64) -> c_int {
+    let Some(out) = format(&wide_fmt(fmt), &mut VaArgs::new(slots, kinds, n)) else { return -1 };
+    if !out.is_empty() && libc::fwrite(out.as_ptr() as *const c_void, 1, out.len(), f) < out.len() {
+        return -1;
+    }
+    wide_chars(&out).len() as c_int
+}
+
+/// `swprintf`: at most `size` wide characters with the terminating NUL;
+/// negative when the output does not fit (C99 7.24.2.3).
+unsafe fn wide_write_buf(buf: *mut i32, size: usize, fmt: *const i32, slots: *const u64, kinds: *const u8, n: i64) -> c_int {
+    let Some(out) = format(&wide_fmt(fmt), &mut VaArgs::new(slots, kinds, n)) else { return -1 };
+    let w = wide_chars(&out);
+    if size == 0 || buf.is_null() {
+        return -1;
+    }
+    let k = w.len().min(size - 1);
+    std::ptr::copy_nonoverlapping(w.as_ptr(), buf, k);
+    *buf.add(k) = 0;
+    if w.len() >= size {
+        -1
+    } else {
+        w.len() as c_int
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_va_wprintf(fmt: *const i32, slots: *const u64, kinds: *const u8, n: i64) -> c_int {
+    wide_write_file(stdout, fmt, slots, kinds, n)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_va_fwprintf(f: *mut libc::FILE, fmt: *const i32, slots: *const u64, kinds: *const u8, n: i64) -> c_int {
+    wide_write_file(f, fmt, slots, kinds, n)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_va_swprintf(buf: *mut i32, size: usize, fmt: *const i32, slots: *const u64, kinds: *const u8, n: i64) -> c_int {
+    wide_write_buf(buf, size, fmt, slots, kinds, n)
+}
+
+/// `vwprintf` (bound in place of libc's, like `vprintf`).
+pub unsafe extern "C" fn __accjit_vwprintf(fmt: *const i32, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    wide_write_file(stdout, fmt, s, k, n)
+}
+
+pub unsafe extern "C" fn __accjit_vfwprintf(f: *mut libc::FILE, fmt: *const i32, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    wide_write_file(f, fmt, s, k, n)
+}
+
+pub unsafe extern "C" fn __accjit_vswprintf(buf: *mut i32, size: usize, fmt: *const i32, ap: *const VaCursor) -> c_int {
+    let (s, k, n) = cursor(ap);
+    wide_write_buf(buf, size, fmt, s, k, n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,6 +412,27 @@ mod tests {
         let r = unsafe { __accjit_va_sprintf(buf.as_mut_ptr() as *mut c_char, f.as_ptr(), slots.as_ptr(), kinds.as_ptr(), slots.len() as i64) };
         let s = unsafe { CStr::from_ptr(buf.as_ptr() as *const c_char) }.to_string_lossy().into_owned();
         (s, r)
+    }
+
+    #[test]
+    fn wide_forms_and_cursor() {
+        let fmt: Vec<i32> = "n=%d x=%.2f \u{e9}\0".chars().map(|c| c as i32).collect();
+        let slots = [42u64, 2.5f64.to_bits()];
+        let kinds = [0u8, 1];
+        let mut buf = [0i32; 32];
+        let r = unsafe { __accjit_va_swprintf(buf.as_mut_ptr(), buf.len(), fmt.as_ptr(), slots.as_ptr(), kinds.as_ptr(), 2) };
+        let want: Vec<i32> = "n=42 x=2.50 \u{e9}".chars().map(|c| c as i32).collect();
+        assert_eq!(r as usize, want.len());
+        assert_eq!(&buf[..want.len() + 1], &[want.clone(), vec![0]].concat()[..]);
+        // Too small: negative, truncated and terminated.
+        let r = unsafe { __accjit_va_swprintf(buf.as_mut_ptr(), 4, fmt.as_ptr(), slots.as_ptr(), kinds.as_ptr(), 2) };
+        assert!(r < 0 && buf[3] == 0 && buf[..3] == want[..3]);
+        // The v forms read what is left in a va_list cursor.
+        let cursor = VaCursor { slots: slots.as_ptr(), kinds: kinds.as_ptr(), count: 2 };
+        let nfmt = CString::new("%d/%.1f").unwrap();
+        let mut out = [0u8; 16];
+        let r = unsafe { __accjit_vsnprintf(out.as_mut_ptr() as *mut c_char, out.len(), nfmt.as_ptr(), &cursor) };
+        assert_eq!((r, unsafe { CStr::from_ptr(out.as_ptr() as *const c_char) }.to_str().unwrap()), (6, "42/2.5"));
     }
 
     macro_rules! libc_fmt {

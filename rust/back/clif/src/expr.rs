@@ -204,6 +204,7 @@ impl<'m> FnCx<'_, 'm, '_> {
     fn lower_func_addr(&mut self, c: Callee, span: Span) -> Result<Val, Diagnostic> {
         let id = match c {
             Callee::Func(f) => self.m.funcs.get(f.index()).copied().flatten().ok_or_else(|| Diagnostic::error(span, "internal error: unknown function"))?,
+            Callee::Extern(e) if self.m.ir.externs.get(e.index()).is_some_and(|x| x.sig.variadic) => self.va_shim(e, span)?,
             Callee::Extern(e) => self.m.extern_func(e)?,
         };
         let fr = self.func_ref(id);
@@ -301,9 +302,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             _ => return Err(Diagnostic::error(span, "internal error: calling a non-function")),
         };
         if sig.variadic {
-            // A pointer may hold a C library function or one of the program's,
-            // which take their variadic arguments differently.
-            return Err(Diagnostic::error(span, "calling a variadic function through a pointer is not supported (call it by name)"));
+            return self.lower_variadic_indirect(fp, &sig, args, span);
         }
         let f = self.lower_expr(fp)?.scalar(span)?;
         let (argv, sret) = self.call_args(&sig, args, span, false)?;

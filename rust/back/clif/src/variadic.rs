@@ -9,7 +9,10 @@
 //!   `__accjit_va_NAME(fixed..., slots, kinds, n)`;
 //! - a variadic function of the program is compiled with that signature
 //!   (`function::compiled_sig`) and called directly with the block; its
-//!   `va_start` reads the block from the locals that receive it.
+//!   `va_start` reads the block from the locals that receive it;
+//! - a pointer to a variadic function holds its entry with the block (the
+//!   shim, for a C library function), so calls through pointers pass the
+//!   block too, whichever kind of function the pointer holds.
 
 use accjit_ir::{Diagnostic, ExprId, ExternId, FuncId, FuncSig, Span, Type};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
@@ -25,14 +28,7 @@ impl FnCx<'_, '_, '_> {
         if args.len() < nfixed {
             return Err(Diagnostic::error(span, format!("too few arguments in a call to '{}'", ext.name)));
         }
-        let shim = format!("__accjit_va_{}", ext.name);
-        let shim_sig = ext.sig.va_block_form();
-        let csig = crate::abi::signature(&shim_sig, self.m.cc, true, &self.m.ir.structs, false)
-            .map_err(|w| Diagnostic::error(span, format!("{w} ('{}') is not supported by the Cranelift back end", ext.name)))?;
-        let id = self
-            .m
-            .import(&shim, &csig, span)
-            .map_err(|_| Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name)))?;
+        let id = self.va_shim(e, span)?;
         let fixed_sig = FuncSig { params: ext.sig.params.clone(), ret: ext.sig.ret.clone(), variadic: false };
         let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, true)?;
         argv.extend(self.va_block(&args[nfixed..], &ext.name)?);
@@ -40,6 +36,40 @@ impl FnCx<'_, '_, '_> {
         let call = self.b.ins().call(fr, &argv);
         let results = self.b.inst_results(call).to_vec();
         Ok(self.call_result(&ext.sig.ret, &results, sret, true))
+    }
+
+    /// The runtime shim of variadic C library function `e`: its entry with
+    /// the arguments' block, which is also what a pointer to it holds.
+    pub fn va_shim(&mut self, e: ExternId, span: Span) -> Result<cranelift_module::FuncId, Diagnostic> {
+        let ext = &self.m.ir.externs[e.index()];
+        let shim = format!("__accjit_va_{}", ext.name);
+        let csig = crate::abi::signature(&ext.sig.va_block_form(), self.m.cc, true, &self.m.ir.structs, false)
+            .map_err(|w| Diagnostic::error(span, format!("{w} ('{}') is not supported by the Cranelift back end", ext.name)))?;
+        self.m
+            .import(&shim, &csig, span)
+            .map_err(|_| Diagnostic::error(span, format!("calling the variadic function '{}' is not supported (no runtime shim '{shim}')", ext.name)))
+    }
+
+    /// A call through a pointer to a variadic function: every such pointer
+    /// holds an entry taking the arguments' block (a function of the
+    /// program, or a C library function's shim: `lower_func_addr`).
+    pub fn lower_variadic_indirect(&mut self, fp: ExprId, sig: &FuncSig, args: &[ExprId], span: Span) -> Result<crate::value::Val, Diagnostic> {
+        let nfixed = sig.params.len();
+        if args.len() < nfixed {
+            return Err(Diagnostic::error(span, "too few arguments in a call through a pointer to a variadic function"));
+        }
+        if sig.params.iter().chain([&sig.ret]).any(|t| t.is_aggregate()) {
+            return Err(Diagnostic::error(span, "calling a variadic function with struct parameters or result through a pointer is not supported"));
+        }
+        let f = self.lower_expr(fp)?.scalar(span)?;
+        let fixed_sig = FuncSig { params: sig.params.clone(), ret: sig.ret.clone(), variadic: false };
+        let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, false)?;
+        argv.extend(self.va_block(&args[nfixed..], "a function pointer")?);
+        let csig = crate::abi::signature(&sig.va_block_form(), self.m.cc, false, &self.m.ir.structs, false).map_err(|w| Diagnostic::error(span, w))?;
+        let sref = self.b.import_signature(csig);
+        let call = self.b.ins().call_indirect(sref, f, &argv);
+        let results = self.b.inst_results(call).to_vec();
+        Ok(self.call_result(&sig.ret, &results, sret, false))
     }
 
     /// A call of variadic function `f` of the program.

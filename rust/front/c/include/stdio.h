@@ -15,7 +15,10 @@ typedef long ssize_t;
 #define NULL ((void*)0)
 #endif
 
+#ifndef _ACCJIT_FILE
+#define _ACCJIT_FILE
 typedef struct _IO_FILE FILE;
+#endif
 typedef struct { long __pos; int __state[2]; } fpos_t;
 
 extern FILE *stdin;

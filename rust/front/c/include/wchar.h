@@ -1,6 +1,7 @@
 /* accjit bundled <wchar.h>: wide strings, glibc x86-64 (wchar_t is a 4-byte
- * int holding UTF-32). The wprintf/wscanf families are not provided (they are
- * variadic and the runtime's format engine is byte-oriented). */
+ * int holding UTF-32). The wprintf family is the runtime's: the wide format
+ * is formatted like printf's and streams receive UTF-8 bytes (they stay
+ * byte-oriented). The wscanf family is not provided. */
 #ifndef _ACCJIT_WCHAR_H
 #define _ACCJIT_WCHAR_H
 
@@ -54,5 +55,25 @@ int mbsinit(const mbstate_t *ps);
 size_t mbsrtowcs(wchar_t *dst, const char **src, size_t len, mbstate_t *ps);
 size_t wcsrtombs(char *dst, const wchar_t **src, size_t len, mbstate_t *ps);
 int wcwidth(wchar_t c);
+
+#ifndef _ACCJIT_FILE
+#define _ACCJIT_FILE
+typedef struct _IO_FILE FILE;
+#endif
+#ifndef _ACCJIT_VA_LIST
+#define _ACCJIT_VA_LIST
+struct __accjit_va_list {
+    const unsigned long *__slots;
+    const unsigned char *__kinds;
+    long __count;
+};
+typedef struct __accjit_va_list __builtin_va_list[1];
+#endif
+int wprintf(const wchar_t *format, ...);
+int fwprintf(FILE *stream, const wchar_t *format, ...);
+int swprintf(wchar_t *buf, size_t n, const wchar_t *format, ...);
+int vwprintf(const wchar_t *format, __builtin_va_list ap);
+int vfwprintf(FILE *stream, const wchar_t *format, __builtin_va_list ap);
+int vswprintf(wchar_t *buf, size_t n, const wchar_t *format, __builtin_va_list ap);
 
 #endif
