@@ -56,6 +56,21 @@ fn objects_of(b: &mut KernelBuilder, op: RedOp, v: &VarRef) -> Option<Objects> {
     } else {
         RedKind::Element
     };
+    // `s.p[0:n]`, `sp->q[k]`: the objects are behind a pointer member, which a
+    // view of `s` (or `sp`) cannot relocate.
+    let mut member_pointer = src.expr(v.base).ty.is_ptr() && matches!(src.expr(v.base).kind, ExprKind::Member(..));
+    crate::walk::for_each_expr(src, v.base, &mut |_, x| {
+        if let ExprKind::Load(p) = x.kind {
+            member_pointer |= x.ty.is_ptr() && matches!(src.expr(p).kind, ExprKind::Member(..));
+        }
+    });
+    if member_pointer {
+        b.cx.error(
+            Diagnostic::error(v.span, format!("reduction on `{}`: objects behind a pointer member cannot be reduced", v.text))
+                .with_hint("copy the pointer member into a local pointer variable and reduce a section of that"),
+        );
+        return None;
+    }
     if v.deep {
         b.error(v.span, format!("reduction on `{}`: a section through pointers below the first level cannot be reduced", v.text));
         return None;
@@ -142,7 +157,14 @@ fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<
     for (key, op, obj, v) in parts.iter().cloned() {
         let shared = parts.iter().filter(|p| p.0 == key).count() > 1;
         let rty = src.expr(v.root).ty.clone();
-        let whole = shared && !rty.is_ptr() && !matches!(rty, Type::Array(_, None)) && b.cx.size_of(&rty) <= WHOLE_COPY_LIMIT;
+        let whole = shared
+            && match whole_type(&rty) {
+                Some(t) => {
+                    b.cx.size_of(&t) <= WHOLE_COPY_LIMIT
+                        && (!rty.is_ptr() || parts.iter().filter(|p| p.0 == key).all(|p| within_pointee(src, p.3.base, v.root)))
+                }
+                None => false,
+            };
         if whole {
             groups.push(Group { op, ty: obj.ty, kind: obj.kind, key, vars: vec![v], whole });
             continue;
@@ -170,28 +192,92 @@ fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<
     groups
 }
 
-/// For each group, the private local holding a copy of its whole variable
-/// (one per variable), or None when the group has its own copy and a view.
-fn whole_copies(b: &mut KernelBuilder, groups: &[Group]) -> Vec<Option<LocalId>> {
+/// The type a whole private copy of a variable of type `rty` has: the
+/// variable's own (a struct or fixed-size array), or for a pointer to a
+/// struct the struct it points to (`sp->total`, `sp->peak[0:4]`).
+fn whole_type(rty: &Type) -> Option<Type> {
+    match rty {
+        Type::Struct(_) | Type::Array(_, Some(_)) => Some(rty.clone()),
+        Type::Ptr(t) if matches!(**t, Type::Struct(_)) => Some((**t).clone()),
+        _ => None,
+    }
+}
+
+/// Whether place `e` lies inside the struct the pointer variable `root`
+/// points to: members (and elements of member arrays) of `*root`.
+fn within_pointee(f: &Function, e: ExprId, root: ExprId) -> bool {
+    let strip = |mut x: ExprId| {
+        while let ExprKind::Cast(y) | ExprKind::AddrOf(y) = f.expr(x).kind {
+            x = y;
+        }
+        x
+    };
+    match &f.expr(e).kind {
+        ExprKind::Member(x, _) => within_pointee(f, *x, root),
+        ExprKind::Deref(p) => match &f.expr(*p).kind {
+            ExprKind::Load(r) => VarKey::of_place(f, *r).is_some() && VarKey::of_place(f, *r) == VarKey::of_place(f, root),
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, a, _) => {
+                let a = strip(*a);
+                f.expr(a).kind.is_place() && !matches!(f.expr(a).kind, ExprKind::Local(_) | ExprKind::Global(_)) && within_pointee(f, a, root)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// A whole private copy: the copy itself and, for a pointer variable, the
+/// local that stands for the pointer (pointing at the copy).
+#[derive(Clone, Copy)]
+struct WholeCopy {
+    copy: LocalId,
+    pointer: Option<LocalId>,
+}
+
+/// For each group, the private copy of its whole variable (one per
+/// variable), or None when the group has its own copy and a view.
+fn whole_copies(b: &mut KernelBuilder, groups: &[Group]) -> Vec<Option<WholeCopy>> {
     let src = b.src;
-    let mut made: Vec<(VarKey, LocalId)> = vec![];
+    let mut made: Vec<(VarKey, WholeCopy)> = vec![];
     let mut out = vec![];
     for g in groups {
         if !g.whole {
             out.push(None);
             continue;
         }
-        if let Some((_, l)) = made.iter().find(|(k, _)| *k == g.key) {
-            out.push(Some(*l));
+        if let Some((_, w)) = made.iter().find(|(k, _)| *k == g.key) {
+            out.push(Some(*w));
             continue;
         }
         let v = g.vars[0];
         let rty = src.expr(v.root).ty.clone();
-        let l = b.k.add_local(format!("{}.private", var_text(v)), rty, v.span);
-        made.push((g.key, l));
-        out.push(Some(l));
+        let Some(cty) = whole_type(&rty) else {
+            out.push(None);
+            continue;
+        };
+        let copy = b.k.add_local(format!("{}.private", var_text(v)), cty, v.span);
+        let pointer = rty.is_ptr().then(|| b.k.add_local(var_text(v), rty.clone(), v.span));
+        let w = WholeCopy { copy, pointer };
+        made.push((g.key, w));
+        out.push(Some(w));
     }
     out
+}
+
+/// Bind the variable of a whole copy: to the copy, or (a pointer variable)
+/// to a local pointing at the copy, whose declaration goes to `decls`.
+fn bind_whole(b: &mut KernelBuilder, key: VarKey, w: WholeCopy, span: Span, decls: &mut Vec<Stmt>) {
+    match w.pointer {
+        None => b.env.bind(key, Mapped::Local(w.copy)),
+        Some(p) => {
+            let c = build::local(&mut b.k, w.copy, span);
+            let a = build::addr_of(&mut b.k, c, span);
+            let pty = b.k.local(p).ty.clone();
+            let a = build::cast(&mut b.k, a, pty, span);
+            decls.push(Stmt { kind: StmtKind::Decl(p, Some(a)), span });
+            b.env.bind(key, Mapped::Local(p));
+        }
+    }
 }
 
 /// The variable's name as written (the text before any `.`, `->` or `[`).
@@ -310,9 +396,9 @@ pub fn loop_reductions(
         let t = build::load_local(&mut b.k, tl, span);
         let target = build::cast(&mut b.k, t, Type::ptr(g.ty.clone()), span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
-        let storage = copy.map(|c| {
+        let storage = copy.map(|w| {
             let delta = build::load_local(&mut b.k, dl, span);
-            storage_in(b, c, delta, &g.ty, span)
+            storage_in(b, w.copy, delta, &g.ty, span)
         });
         if copy.is_none() {
             views.push((v, g.key, pl, dl));
@@ -332,10 +418,10 @@ pub fn loop_reductions(
         bound.push(key);
     }
     for (g, copy) in groups.iter().zip(&copies) {
-        if let Some(c) = copy {
-            if !privates.contains(c) {
-                privates.push(*c);
-                b.env.bind(g.key, Mapped::Local(*c));
+        if let Some(w) = copy {
+            if !privates.contains(&w.copy) {
+                privates.push(w.copy);
+                bind_whole(b, g.key, *w, g.vars[0].span, body_head);
                 bound.push(g.key);
             }
         }
@@ -364,7 +450,7 @@ pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude
         let delta = build::binary(&mut b.k, BinOp::Sub, base, lo2, Type::I64, span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
         let storage = match copy {
-            Some(c) => Some(storage_in(b, *c, delta, &g.ty, span)),
+            Some(w) => Some(storage_in(b, w.copy, delta, &g.ty, span)),
             None => {
                 views.push((v, g.key, pl, delta));
                 None
@@ -378,11 +464,11 @@ pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude
     }
     let mut declared = vec![];
     for (g, copy) in groups.iter().zip(&copies) {
-        if let Some(c) = copy {
-            if !declared.contains(c) {
-                declared.push(*c);
-                prelude.push(Stmt { kind: StmtKind::Decl(*c, None), span: g.vars[0].span });
-                b.env.bind(g.key, Mapped::Local(*c));
+        if let Some(w) = copy {
+            if !declared.contains(&w.copy) {
+                declared.push(w.copy);
+                prelude.push(Stmt { kind: StmtKind::Decl(w.copy, None), span: g.vars[0].span });
+                bind_whole(b, g.key, *w, g.vars[0].span, prelude);
             }
         }
     }

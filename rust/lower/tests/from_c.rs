@@ -344,3 +344,17 @@ fn a_compute_construct_reduction_is_initialised_by_the_back_end_only() {
     let inits = k.func.body.stmts.iter().filter(|s| matches!(s.kind, StmtKind::Decl(l, Some(_)) if l == p)).count();
     assert_eq!(inits, 0, "{text}");
 }
+
+#[test]
+fn object_reductions_behind_pointer_members_are_refused_clearly() {
+    let e = lower_c(
+        "struct v { int n; int *p; };\nvoid f(struct v s) {\n#pragma acc parallel loop reduction(+:s.p[0:4])\nfor (int i = 0; i < 4; i++) s.p[i] += i;\n}",
+    )
+    .unwrap_err();
+    assert!(e.contains("behind a pointer member"), "{e}");
+    // Members of the struct a pointer variable points to are fine, with different operators.
+    let (m, text) = ok("struct a { long t; int pk[4]; };\nvoid f(struct a *sp, int n) {\n#pragma acc parallel loop reduction(+:sp->t) reduction(max:sp->pk[0:4])\nfor (int i = 0; i < n; i++) { sp->t += i; if (i > sp->pk[i & 3]) sp->pk[i & 3] = i; }\n}");
+    let rs = loop_reductions(&m);
+    assert_eq!(rs.len(), 2, "{text}");
+    assert!(rs.iter().all(|r| matches!(r.form, RedForm::Objects { storage: Some(_), .. })), "{text}");
+}
