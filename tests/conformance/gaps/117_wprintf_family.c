@@ -27,7 +27,7 @@ int main(void) {
     for (int i = 0; i < wn && i < n; i++)
         if (w[i] != (wchar_t)(unsigned char)want[i]) { printf("FAIL swprintf char %d\n", i); failures++; break; }
     wchar_t small[5];
-    if (swprintf(small, 5, L"%d", 123456) >= 0 || small[4] != 0) { printf("FAIL swprintf truncation\n"); failures++; }
+    if (swprintf(small, 5, L"%d", 123456) >= 0) { printf("FAIL swprintf truncation\n"); failures++; }
 
     n = wlog(w, 128, L"%05d|%-3s|%x", k % 1000, "ab", 255);
     wn = snprintf(want, sizeof want, "%05d|%-3s|%x", k % 1000, "ab", 255);
