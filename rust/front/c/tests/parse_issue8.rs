@@ -63,7 +63,9 @@ fn member_of_a_struct_value_goes_through_a_temporary() {
     assert!(f.locals.iter().any(|l| l.name == ".temporary"), "a temporary object");
     assert!(f.exprs.iter().any(|e| matches!(e.kind, ExprKind::Deref(c) if matches!(f.expr(c).kind, ExprKind::Comma(..)))));
     let e = build("struct p { int x, y; }; struct p mk(void); void f(void) { mk().x = 1; }").unwrap_err();
-    assert!(e.contains("cannot assign"), "{e}");
+    assert!(e.contains("not an lvalue"), "{e}");
+    let e = build("struct p { int x, y; }; void f(const struct p *q) { q->x = 1; }").unwrap_err();
+    assert!(e.contains("const-qualified"), "{e}");
 }
 
 #[test]

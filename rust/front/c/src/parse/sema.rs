@@ -13,6 +13,9 @@ use super::expr::{CExpr, Cat};
 use super::{PResult, Parser};
 use accjit_ir::{BinOp, Callee, ExprId, ExprKind, ExternId, Scalar, Span, Type, UnOp};
 
+/// The name of the locals holding struct values whose members are read.
+const TEMPORARY: &str = ".temporary";
+
 pub fn op_symbol(op: BinOp) -> &'static str {
     op.symbol()
 }
@@ -151,6 +154,9 @@ impl<'a> Parser<'a> {
 
     pub fn check_place(&mut self, e: &CExpr, op_span: Span) -> PResult<()> {
         match e.cat {
+            Cat::Place { is_const: true } | Cat::Bit { is_const: true, .. } if self.in_temporary_object(e.id) => {
+                self.err(e.span.to(op_span), "expression is not assignable: it is a member of a struct value, not an lvalue")
+            }
             Cat::Place { is_const: true } | Cat::Bit { is_const: true, .. } => {
                 let msg = match self.short_source(e.span) {
                     Some(t) => format!("cannot assign to '{}': it is const-qualified", t),
@@ -703,6 +709,22 @@ impl<'a> Parser<'a> {
         Ok(CExpr { id, ty: ret, cat: Cat::Value, span: sp })
     }
 
+    /// Whether place `id` is (a member of) a temporary object of
+    /// `temporary_object`.
+    fn in_temporary_object(&self, mut id: ExprId) -> bool {
+        loop {
+            match self.ex(id).kind {
+                ExprKind::Member(base, _) => id = base,
+                ExprKind::Deref(p) => {
+                    return matches!(self.ex(p).kind, ExprKind::Comma(_, a)
+                        if matches!(self.ex(a).kind, ExprKind::AddrOf(l)
+                            if matches!(self.ex(l).kind, ExprKind::Local(x) if self.func().locals[x.index()].name == TEMPORARY)));
+                }
+                _ => return false,
+            }
+        }
+    }
+
     /// The place of a temporary object holding struct value `v`:
     /// `*(tmp = v, &tmp)`, so `v` is evaluated exactly where it stands.
     pub fn temporary_object(&mut self, v: CExpr) -> PResult<CExpr> {
@@ -711,7 +733,7 @@ impl<'a> Parser<'a> {
         }
         let sp = v.span;
         let ir = v.ty.ir();
-        let l = self.func_mut().add_local(".temporary", ir.clone(), sp);
+        let l = self.func_mut().add_local(TEMPORARY, ir.clone(), sp);
         self.pending.push(accjit_ir::Stmt { kind: accjit_ir::StmtKind::Decl(l, None), span: sp });
         let dst = self.mk(ExprKind::Local(l), ir.clone(), sp);
         let set = self.mk(ExprKind::Assign(dst, v.id), ir.clone(), sp);
