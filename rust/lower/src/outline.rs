@@ -102,12 +102,20 @@ fn build_kernel(
         let (ty, kind) = match cap.mode {
             Mode::Value => (cap.ty.clone(), ParamKind::Value),
             Mode::PtrValue => (cap.ty.clone(), ParamKind::DeviceAddr),
+            // Copied by every gang: the values at the construct (also under async).
+            Mode::FirstprivateAggregate => (Type::ptr(cap.ty.clone()), ParamKind::Snapshot),
             _ => (Type::ptr(cap.ty.clone()), ParamKind::DeviceAddr),
         };
         let p = kb.k.add_local(cap.name.clone(), ty.clone(), cap.span);
         kb.k.sig.params.push(ty.clone());
-        params.push(KernelParam { name: cap.name.clone(), ty, kind });
+        params.push(KernelParam { name: cap.name.clone(), ty, kind: kind.clone() });
         param_of.push(Some(p));
+        if kind == ParamKind::Snapshot {
+            let name = format!("{}.bytes", cap.name);
+            kb.k.add_local(name.clone(), Type::I64, cap.span);
+            kb.k.sig.params.push(Type::I64);
+            params.push(KernelParam { name, ty: Type::I64, kind: ParamKind::Value });
+        }
     }
     let private_copies = crate::private::bind_kernel_copies(&mut kb, copies, &mut params);
     // Gang-private copies.
@@ -170,7 +178,7 @@ fn max_gang_dim(b: &Block) -> u8 {
         .iter()
         .map(|s| match &s.kind {
             StmtKind::AccLoop(l) => (if l.gang { l.gang_dim } else { 0 }).max(max_gang_dim(&l.body)),
-            StmtKind::Block(b) | StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => max_gang_dim(b),
+            StmtKind::Block(b) | StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Privates(_, b) => max_gang_dim(b),
             StmtKind::If(_, t, e) => max_gang_dim(t).max(max_gang_dim(e)),
             StmtKind::For { body, .. } => max_gang_dim(body),
             StmtKind::Switch(_, cases) => cases.iter().map(|c| max_gang_dim(&c.body)).max().unwrap_or(0),
@@ -338,8 +346,15 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     } else {
         vec![]
     };
-    for (kid, args, single) in launches {
-        let mut args: Vec<ExprId> = args.iter().map(|cap| host_arg(cx, f, cap, span)).collect();
+    for (kid, caps_of_launch, single) in launches {
+        let mut args: Vec<ExprId> = vec![];
+        for cap in &caps_of_launch {
+            args.push(host_arg(cx, f, cap, span));
+            if cap.mode == Mode::FirstprivateAggregate {
+                // The snapshot's byte count follows it.
+                args.push(i64c(f, cx.size_of(&cap.ty) as i64, span));
+            }
+        }
         args.extend(crate::private::host_args(f, &copies));
         let (num_gangs, num_workers, vector_length) = if single {
             let (g, w, v) = (i64c(f, 1, span), i64c(f, 1, span), if c.kind == ComputeKind::Serial { Some(i64c(f, 1, span)) } else { None });

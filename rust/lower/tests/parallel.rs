@@ -336,9 +336,10 @@ fn private_and_firstprivate() {
     let (m, text) = lower_ok(m);
     let k = &m.kernels[0];
     let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names, vec!["y", "a"], "t is private, a firstprivate by address: {}", text);
-    assert!(text.contains("decl %a.3: [4 x f64];\n  %a.3 = *%a.1;"), "{}", text);
-    assert!(text.contains("decl %t.2: i32;"), "{}", text);
+    assert_eq!(names, vec!["y", "a", "a.bytes"], "t is private, a firstprivate by address and size: {}", text);
+    assert_eq!(k.params[1].kind, ParamKind::Snapshot, "async launches copy a when enqueued: {}", text);
+    assert!(text.contains("decl %a.4: [4 x f64];\n  %a.4 = *%a.1;"), "{}", text);
+    assert!(text.contains("decl %t.3: i32;"), "{}", text);
     let host = print::function_to_string(&m, &m.functions[0]);
     assert!(host.contains("$__accjit_data_enter(1:i64"), "firstprivate aggregate is present-or-copyin: {}", host);
 }

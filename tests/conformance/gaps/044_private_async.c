@@ -15,7 +15,17 @@ int main(void) {
   for (int i = 0; i < Q * M; i++) coef[i] = rand() % 20 - 10;
   for (int k = 0; k < M; k++) tmp[k] = 1;
   int m = M;
+  long spin[Q];
+  double tab[4] = {1, 2, 3, 4};
+  double *tout = malloc(sizeof(double) * N);
   for (int q = 0; q < Q; q++) {
+    /* keep the queue busy, so the next launch waits in it while the host writes */
+    #pragma acc serial async(q) copyout(spin[q:1])
+    {
+      long h = q;
+      for (long r = 0; r < 3000000; r++) h = (h * 1103515245 + 12345) % 2147483647;
+      spin[q] = h;
+    }
     #pragma acc parallel loop gang async(q) firstprivate(coef[q*M:m]) private(tmp[0:m]) copyout(out[q*N:N])
     for (int i = 0; i < N; i++) {
       for (int k = 0; k < m; k++) tmp[k] = coef[q * M + k] * (i % 5);
@@ -26,6 +36,10 @@ int main(void) {
     /* the launch may still wait in its queue: its copies hold the values at the construct */
     for (int k = 0; k < M; k++) { coef[q * M + k] += 1000; tmp[k] = 1; }
   }
+  /* a whole array in firstprivate: the same under async */
+  #pragma acc parallel loop gang async(0) firstprivate(tab) copyout(tout[0:N])
+  for (int i = 0; i < N; i++) tout[i] = tab[i % 4] * i;
+  for (int k = 0; k < 4; k++) tab[k] = -1;
   #pragma acc wait
   for (int i = 0; i < Q * M; i++) coef[i] -= 1000;
   int errors = 0;
@@ -37,6 +51,8 @@ int main(void) {
   }
   for (int k = 0; k < M; k++)
     if (tmp[k] != 1) { errors++; printf("FAIL host tmp changed\n"); break; }
-  free(coef); free(tmp); free(out);
+  for (int i = 0; i < N; i++)
+    if (tout[i] != (double)(i % 4 + 1) * i) { if (errors++ < 5) printf("FAIL tout[%d] = %f\n", i, tout[i]); }
+  free(coef); free(tmp); free(out); free(tout);
   return errors != 0;
 }
