@@ -322,7 +322,6 @@ fn trip_count(b: &mut KernelBuilder, op: BinOp, lb: Val, ub: Val, st: Val, pre: 
 pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
     let t = d.tuning.resolve(&b.cx.opts.device_type);
     let StmtKind::For { .. } = &s.kind else { return vec![] };
-    crate::private::check_loop(b.cx, b.src, d);
     if t.seq {
         return seq_loop(b, s, d);
     }
@@ -537,7 +536,7 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         let trip = val_expr(b, trip, span);
         out_dims.push(LoopDim { var: nv, lb, step, trip, tile });
     }
-    let (mut privates, private_copies) = crate::private::loop_privates(b, &d.private, &mut bound);
+    let (mut privates, private_copies) = crate::private::loop_privates(b, d, &mut bound);
     let mut body_head = vec![];
     let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head, &mut privates);
     // Loop variables of plain loops inside: private to each executor (also
@@ -632,7 +631,7 @@ fn seq_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stmt> {
         b.env.bind(VarKey::Local(v), Mapped::Local(nl));
     }
     let mut bound = vec![];
-    let (whole, copies) = crate::private::loop_privates(b, &d.private, &mut bound);
+    let (whole, copies) = crate::private::loop_privates(b, d, &mut bound);
     for nl in whole {
         let span = b.k.local(nl).span;
         out.push(Stmt { kind: StmtKind::Decl(nl, None), span });

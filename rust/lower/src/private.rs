@@ -20,9 +20,11 @@
 //!   loop that stays sequential runs inside `StmtKind::Privates`.
 //!
 //! Restrictions checked here: a variable may have only one data attribute on
-//! a construct (not both private and firstprivate, nor private and reduction,
-//! nor private and a data clause: the spec gives no meaning to the mix, and
-//! GCC rejects it too); sections through more than one pointer level
+//! a compute construct (not both private and firstprivate, nor either with a
+//! reduction or a data clause: the spec gives no meaning to the mix, and GCC
+//! rejects it too). A loop's `private` may name its reduction variable, as
+//! GCC allows; the reduction's private copy is the one the body sees.
+//! Sections through more than one pointer level
 //! (`a[0:n][0:m]` on `T**`) and sections of members (`s.p[0:n]`) are not
 //! supported. A section of a pointer without a length is rejected by the
 //! front end (§2.7.1).
@@ -140,12 +142,6 @@ pub fn check_construct(cx: &mut Cx, f: &Function, c: &ComputeConstruct) {
     check_conflicts(cx, f, &lists, 2);
 }
 
-/// The restrictions on a loop's private list.
-pub fn check_loop(cx: &mut Cx, f: &Function, d: &LoopDirective) {
-    let reds: Vec<&VarRef> = d.reductions.iter().flat_map(|r| r.vars.iter()).collect();
-    check_conflicts(cx, f, &[("private", d.private.iter().collect()), ("reduction", reds)], 1);
-}
-
 /// A compute construct's private subarray, its values held in host temporaries.
 #[derive(Clone, Debug)]
 pub struct HostCopy {
@@ -247,8 +243,12 @@ pub fn bind_kernel_copies(kb: &mut KernelBuilder, copies: &[HostCopy], params: &
 /// whole variables to a local of their own type (first list), subarrays to
 /// a [`PrivateCopy`] (second list), whose size and offset are kernel
 /// expressions evaluated before the loop. Bound keys are pushed onto `bound`.
-pub fn loop_privates(b: &mut KernelBuilder, vars: &[VarRef], bound: &mut Vec<VarKey>) -> (Vec<LocalId>, Vec<PrivateCopy>) {
+/// A variable the loop also reduces is left to the reduction (its copy is
+/// the private one, and it is combined into the variable outside).
+pub fn loop_privates(b: &mut KernelBuilder, d: &LoopDirective, bound: &mut Vec<VarKey>) -> (Vec<LocalId>, Vec<PrivateCopy>) {
     let src = b.src;
+    let reduced: Vec<VarKey> = d.reductions.iter().flat_map(|r| r.vars.iter()).filter_map(|v| VarKey::of_place(src, v.root)).collect();
+    let vars: Vec<&VarRef> = d.private.iter().filter(|v| VarKey::of_place(src, v.root).is_none_or(|k| !reduced.contains(&k))).collect();
     let mut whole = vec![];
     let mut copies = vec![];
     // Sizes and offsets first: they use the enclosing bindings.
