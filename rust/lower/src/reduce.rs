@@ -157,14 +157,14 @@ fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<
     for (key, op, obj, v) in parts.iter().cloned() {
         let shared = parts.iter().filter(|p| p.0 == key).count() > 1;
         let rty = src.expr(v.root).ty.clone();
-        let whole = shared
-            && match whole_type(&rty) {
-                Some(t) => {
-                    b.cx.size_of(&t) <= WHOLE_COPY_LIMIT
-                        && (!rty.is_ptr() || parts.iter().filter(|p| p.0 == key).all(|p| within_pointee(src, p.3.base, v.root)))
-                }
-                None => false,
-            };
+        // Parts of a struct are always reduced inside a whole copy, so that the
+        // body still reads the struct's other members (`s.sum += s.scale * x`).
+        let whole = match whole_type(&rty) {
+            Some(t) if shared || matches!(t, Type::Struct(_)) => {
+                b.cx.size_of(&t) <= WHOLE_COPY_LIMIT && (!rty.is_ptr() || parts.iter().filter(|p| p.0 == key).all(|p| within_pointee(src, p.3.base, v.root)))
+            }
+            _ => false,
+        };
         if whole {
             groups.push(Group { op, ty: obj.ty, kind: obj.kind, key, vars: vec![v], whole });
             continue;
@@ -285,6 +285,38 @@ fn var_text(v: &VarRef) -> String {
     v.text.split(['.', '[', '-']).next().unwrap_or(&v.text).trim().to_string()
 }
 
+/// `copy = *original` for a whole copy of a struct (evaluated where the first
+/// reduction of the variable starts, before its identities are stored), so
+/// that the members no reduction names keep their values inside the copy.
+/// None for arrays (their other elements are not copied in).
+fn copy_in(b: &mut KernelBuilder, v: &VarRef, w: WholeCopy, span: Span) -> Option<ExprId> {
+    let cty = b.k.local(w.copy).ty.clone();
+    if !matches!(cty, Type::Struct(_)) {
+        return None;
+    }
+    let place = b.expr(v.root);
+    let orig = if w.pointer.is_some() {
+        let p = build::load(&mut b.k, place, span);
+        b.k.add_expr(ExprKind::Deref(p), cty.clone(), span)
+    } else {
+        place
+    };
+    let value = build::load(&mut b.k, orig, span);
+    let dst = build::local(&mut b.k, w.copy, span);
+    Some(build::assign(&mut b.k, dst, value, span))
+}
+
+/// `first, then` as one expression (of `then`'s type).
+fn comma(b: &mut KernelBuilder, first: Option<ExprId>, then: ExprId, span: Span) -> ExprId {
+    match first {
+        None => then,
+        Some(f) => {
+            let ty = b.k.expr(then).ty.clone();
+            b.k.add_expr(ExprKind::Comma(f, then), ty, span)
+        }
+    }
+}
+
 /// `(T *)((i64)&copy - delta)`: where a group's objects are inside the whole copy.
 fn storage_in(b: &mut KernelBuilder, copy: LocalId, delta: ExprId, ty: &Type, span: Span) -> ExprId {
     let c = build::local(&mut b.k, copy, span);
@@ -380,6 +412,7 @@ pub fn loop_reductions(
     let groups = object_groups(b, &d.reductions);
     let copies = whole_copies(b, &groups);
     let mut views = vec![];
+    let mut copied: Vec<LocalId> = vec![];
     for (g, copy) in groups.iter().zip(&copies) {
         let v = g.vars[0];
         let span = v.span;
@@ -397,8 +430,11 @@ pub fn loop_reductions(
         let target = build::cast(&mut b.k, t, Type::ptr(g.ty.clone()), span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
         let storage = copy.map(|w| {
+            let first = if copied.contains(&w.copy) { None } else { copy_in(b, v, w, span) };
+            copied.push(w.copy);
             let delta = build::load_local(&mut b.k, dl, span);
-            storage_in(b, w.copy, delta, &g.ty, span)
+            let at = storage_in(b, w.copy, delta, &g.ty, span);
+            comma(b, first, at, span)
         });
         if copy.is_none() {
             views.push((v, g.key, pl, dl));
@@ -439,6 +475,7 @@ pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude
     let mut views = vec![];
     let groups = object_groups(b, &c.reductions);
     let copies = whole_copies(b, &groups);
+    let mut copied: Vec<LocalId> = vec![];
     for (g, copy) in groups.iter().zip(&copies) {
         let v = g.vars[0];
         let span = v.span;
@@ -450,7 +487,12 @@ pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude
         let delta = build::binary(&mut b.k, BinOp::Sub, base, lo2, Type::I64, span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
         let storage = match copy {
-            Some(w) => Some(storage_in(b, w.copy, delta, &g.ty, span)),
+            Some(w) => {
+                let first = if copied.contains(&w.copy) { None } else { copy_in(b, v, *w, span) };
+                copied.push(w.copy);
+                let at = storage_in(b, w.copy, delta, &g.ty, span);
+                Some(comma(b, first, at, span))
+            }
             None => {
                 views.push((v, g.key, pl, delta));
                 None

@@ -1,4 +1,5 @@
-// reductions on struct and union members: s.sum (double) and s.cnt (int) of one struct, a member array element, a union member.
+// reductions on struct and union members: s.sum (double) and s.cnt (int) of one struct, a member array element, a union member;
+// the body reads members no reduction names (q.scale, q.shift), on a loop and on the construct.
 // GCC 12 lacks the feature: it does not parse a member in a reduction clause ("expected ')' before '.'");
 // the logic was checked with gcc without -fopenacc.
 #include <stdio.h>
@@ -29,6 +30,21 @@ int main(void) {
   if (s.cnt != wcnt) { errors++; printf("FAIL cnt %d %d\n", s.cnt, wcnt); }
   if (s.bins[2] != wb || s.bins[0] || s.bins[1] || s.bins[3]) { errors++; printf("FAIL bins %ld %ld\n", s.bins[2], wb); }
   if (s.mx != wmx) { errors++; printf("FAIL mx %g %g\n", s.mx, wmx); }
+  // The body reads members no reduction names: they keep their values.
+  struct { double scale; double acc; int shift; } q = { 0.5, 1.0, 3 };
+  #pragma acc parallel loop copyin(v[0:n]) reduction(+:q.acc)
+  for (int i = 0; i < n; i++) q.acc += q.scale * (v[i] >> q.shift);
+  double wq = 1.0;
+  for (int i = 0; i < n; i++) wq += 0.5 * (v[i] >> 3);
+  if (q.acc != wq || q.scale != 0.5 || q.shift != 3) { errors++; printf("FAIL other members %g %g\n", q.acc, wq); }
+  double qc = 0.0;
+  #pragma acc parallel num_gangs(4) copyin(v[0:n]) reduction(+:q.scale)
+  {
+    #pragma acc loop gang
+    for (int i = 0; i < n; i++) q.scale += (v[i] >> q.shift) * 0.25;
+  }
+  for (int i = 0; i < n; i++) qc += (v[i] >> 3) * 0.25;
+  if (q.scale != 0.5 + qc) { errors++; printf("FAIL construct other members %g %g\n", q.scale, 0.5 + qc); }
   union num u;
   u.l = 10;
   #pragma acc parallel loop copyin(v[0:n]) reduction(+:u.l)
