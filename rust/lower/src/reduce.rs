@@ -8,13 +8,18 @@
 //!
 //! For an object form the back end points the private local `p` (of type
 //! `T *`, T the element or struct type) at the executor's copy of the `count`
-//! reduced objects. The body keeps its own spelling (`c[i]`, `hist[k]`,
-//! `s.x`): the variable the clause names is rebound to a *view* that places
-//! the copy where the original objects were, i.e. for a pointer root
-//! `c' = p + (c - target)` and for an array or struct root `&a' = p + (&a -
-//! target)` (byte offsets). Only the reduced objects are private: other parts
-//! of the same variable must not be used inside the construct or loop (the
-//! spec gives them no defined value there in any case when they are written).
+//! reduced objects, and the body keeps its own spelling (`c[i]`, `hist[k]`,
+//! `s.x`):
+//! - parts of a struct, of a fixed-size array (up to `WHOLE_COPY_LIMIT`) or of
+//!   the struct a pointer variable points to are reduced inside a private copy
+//!   of the whole variable, filled from the original where the first of its
+//!   reductions starts (`storage`): the body reads the other parts unchanged,
+//!   and several parts may use different operators;
+//! - otherwise (sections on pointers, VLAs, large arrays) the variable is
+//!   rebound to a *view* that places the back end's copy where the original
+//!   objects were: for a pointer `c' = p + (c - target)`, for an array
+//!   `&a' = p + (&a - target)` (byte offsets). Only the reduced objects exist
+//!   in that copy, so the body must not read other parts of the variable.
 
 use crate::build;
 use crate::capture::VarKey;
@@ -155,12 +160,12 @@ fn object_groups<'v>(b: &mut KernelBuilder, reductions: &'v [Reduction]) -> Vec<
     }
     let mut groups: Vec<Group<'v>> = vec![];
     for (key, op, obj, v) in parts.iter().cloned() {
-        let shared = parts.iter().filter(|p| p.0 == key).count() > 1;
         let rty = src.expr(v.root).ty.clone();
-        // Parts of a struct are always reduced inside a whole copy, so that the
-        // body still reads the struct's other members (`s.sum += s.scale * x`).
+        // Parts of a struct or of a fixed-size array are reduced inside a whole
+        // copy (filled from the original first), so that the body still reads
+        // the parts no reduction names (`s.sum += s.scale * x`, `h[k] += h[0]`).
         let whole = match whole_type(&rty) {
-            Some(t) if shared || matches!(t, Type::Struct(_)) => {
+            Some(t) => {
                 b.cx.size_of(&t) <= WHOLE_COPY_LIMIT && (!rty.is_ptr() || parts.iter().filter(|p| p.0 == key).all(|p| within_pointee(src, p.3.base, v.root)))
             }
             _ => false,
@@ -285,15 +290,11 @@ fn var_text(v: &VarRef) -> String {
     v.text.split(['.', '[', '-']).next().unwrap_or(&v.text).trim().to_string()
 }
 
-/// `copy = *original` for a whole copy of a struct (evaluated where the first
-/// reduction of the variable starts, before its identities are stored), so
-/// that the members no reduction names keep their values inside the copy.
-/// None for arrays (their other elements are not copied in).
+/// `copy = *original` for a whole copy (evaluated where the first reduction
+/// of the variable starts, before its identities are stored), so that the
+/// parts no reduction names keep their values inside the copy.
 fn copy_in(b: &mut KernelBuilder, v: &VarRef, w: WholeCopy, span: Span) -> Option<ExprId> {
     let cty = b.k.local(w.copy).ty.clone();
-    if !matches!(cty, Type::Struct(_)) {
-        return None;
-    }
     let place = b.expr(v.root);
     let orig = if w.pointer.is_some() {
         let p = build::load(&mut b.k, place, span);

@@ -1,4 +1,4 @@
-// reduction(+:hist[k]) on elements of a fixed-size array: gangs add into chosen elements; the rest is untouched.
+// reduction(+:hist[k]) on elements of a fixed-size array: gangs add into chosen elements (reading another one); the rest is untouched.
 // GCC 12 lacks the feature: reductions of array elements and sections end in an internal compiler error
 // (gcc_check.py reports a compile failure); the logic was checked with gcc without -fopenacc.
 #include <stdio.h>
@@ -16,10 +16,10 @@ int main(void) {
   const int k = 3;
   #pragma acc parallel loop gang copyin(v[0:n]) reduction(+:hist[k])
   for (int i = 0; i < n; i++) {
-    if (v[i] % 7 == 0) hist[k] += v[i] % 13;
+    if (v[i] % 7 == 0) hist[k] += v[i] % 13 + (hist[1] == 100);  /* reads an element no reduction names */
   }
   long want = 300;
-  for (int i = 0; i < n; i++) if (v[i] % 7 == 0) want += v[i] % 13;
+  for (int i = 0; i < n; i++) if (v[i] % 7 == 0) want += v[i] % 13 + 1;
   int errors = 0;
   if (hist[k] != want) { errors++; printf("FAIL hist[k] %d %ld\n", hist[k], want); }
   for (int b = 0; b < NB; b++)
