@@ -14,7 +14,7 @@ int main(void) {
   {
     #pragma acc loop gang reduction(+:s) reduction(max:mx)
     for (int g = 0; g < G; g++) {
-      #pragma acc loop worker reduction(+:s)
+      #pragma acc loop worker reduction(+:s) reduction(max:mx)
       for (int k = 0; k < W; k++) {
         #pragma acc loop vector reduction(+:s) reduction(max:mx)
         for (int j = 0; j < V; j++) {
