@@ -1,4 +1,5 @@
 // #pragma omp lines are ignored silently (no stderr output) in a compute program: omp parallel for, omp simd, omp atomic, omp critical next to acc loops and reductions. GCC 12 (-fopenacc without -fopenmp) ignores them too but warns under -Wall (-Wunknown-pragmas)
+// gcc-flags: -Wno-unknown-pragmas
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
