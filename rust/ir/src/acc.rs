@@ -443,16 +443,18 @@ pub enum AutoChoice {
 }
 
 /// Private storage whose size is known only at run time: a `private` or
-/// `firstprivate` subarray (`c[0:n]` on a pointer, `a[2:5]` on an array).
+/// `firstprivate` subarray (`c[0:n]` on a pointer, `a[2:5]` on an array), or
+/// the copy of a non-scalar reduction's objects (`RedStorage::Copy`).
 ///
 /// Each executor that makes the copy gets `bytes` bytes of its own, aligned
-/// for `elem_ty`, filled from `init` when given (firstprivate) and left
-/// undefined otherwise. `ptr` is then set to the storage's address minus
-/// `offset` bytes, so that the variable's own indexing (`c[i]` for `i` in the
-/// section) reaches the copy: `ptr` has the variable's type when the variable
-/// is a pointer, and is a pointer to the variable when it is an array (the
-/// kernel then reads the array through `*ptr`). The storage lives until the
-/// scope that made it ends (`StmtKind::Privates`, or the `AccLoop`).
+/// for `elem_ty`, filled as `init` says. `ptr` is then set to the storage's
+/// address minus `offset` bytes, so that the variable's own indexing (`c[i]`
+/// for `i` in the section) reaches the copy: `ptr` has the variable's type
+/// when the variable is a pointer, and is a pointer to the variable when it
+/// is an array (the kernel then reads the array through `*ptr`); a
+/// reduction's copy has offset 0 and `ptr` is its private `T *` local. The
+/// storage lives until the scope that made it ends (`StmtKind::Privates`, the
+/// `AccLoop`, or the end of the reduction's executor).
 /// `bytes`, `offset` and `init` are evaluated once per copy, where it is made.
 #[derive(Clone, Debug)]
 pub struct PrivateCopy {
@@ -461,9 +463,32 @@ pub struct PrivateCopy {
     pub bytes: ExprId,
     /// Byte distance from what `ptr` denotes (`&c[0]`, `&a`) to the section (i64).
     pub offset: ExprId,
-    /// Element type of the section (alignment of the storage).
+    /// Element type of the section (alignment of the storage; the object
+    /// type an `Identity` fill stores).
     pub elem_ty: Type,
-    /// firstprivate: the (device) address of the original section, copied in.
-    pub init: Option<ExprId>,
+    pub init: CopyInit,
     pub span: Span,
+}
+
+/// What a `PrivateCopy` holds when it is made.
+#[derive(Clone, Debug)]
+pub enum CopyInit {
+    /// `private`: undefined.
+    Undefined,
+    /// `firstprivate`: the bytes at this (device) address of the original
+    /// section, copied in.
+    From(ExprId),
+    /// A reduction: every `elem_ty` object of the storage holds the
+    /// operator's identity (structs member by member).
+    Identity(RedOp),
+}
+
+impl CopyInit {
+    /// The copy-in address, for firstprivate.
+    pub fn from(&self) -> Option<ExprId> {
+        match self {
+            CopyInit::From(e) => Some(*e),
+            _ => None,
+        }
+    }
 }

@@ -18,7 +18,7 @@
 
 use crate::acc::*;
 use crate::module::*;
-use crate::reduce::{PrivateReduction, RedForm};
+use crate::reduce::{PrivateReduction, RedForm, RedStorage};
 use crate::types::{FuncSig, StructDef, Type};
 use std::fmt::{self, Write};
 
@@ -300,7 +300,10 @@ impl<'m> Printer<'m> {
         match &r.form {
             RedForm::Scalar => head,
             RedForm::Objects { kind, count, storage } => {
-                let at = storage.map(|p| format!(" at {}", self.expr(f, p))).unwrap_or_default();
+                let at = match storage {
+                    RedStorage::At(p) => format!(" at {}", self.expr(f, *p)),
+                    RedStorage::Copy(_) => String::new(),
+                };
                 format!("{} {} x {}{}", head, format!("{kind:?}").to_lowercase(), self.expr(f, *count), at)
             }
         }
@@ -491,8 +494,14 @@ impl<'m> Printer<'m> {
                     self.ty(&c.elem_ty),
                     self.top_expr(f, c.offset)
                 );
-                if let Some(i) = c.init {
-                    let _ = write!(t, " from {}", self.top_expr(f, i));
+                match c.init {
+                    CopyInit::Undefined => {}
+                    CopyInit::From(i) => {
+                        let _ = write!(t, " from {}", self.top_expr(f, i));
+                    }
+                    CopyInit::Identity(op) => {
+                        let _ = write!(t, " identity({})", op.symbol());
+                    }
                 }
                 t
             })

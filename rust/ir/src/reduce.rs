@@ -215,11 +215,23 @@ pub enum RedForm {
     /// or struct of such). `private` is a local of type `ty *` that the back
     /// end points at this executor's copy of the `count` objects before the
     /// body runs; `lower` makes the body reach the copy through it.
-    /// `storage`: None, the back end places the copy; Some(p), the copy is at
-    /// the pointer `p` (evaluated before the body), inside a private local
+    /// `storage` says where the copy lives.
+    Objects { kind: RedKind, count: ExprId, storage: RedStorage },
+}
+
+/// Where a `RedForm::Objects` reduction's private copy lives.
+#[derive(Clone, Debug)]
+pub enum RedStorage {
+    /// Run-time-sized private storage made by the back end like any other
+    /// (`PrivateCopy` with `ptr` = the reduction's `private`, offset 0,
+    /// `count * sizeof(ty)` bytes and `CopyInit::Identity(op)`), released
+    /// when the executor's copy has been combined.
+    Copy(crate::acc::PrivateCopy),
+    /// At the pointer `p` (evaluated before the body), inside a private local
     /// `lower` made for the whole variable when several reductions with
-    /// different operators or types reduce parts of it (`s.sum`, `s.count`).
-    Objects { kind: RedKind, count: ExprId, storage: Option<ExprId> },
+    /// different operators or types reduce parts of it (`s.sum`, `s.count`);
+    /// the back end fills the objects with the identity there.
+    At(ExprId),
 }
 
 /// One reduced variable of an `AccLoop` or of a kernel (compute construct):

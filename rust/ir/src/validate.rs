@@ -47,6 +47,9 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
             if r.private.index() >= k.func.locals.len() {
                 v.err(k.span, format!("kernel `{}`: reduction local out of range", k.name));
             }
+            if let crate::reduce::RedForm::Objects { storage: crate::reduce::RedStorage::Copy(c), .. } = &r.form {
+                v.private_copies(&k.func, std::slice::from_ref(c), k.span);
+            }
         }
         v.function(&k.func, true);
     }
@@ -66,7 +69,7 @@ impl<'m> V<'m> {
                 Some(_) => self.err(sp, format!("`{}`: a private copy's pointer is not a pointer", f.name)),
                 None => self.err(sp, format!("`{}`: private copy pointer out of range", f.name)),
             }
-            for e in [Some(c.bytes), Some(c.offset), c.init].into_iter().flatten() {
+            for e in [Some(c.bytes), Some(c.offset), c.init.from()].into_iter().flatten() {
                 self.eid(f, e, sp);
             }
         }
@@ -228,6 +231,9 @@ impl<'m> V<'m> {
                     self.eid(f, r.target, sp);
                     if r.private.index() >= f.locals.len() {
                         self.err(sp, format!("`{}`: reduction private out of range", f.name));
+                    }
+                    if let crate::reduce::RedForm::Objects { storage: crate::reduce::RedStorage::Copy(c), .. } = &r.form {
+                        self.private_copies(f, std::slice::from_ref(c), sp);
                     }
                 }
                 for p in &l.privates {

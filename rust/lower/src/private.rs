@@ -233,7 +233,10 @@ pub fn bind_kernel_copies(kb: &mut KernelBuilder, copies: &[HostCopy], params: &
         kb.env.bind(c.key, if through { Mapped::ByRef(ptr) } else { Mapped::Local(ptr) });
         let bytes = load_local(&mut kb.k, bytes, span);
         let offset = load_local(&mut kb.k, offset, span);
-        let init = addr.map(|a| load_local(&mut kb.k, a, span));
+        let init = match addr {
+            Some(a) => CopyInit::From(load_local(&mut kb.k, a, span)),
+            None => CopyInit::Undefined,
+        };
         out.push(PrivateCopy { ptr, bytes, offset, elem_ty: c.elem_ty.clone(), init, span });
     }
     out
@@ -287,7 +290,7 @@ pub fn loop_privates(b: &mut KernelBuilder, d: &LoopDirective, bound: &mut Vec<V
                 let name = crate::implicit::var_name(b.cx, src, k);
                 let ptr = b.k.add_local(name, pty, v.span);
                 b.env.bind(k, if through { Mapped::ByRef(ptr) } else { Mapped::Local(ptr) });
-                copies.push(PrivateCopy { ptr, bytes, offset, elem_ty: v.elem_ty.clone(), init: None, span: v.span });
+                copies.push(PrivateCopy { ptr, bytes, offset, elem_ty: v.elem_ty.clone(), init: CopyInit::Undefined, span: v.span });
             }
         }
         bound.push(k);

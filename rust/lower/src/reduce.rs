@@ -13,9 +13,12 @@
 //! - parts of a struct, of a fixed-size array (up to `WHOLE_COPY_LIMIT`) or of
 //!   the struct a pointer variable points to are reduced inside a private copy
 //!   of the whole variable, filled from the original where the first of its
-//!   reductions starts (`storage`): the body reads the other parts unchanged,
-//!   and several parts may use different operators;
-//! - otherwise (sections on pointers, VLAs, large arrays) the variable is
+//!   reductions starts (`RedStorage::At`): the body reads the other parts
+//!   unchanged, and several parts may use different operators;
+//! - otherwise (sections on pointers, VLAs, large arrays) the back end makes
+//!   the copy as run-time-sized private storage (`RedStorage::Copy`: the same
+//!   `PrivateCopy` a private subarray gets, filled with the identity instead
+//!   of left undefined or copied in), and the variable is
 //!   rebound to a *view* that places the back end's copy where the original
 //!   objects were: for a pointer `c' = p + (c - target)`, for an array
 //!   `&a' = p + (&a - target)` (byte offsets). Only the reduced objects exist
@@ -378,6 +381,17 @@ fn count_of(b: &mut KernelBuilder, bytes: ExprId, ty: &Type, span: Span) -> Expr
     build::binary(&mut b.k, BinOp::Div, bytes, sz, Type::I64, span)
 }
 
+/// The back end's copy of a group's `count` objects (no whole copy holds
+/// them): run-time-sized private storage like a private subarray's, made at
+/// the executor's start with every object set to the identity, and pointed
+/// to by the group's private local `p`.
+fn identity_copy(b: &mut KernelBuilder, g: &Group, p: LocalId, count: ExprId, span: Span) -> PrivateCopy {
+    let size = build::i64c(&mut b.k, b.cx.size_of(&g.ty) as i64, span);
+    let bytes = build::binary(&mut b.k, BinOp::Mul, count, size, Type::I64, span);
+    let offset = build::i64c(&mut b.k, 0, span);
+    PrivateCopy { ptr: p, bytes, offset, elem_ty: g.ty.clone(), init: CopyInit::Identity(g.op), span }
+}
+
 /// The reductions of an acc loop. Scalars are bound to private locals;
 /// object groups get their target and count evaluated into `pre` (before
 /// the loop) and a view declared in `body_head` (the top of the loop body).
@@ -430,16 +444,20 @@ pub fn loop_reductions(
         let t = build::load_local(&mut b.k, tl, span);
         let target = build::cast(&mut b.k, t, Type::ptr(g.ty.clone()), span);
         let pl = b.k.add_local(format!("{}.copy", v.text), Type::ptr(g.ty.clone()), span);
-        let storage = copy.map(|w| {
-            let first = if copied.contains(&w.copy) { None } else { copy_in(b, v, w, span) };
-            copied.push(w.copy);
-            let delta = build::load_local(&mut b.k, dl, span);
-            let at = storage_in(b, w.copy, delta, &g.ty, span);
-            comma(b, first, at, span)
-        });
-        if copy.is_none() {
-            views.push((v, g.key, pl, dl));
-        }
+        let storage = match copy {
+            Some(w) => {
+                let first = if copied.contains(&w.copy) { None } else { copy_in(b, v, *w, span) };
+                copied.push(w.copy);
+                let delta = build::load_local(&mut b.k, dl, span);
+                let at = storage_in(b, w.copy, delta, &g.ty, span);
+                RedStorage::At(comma(b, first, at, span))
+            }
+            None => {
+                views.push((v, g.key, pl, dl));
+                let count = build::load_local(&mut b.k, cl, span);
+                RedStorage::Copy(identity_copy(b, g, pl, count, span))
+            }
+        };
         out.push(LoopReduction { op: g.op, ty: g.ty.clone(), form: RedForm::Objects { kind: g.kind.clone(), count, storage }, private: pl, target });
     }
     // Now rebind: scalars to their privates, object roots to their views or
@@ -492,11 +510,12 @@ pub fn construct_reductions(b: &mut KernelBuilder, c: &ComputeConstruct, prelude
                 let first = if copied.contains(&w.copy) { None } else { copy_in(b, v, *w, span) };
                 copied.push(w.copy);
                 let at = storage_in(b, w.copy, delta, &g.ty, span);
-                Some(comma(b, first, at, span))
+                RedStorage::At(comma(b, first, at, span))
             }
             None => {
                 views.push((v, g.key, pl, delta));
-                None
+                let count = dup(b, count);
+                RedStorage::Copy(identity_copy(b, g, pl, count, span))
             }
         };
         out.push(KernelReduction { op: g.op, ty: g.ty.clone(), form: RedForm::Objects { kind: g.kind.clone(), count, storage }, private: pl, target });

@@ -129,7 +129,7 @@ pub fn block_exprs_mut(b: &mut Block, f: &mut dyn FnMut(&mut ExprId)) {
 fn private_copy_exprs_mut(c: &mut PrivateCopy, f: &mut dyn FnMut(&mut ExprId)) {
     f(&mut c.bytes);
     f(&mut c.offset);
-    if let Some(i) = &mut c.init {
+    if let CopyInit::From(i) = &mut c.init {
         f(i);
     }
 }

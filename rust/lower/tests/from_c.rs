@@ -321,9 +321,13 @@ fn reductions_say_what_they_reduce() {
     );
     assert_eq!(rs[1].ty, Type::I32, "a section reduces its elements: {text}");
     // One view per variable: the section's private is a pointer the back end sets.
-    assert!(matches!(rs[1].form, RedForm::Objects { storage: None, .. }), "{text}");
+    // It is run-time-sized private storage like a private subarray's, filled with the identity.
+    let RedForm::Objects { storage: RedStorage::Copy(c), .. } = &rs[1].form else { panic!("h[0:n] has no copy of its own: {text}") };
+    assert_eq!(c.ptr, rs[1].private, "{text}");
+    assert!(matches!(c.init, CopyInit::Identity(RedOp::Add)), "{text}");
+    assert_eq!(c.elem_ty, Type::I32, "{text}");
     // Two members of one struct with different types live inside one private copy of the struct.
-    let stores: Vec<bool> = rs[4..].iter().map(|r| matches!(r.form, RedForm::Objects { storage: Some(_), .. })).collect();
+    let stores: Vec<bool> = rs[4..].iter().map(|r| matches!(r.form, RedForm::Objects { storage: RedStorage::At(_), .. })).collect();
     assert_eq!(stores, vec![true, true], "{text}");
     assert_eq!((rs[4].ty.clone(), rs[5].ty.clone()), (Type::F64, Type::I32), "{text}");
 }
@@ -356,5 +360,5 @@ fn object_reductions_behind_pointer_members_are_refused_clearly() {
     let (m, text) = ok("struct a { long t; int pk[4]; };\nvoid f(struct a *sp, int n) {\n#pragma acc parallel loop reduction(+:sp->t) reduction(max:sp->pk[0:4])\nfor (int i = 0; i < n; i++) { sp->t += i; if (i > sp->pk[i & 3]) sp->pk[i & 3] = i; }\n}");
     let rs = loop_reductions(&m);
     assert_eq!(rs.len(), 2, "{text}");
-    assert!(rs.iter().all(|r| matches!(r.form, RedForm::Objects { storage: Some(_), .. })), "{text}");
+    assert!(rs.iter().all(|r| matches!(r.form, RedForm::Objects { storage: RedStorage::At(_), .. })), "{text}");
 }

@@ -48,7 +48,7 @@ fn construct_firstprivate_section_is_a_gang_copy_passed_by_the_host() {
     let copies = kernel_copies(&m, 0);
     assert_eq!(copies.len(), 1, "{}", text);
     let c = &copies[0];
-    assert!(c.init.is_some(), "firstprivate copies in: {}", text);
+    assert!(matches!(c.init, CopyInit::From(_)), "firstprivate copies in: {}", text);
     assert_eq!(c.elem_ty, Type::F32);
     // The pointer is rebound: same type as the variable, not a parameter.
     assert_eq!(k.func.local(c.ptr).ty, Type::ptr(Type::F32));
@@ -71,7 +71,7 @@ fn construct_private_section_has_no_source() {
          {\n#pragma acc loop gang\n for (int i = 0; i < n; i++) { c[i] = i; y[i] = c[i]; } }\n}\n");
     let copies = kernel_copies(&m, 0);
     assert_eq!(copies.len(), 1, "{}", text);
-    assert!(copies[0].init.is_none(), "{}", text);
+    assert!(matches!(copies[0].init, CopyInit::Undefined), "{}", text);
     assert!(text.contains("privates [%c."), "{}", text);
 }
 

@@ -1,16 +1,21 @@
 //! Run-time-sized private storage (`PrivateCopy`) on the multicore and host
-//! devices.
+//! devices: the one place copies are made and released, for private and
+//! firstprivate subarrays and for the copies of non-scalar reductions
+//! (`RedStorage::Copy`, made at an executor's start and released at its end
+//! by `reduce.rs`).
 //!
 //! A gang runs on one pool thread and its worker and vector levels run in
 //! that thread, so one copy per gang thread is one copy per executor at
 //! every level. Copies come from the thread's VLA stack (`__accjit_alloca`,
-//! heap chunks, 16-byte aligned): a `Privates` scope or an `AccLoop` with
-//! copies takes a stack mark, makes its copies (a `memcpy` from the original
-//! section for firstprivate) and releases to the mark when it ends. A kernel
-//! that makes copies also takes a mark at entry and releases it at every
-//! return (`FnCx::prologue`), so no path leaks storage across launches.
+//! heap chunks, 16-byte aligned): a `Privates` scope, an `AccLoop` with
+//! copies, or a reduction's executor takes a stack mark, makes its copies
+//! (a `memcpy` from the original section for firstprivate, the identity
+//! object by object for a reduction) and releases to the mark when it ends.
+//! A kernel that makes subarray copies also takes a mark at entry and
+//! releases it at every return (`FnCx::prologue`), so no path leaks storage
+//! across launches.
 
-use accjit_ir::{Block, Diagnostic, PrivateCopy, Span, StmtKind, Type};
+use accjit_ir::{Block, CopyInit, Diagnostic, PrivateCopy, Span, StmtKind, Type};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_module::Module as _;
 
@@ -32,7 +37,7 @@ pub fn makes_copies(b: &Block) -> bool {
 
 impl<'m> FnCx<'_, 'm, '_> {
     /// Make `copies`; returns the stack mark that releases them.
-    pub fn make_private_copies(&mut self, copies: &'m [PrivateCopy], span: Span) -> Result<Value, Diagnostic> {
+    pub fn make_private_copies(&mut self, copies: &[PrivateCopy], span: Span) -> Result<Value, Diagnostic> {
         let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
         let mark = mark.ok_or_else(|| Diagnostic::error(span, "internal error: stack mark"))?;
         for c in copies {
@@ -41,12 +46,22 @@ impl<'m> FnCx<'_, 'm, '_> {
             let bytes = self.cast_to_i64(bytes, &bty, c.span)?;
             let storage = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], c.span)?;
             let storage = storage.ok_or_else(|| Diagnostic::error(c.span, "internal error: alloca"))?;
-            if let Some(init) = c.init {
-                let from = self.lower_expr(init)?;
-                let fty = self.expr(init).ty.clone();
-                let from = self.cast_to_i64(from, &fty, c.span)?;
-                let cfg = self.m.jit.target_config();
-                self.b.call_memcpy(cfg, storage, from, bytes);
+            match c.init {
+                CopyInit::Undefined => {}
+                CopyInit::From(init) => {
+                    let from = self.lower_expr(init)?;
+                    let fty = self.expr(init).ty.clone();
+                    let from = self.cast_to_i64(from, &fty, c.span)?;
+                    let cfg = self.m.jit.target_config();
+                    self.b.call_memcpy(cfg, storage, from, bytes);
+                }
+                CopyInit::Identity(op) => {
+                    // `bytes` is a whole number of objects; a negative size
+                    // (allocated as 0) fills none.
+                    let size = self.size_of(&c.elem_ty).max(1) as i64;
+                    let count = self.b.ins().sdiv_imm_s(bytes, size);
+                    self.fill_identity(op, &c.elem_ty, storage, count, c.span)?;
+                }
             }
             let off = self.lower_expr(c.offset)?;
             let oty = self.expr(c.offset).ty.clone();

@@ -5,10 +5,12 @@
 //! - A scalar private (`RedForm::Scalar`) is a local (a register when its
 //!   address is not taken).
 //! - The private copy of `count` objects (`RedForm::Objects`: elements,
-//!   members, sections, whole arrays and structs) lives on the executor's
-//!   thread-local VLA stack (`__accjit_alloca`, released at the end), or where
-//!   `lower` placed it (`storage`, inside a private copy of the variable); it is
-//!   filled with the identity object by object (structs member by member).
+//!   members, sections, whole arrays and structs) is run-time-sized private
+//!   storage made and released like a private subarray's (`RedStorage::Copy`,
+//!   `private.rs`, which fills it with the identity), or lives where `lower`
+//!   placed it (`RedStorage::At`, inside a private copy of the variable) and
+//!   is filled with the identity here; either way object by object (structs
+//!   member by member).
 //! - Partials meet in the original: when an executor ends, its copy is
 //!   combined into the target, under `__accjit_lock` when executors of other
 //!   threads share the target (every compute-construct reduction; loop
@@ -16,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use accjit_ir::{BinOp, Combine, Diagnostic, LocalId, PrivateReduction, RedConst, RedForm, RedOp, Scalar, Span, Type};
+use accjit_ir::{BinOp, Combine, Diagnostic, LocalId, PrivateReduction, RedConst, RedForm, RedOp, RedStorage, Scalar, Span, Type};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 
@@ -35,7 +37,7 @@ pub struct LiveObjects {
     target: Value,
     count: Value,
     copy: Value,
-    /// None when the copy is not on the VLA stack (`storage` given).
+    /// None when the copy is not on the VLA stack (`RedStorage::At`).
     mark: Option<Value>,
 }
 
@@ -129,24 +131,22 @@ impl FnCx<'_, '_, '_> {
                 let count = self.cast_to_i64(cv, &cty, span)?;
                 let zero = self.iconst(types::I64, 0);
                 let count = self.b.ins().smax(count, zero);
-                let size = self.size_of(&r.ty) as i64;
                 let (copy, mark) = match storage {
-                    Some(p) => (self.lower_expr(*p)?.scalar(span)?, None),
-                    None => {
-                        let bytes = self.b.ins().imul_imm_s(count, size);
-                        let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
-                        let copy = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], span)?;
-                        let (Some(mark), Some(copy)) = (mark, copy) else { return Err(Diagnostic::error(span, "internal error: reduction copy")) };
+                    RedStorage::At(p) => {
+                        let copy = self.lower_expr(*p)?.scalar(span)?;
+                        self.fill_identity(r.op, &r.ty, copy, count, span)?;
+                        self.write_local(r.private, Val::Scalar(copy), span)?;
+                        (copy, None)
+                    }
+                    RedStorage::Copy(c) => {
+                        // Made (identity included) and pointed to by `private`.
+                        let mark = self.make_private_copies(std::slice::from_ref(c), span)?;
+                        let pp = self.local_place(r.private, span)?;
+                        let pty = self.local_type(r.private, &Type::ptr(r.ty.clone()));
+                        let copy = self.read_place(pp, &pty).scalar(span)?;
                         (copy, Some(mark))
                     }
                 };
-                let (op, ty) = (r.op, r.ty.clone());
-                self.each_index(count, |fx, i| {
-                    let at = fx.b.ins().imul_imm_s(i, size);
-                    let at = fx.b.ins().iadd(copy, at);
-                    fx.store_identity(op, &ty, at, span)
-                })?;
-                self.write_local(r.private, Val::Scalar(copy), span)?;
                 self.live_reductions.insert(r.private, LiveObjects { target, count, copy, mark });
                 Ok(())
             }
@@ -191,13 +191,23 @@ impl FnCx<'_, '_, '_> {
             body(self)?;
         }
         if let Some(mark) = self.live_reductions.get(&r.private).and_then(|l| l.mark) {
-            self.call_named("__accjit_stack_release", &[types::I64], None, &[mark], span)?;
+            self.release_private_copies(mark, span)?;
         }
         Ok(())
     }
 
     fn local_type(&self, l: LocalId, or: &Type) -> Type {
         self.f.locals.get(l.index()).map(|x| x.ty.clone()).unwrap_or_else(|| or.clone())
+    }
+
+    /// Store the identity of `op` in the `count` objects of type `ty` from `addr`.
+    pub(crate) fn fill_identity(&mut self, op: RedOp, ty: &Type, addr: Value, count: Value, span: Span) -> Result<(), Diagnostic> {
+        let size = self.size_of(ty) as i64;
+        self.each_index(count, |fx, i| {
+            let at = fx.b.ins().imul_imm_s(i, size);
+            let at = fx.b.ins().iadd(addr, at);
+            fx.store_identity(op, ty, at, span)
+        })
     }
 
     /// Store the identity of `op` for `ty` at `addr` (arrays element by
