@@ -6,7 +6,9 @@
 //!   ├─ cache::key(...)            128-bit hash of text, options, device, version
 //!   ├─ cache::lookup              hit: validated against the headers it read
 //!   └─ miss → accjit_front_c::compile    (timed as `parse`)
+//!            checked_ir(Parsed)           (debug builds: the IR validator)
 //!            accjit_lower::lower          (`lower`)
+//!            checked_ir(Lowered)          (debug builds)
 //!            rt::Slot per kernel          (runtime kernel slots, before codegen)
 //!            accjit_back_clif::compile    (`codegen`), then slot.set_host_fn
 //! ```
@@ -27,6 +29,7 @@ pub use ctype::{type_name, ParamInfo};
 pub use hash::{hash128, Hasher128};
 pub use program::{run_main, FunctionInfo, Program, RunError, Timings};
 
+use accjit_ir::validate::Stage;
 use accjit_ir::{Diagnostic, Diagnostics, Module, Severity, SourceMap, Span};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -172,11 +175,13 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
     let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
     let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
     let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     let t1 = Instant::now();
 
     let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
     // With the source map, runtime messages name `file.c:LINE`.
     guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm))).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    checked_ir(&module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     let t2 = Instant::now();
 
     let slots: Vec<rt::Slot> = module.kernels.iter().map(rt::Slot::for_kernel).collect();
@@ -195,6 +200,23 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
     let t3 = Instant::now();
     let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };
     Ok(Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings))
+}
+
+/// In debug builds, the IR validator between stages: a module that breaks
+/// an invariant of `stage` is an internal compiler error naming the stage
+/// that produced it (each finding with its span), not a panic or a
+/// miscompilation further on. Release builds skip the check.
+fn checked_ir(module: &Module, stage: Stage, producer: &str) -> Result<(), Diagnostics> {
+    if !cfg!(debug_assertions) {
+        return Ok(());
+    }
+    guarded("the IR validator", || accjit_ir::validate::validate(module, stage)).map_err(|d| {
+        let hint = "this is a bug in accjit; please report it with the source that triggered it";
+        let errs =
+            d.0.into_iter()
+                .map(|e| Diagnostic { message: format!("internal compiler error: {producer} produced invalid IR: {}", e.message), ..e }.with_hint(hint));
+        Diagnostics(errs.collect())
+    })
 }
 
 /// The text form of a lowered module (`accjit ir`).

@@ -279,3 +279,22 @@ fn editing_a_header_in_an_include_dir_recompiles() {
     assert!(compile_c_cached("<string>", src, &opts).is_err(), "a deleted header is a miss (and now an error)");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn invalid_ir_between_stages_is_an_internal_error_in_debug_builds() {
+    use accjit_ir::{Block, ExprId, FuncSig, Function, Linkage, Stmt, StmtKind, Type};
+    let mut m = Module::default();
+    let mut f = Function::new("f", FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, Span::DUMMY);
+    assert!(checked_ir(&m, Stage::Lowered, "lower").is_ok());
+    f.body = Block::new(vec![Stmt { kind: StmtKind::Expr(ExprId(9)), span: Span::DUMMY }]);
+    m.functions.push(f);
+    let r = checked_ir(&m, Stage::Lowered, "lower");
+    if cfg!(debug_assertions) {
+        let d = r.unwrap_err();
+        assert!(d.has_errors());
+        assert!(d.0[0].message.starts_with("internal compiler error: lower produced invalid IR: "), "{}", d.0[0].message);
+        assert!(d.0[0].hint.as_deref().is_some_and(|h| h.contains("bug in accjit")));
+    } else {
+        assert!(r.is_ok(), "release builds skip the validator");
+    }
+}

@@ -29,45 +29,53 @@ pub fn char_ptr() -> Type {
     Type::ptr(Type::Scalar(Scalar::I8))
 }
 
-/// Signatures of the runtime entry points lower calls (docs/runtime-abi.md).
-fn runtime_sig(name: &str) -> Option<FuncSig> {
-    let i64t = Type::I64;
-    let vp = void_ptr();
-    let cp = char_ptr();
-    let void = Type::Void;
-    let sig = |params: Vec<Type>, ret: Type| FuncSig { params, ret, variadic: false };
-    Some(match name {
-        "__accjit_data_enter" | "__accjit_data_exit" => sig(vec![i64t.clone(), vp, i64t.clone(), i64t.clone(), i64t, cp.clone(), cp], void),
-        "__accjit_deep" => {
-            let ip = Type::ptr(i64t.clone());
-            sig(vec![i64t.clone(), i64t.clone(), vp, i64t.clone(), ip.clone(), ip.clone(), ip, i64t.clone(), i64t, cp.clone(), cp], void)
-        }
-        "__accjit_update" => sig(vec![i64t.clone(), vp, i64t.clone(), i64t.clone(), i64t, cp.clone(), cp], void),
-        "__accjit_use_device" => sig(vec![vp.clone(), i64t, cp.clone(), cp], vp),
-        "__accjit_attach" | "__accjit_detach" => sig(vec![Type::ptr(vp), i64t.clone(), i64t, cp.clone(), cp], void),
-        "__accjit_wait" => sig(vec![i64t.clone(), Type::ptr(i64t.clone()), i64t.clone(), i64t, cp], void),
-        "__accjit_init" | "__accjit_shutdown" => sig(vec![cp.clone(), i64t, cp], void),
-        "__accjit_set" => sig(vec![cp.clone(), i64t.clone(), i64t, cp], void),
-        _ => return None,
-    })
+/// The IR type of a runtime ABI type.
+fn abi_type(t: accjit_abi::AbiType) -> Type {
+    use accjit_abi::AbiType;
+    match t {
+        AbiType::Void => Type::Void,
+        AbiType::I64 => Type::I64,
+        AbiType::Ptr => void_ptr(),
+        AbiType::PtrPtr => Type::ptr(void_ptr()),
+        AbiType::I64Ptr => Type::ptr(Type::I64),
+        AbiType::CStr => char_ptr(),
+    }
 }
 
-/// `acc_device_t` values (must agree with rust/runtime/src/consts.rs and the
-/// bundled openacc.h): none 0, default 1, host 2, not_host 3, nvidia 4,
-/// radeon 5, opencl 6, multicore 7 (accjit's own).
+/// Signature of a runtime entry point lower calls, from the runtime ABI
+/// table (`accjit_abi::ENTRY_POINTS`, docs/runtime-abi.md).
+fn runtime_sig(name: &str) -> Option<FuncSig> {
+    let e = accjit_abi::entry_point(name)?;
+    Some(FuncSig { params: e.params.iter().map(|&t| abi_type(t)).collect(), ret: abi_type(e.ret), variadic: false })
+}
+
+/// The `acc_device_t` code of a device-type name (`host`, `acc_device_host`,
+/// `*`), from the runtime ABI table.
 pub fn device_type_code(name: &str) -> Option<i64> {
-    let n = name.trim().trim_start_matches("acc_device_").to_ascii_lowercase();
-    Some(match n.as_str() {
-        "none" => 0,
-        "default" | "*" => 1,
-        "host" => 2,
-        "not_host" => 3,
-        "nvidia" => 4,
-        "radeon" => 5,
-        "opencl" => 6,
-        "multicore" => 7,
-        _ => return None,
-    })
+    accjit_abi::device_type_code(name).map(i64::from)
+}
+
+/// The ABI kind number of a data clause (`kind` of `__accjit_data_enter`,
+/// `__accjit_data_exit`, `__accjit_deep`).
+pub fn clause_code(kind: DataClauseKind) -> i64 {
+    use accjit_abi::clause;
+    match kind {
+        DataClauseKind::Copy => clause::COPY,
+        DataClauseKind::CopyIn => clause::COPYIN,
+        DataClauseKind::CopyOut => clause::COPYOUT,
+        DataClauseKind::Create => clause::CREATE,
+        DataClauseKind::NoCreate => clause::NO_CREATE,
+        DataClauseKind::Present => clause::PRESENT,
+        DataClauseKind::DevicePtr => clause::DEVICEPTR,
+        DataClauseKind::Attach => clause::ATTACH,
+        DataClauseKind::Detach => clause::DETACH,
+        DataClauseKind::Delete => clause::DELETE,
+        DataClauseKind::Link => clause::LINK,
+        DataClauseKind::DeviceResident => clause::DEVICE_RESIDENT,
+        DataClauseKind::UseDevice => clause::USE_DEVICE,
+        DataClauseKind::UpdateSelf => clause::UPDATE_SELF,
+        DataClauseKind::UpdateDevice => clause::UPDATE_DEVICE,
+    }
 }
 
 impl<'a> Cx<'a> {

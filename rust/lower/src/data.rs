@@ -22,18 +22,20 @@
 //!   (the address `&a` for an array `a`) stands for the variable in the body.
 
 use crate::build::{self, async_arg, cast, const_int, i64c, load_local, rt_stmt};
-use crate::cx::{void_ptr, Cx};
+use crate::cx::{clause_code, void_ptr, Cx};
 use crate::exits::rewrite_exits;
 use crate::walk;
+use accjit_abi::deep_op;
 use accjit_ir::*;
 
-pub const FLAG_STRUCTURED: i64 = 1;
-pub const FLAG_FINALIZE: i64 = 2;
-pub const FLAG_IF_PRESENT: i64 = 4;
-pub const FLAG_READONLY: i64 = 8;
-pub const FLAG_ZERO: i64 = 16;
+// The data entry points' `flags` bits, from the runtime ABI table.
+pub const FLAG_STRUCTURED: i64 = accjit_abi::flags::STRUCTURED;
+pub const FLAG_FINALIZE: i64 = accjit_abi::flags::FINALIZE;
+pub const FLAG_IF_PRESENT: i64 = accjit_abi::flags::IF_PRESENT;
+pub const FLAG_READONLY: i64 = accjit_abi::flags::READONLY;
+pub const FLAG_ZERO: i64 = accjit_abi::flags::ZERO;
 /// `__accjit_set`'s `default_async` when the directive has no `default_async` clause.
-pub const SET_UNSET: i64 = i64::MIN;
+pub const SET_UNSET: i64 = accjit_abi::SET_UNSET;
 
 /// One variable of a data clause, ready for enter/exit calls.
 #[derive(Clone, Debug)]
@@ -231,7 +233,7 @@ fn call_args(f: &mut Function, cx: &mut Cx, op: &ClauseOp, async_: AsyncVal, fir
 /// `op`: 0 enter, 1 exit, 2 update self, 3 update device.
 fn deep_call(f: &mut Function, cx: &mut Cx, op: i64, d: &DeepTemps, c: &ClauseOp, async_: AsyncVal) -> Stmt {
     let span = c.span;
-    let mut args = vec![i64c(f, op, span), i64c(f, c.kind as i64, span), load_local(f, d.base, span), i64c(f, d.levels as i64, span)];
+    let mut args = vec![i64c(f, op, span), i64c(f, clause_code(c.kind), span), load_local(f, d.base, span), i64c(f, d.levels as i64, span)];
     for arr in [d.lowers, d.lengths, d.sizes] {
         args.push(build::first_elem(f, arr, span));
     }
@@ -268,10 +270,10 @@ pub fn enter_stmts(f: &mut Function, cx: &mut Cx, ops: &[ClauseOp], async_: Asyn
             continue;
         }
         if let Some(d) = &op.deep {
-            out.push(deep_call(f, cx, 0, d, op, async_));
+            out.push(deep_call(f, cx, deep_op::ENTER, d, op, async_));
             continue;
         }
-        let k = i64c(f, op.kind as i64, op.span);
+        let k = i64c(f, clause_code(op.kind), op.span);
         let args = call_args(f, cx, op, async_, k);
         out.push(rt_stmt(f, cx, "__accjit_data_enter", args, op.span));
         if let Some(p) = op.attach {
@@ -294,13 +296,13 @@ pub fn exit_stmts(f: &mut Function, cx: &mut Cx, ops: &[ClauseOp], async_: Async
             continue;
         }
         if let Some(d) = &op.deep {
-            out.push(deep_call(f, cx, 1, d, op, async_));
+            out.push(deep_call(f, cx, deep_op::EXIT, d, op, async_));
             continue;
         }
         if let Some(p) = op.attach {
             out.push(attach_call(f, cx, "__accjit_detach", p, op, async_));
         }
-        let k = i64c(f, op.kind as i64, op.span);
+        let k = i64c(f, clause_code(op.kind), op.span);
         let args = call_args(f, cx, op, async_, k);
         out.push(rt_stmt(f, cx, "__accjit_data_exit", args, op.span));
     }
@@ -395,7 +397,7 @@ pub fn lower_exec(cx: &mut Cx, f: &mut Function, x: &ExecDirective) -> Vec<Stmt>
             let ops = prepare_clauses(cx, f, &x.data, flags, &mut body);
             for op in &ops {
                 if let Some(d) = &op.deep {
-                    let which = if op.kind == DataClauseKind::UpdateDevice { 3 } else { 2 };
+                    let which = if op.kind == DataClauseKind::UpdateDevice { deep_op::UPDATE_DEVICE } else { deep_op::UPDATE_SELF };
                     body.push(deep_call(f, cx, which, d, op, av));
                     continue;
                 }
@@ -538,7 +540,7 @@ pub fn declare_globals(cx: &mut Cx) {
             a = build::binary(&mut f, BinOp::Add, p, off, bytes, span);
         }
         let a = cast(&mut f, a, void_ptr(), span);
-        let k = i64c(&mut f, kind as i64, span);
+        let k = i64c(&mut f, clause_code(kind), span);
         let n = i64c(&mut f, size as i64, span);
         let fl = i64c(&mut f, FLAG_STRUCTURED, span);
         let asy = i64c(&mut f, -2, span);

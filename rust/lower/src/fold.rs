@@ -27,11 +27,13 @@ pub fn acc_on_device(cx: &Cx, f: &Function, id: ExternId, args: &[ExprId]) -> Op
 
 /// `acc_on_device(arg)` inside a region compiled for `device`.
 pub fn on_device_value(device: &str, arg: i64) -> i64 {
-    let me = device_type_code(device).unwrap_or(7);
-    let host_like = me == 2 || me == 7;
+    use accjit_abi::{acc_device_host, acc_device_multicore, acc_device_not_host};
+    let (host, multicore) = (acc_device_host as i64, acc_device_multicore as i64);
+    let me = device_type_code(device).unwrap_or(multicore);
+    let host_like = me == host || me == multicore;
     let v = match arg {
-        2 => host_like,
-        3 => !host_like,
+        a if a == host => host_like,
+        a if a == acc_device_not_host as i64 => !host_like,
         _ => arg == me,
     };
     v as i64

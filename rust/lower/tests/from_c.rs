@@ -166,6 +166,11 @@ fn conformance_corpus_lowers() {
         let mut sm = SourceMap::new();
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let Ok(mut m) = accjit_front_c::compile(&mut sm, &name, &src, &Default::default()) else { continue };
+        // The driver validates the front end's output in debug builds.
+        if let Err(d) = validate::validate(&m, validate::Stage::Parsed) {
+            failures.push(format!("{}: invalid front-end IR: {}", p.display(), d.render(&sm)));
+            continue;
+        }
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             accjit_lower::lower_with_sources(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }, Some(&sm))
         }));

@@ -44,7 +44,7 @@ pub unsafe extern "C" fn __accjit_launch(
         }
         n => Some(std::slice::from_raw_parts(wait, n as usize)),
     };
-    let o = LaunchOpts { num_gangs, num_workers, vector_length, async_, wait, local: flags & 1 != 0, loc };
+    let o = LaunchOpts { num_gangs, num_workers, vector_length, async_, wait, local: flags & accjit_abi::LAUNCH_LOCAL != 0, loc };
     or_fatal(launch::launch(&*slot, args, &o))
 }
 
@@ -144,16 +144,16 @@ pub unsafe extern "C" fn __accjit_deep(
     let levels: Vec<deep::Level> = (0..n).map(|k| deep::Level { lower: lo[k], length: le[k], size: sz[k] }).collect();
     let run = |dop, ctx| deep::deep(device::current_device()?, dop, c, base as usize, &levels, fl, async_, ctx);
     or_fatal(match op {
-        0 => {
+        accjit_abi::deep_op::ENTER => {
             let ctx = data_ctx(fl, true, name, loc);
             bracketed(acc_ev_enter_data_start, acc_ev_enter_data_end, &ctx, async_, || run(deep::DeepOp::Enter, ctx))
         }
-        1 => {
+        accjit_abi::deep_op::EXIT => {
             let ctx = data_ctx(fl, false, name, loc);
             bracketed(acc_ev_exit_data_start, acc_ev_exit_data_end, &ctx, async_, || run(deep::DeepOp::Exit, ctx))
         }
         // Each block's update brackets itself with update events.
-        o => run(deep::DeepOp::Update(o == 3), Ctx::directive(name, loc, acc_construct_update)),
+        o => run(deep::DeepOp::Update(o == accjit_abi::deep_op::UPDATE_DEVICE), Ctx::directive(name, loc, acc_construct_update)),
     })
 }
 
@@ -302,7 +302,7 @@ pub unsafe extern "C" fn __accjit_shutdown(device_types: *const c_char, devnum: 
 }
 
 /// `default_async` argument of [`__accjit_set`] meaning "no `default_async` clause".
-pub const SET_UNSET: i64 = i64::MIN;
+pub use accjit_abi::SET_UNSET;
 
 /// The `set` directive. `device_types` as for [`__accjit_init`] (the first
 /// available type named becomes current); `devnum` -1: no `device_num`;

@@ -9,17 +9,11 @@
 
 #![allow(non_upper_case_globals)]
 
-// --- acc_device_t (§3.1) ---------------------------------------------------
-pub const acc_device_current: i32 = -1;
-pub const acc_device_none: i32 = 0;
-pub const acc_device_default: i32 = 1;
-pub const acc_device_host: i32 = 2;
-pub const acc_device_not_host: i32 = 3;
-pub const acc_device_nvidia: i32 = 4;
-pub const acc_device_radeon: i32 = 5;
-pub const acc_device_opencl: i32 = 6;
-/// accjit's own: the multicore CPU device (the default).
-pub const acc_device_multicore: i32 = 7;
+// --- acc_device_t (§3.1): from the runtime ABI table ------------------------
+pub use accjit_abi::{
+    acc_device_current, acc_device_default, acc_device_host, acc_device_multicore, acc_device_none, acc_device_not_host, acc_device_nvidia, acc_device_opencl,
+    acc_device_radeon,
+};
 
 // --- async values (§2.16) --------------------------------------------------
 pub const acc_async_noval: i64 = -1;

@@ -28,66 +28,45 @@ use crate::hosted::{self, Held};
 use crate::present::{Attachment, Entry, Lookup};
 use crate::prof::{self, Event};
 use crate::queue;
+use accjit_abi::clause;
 
-/// Data clause kinds, numbered as `accjit_ir::DataClauseKind` (the ABI's `kind`).
+/// Data clause kinds, numbered by the runtime ABI table (`accjit_abi::clause`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clause {
-    Copy = 0,
-    CopyIn = 1,
-    CopyOut = 2,
-    Create = 3,
-    NoCreate = 4,
-    Present = 5,
-    DevicePtr = 6,
-    Attach = 7,
-    Detach = 8,
-    Delete = 9,
-    Link = 10,
-    DeviceResident = 11,
-    UseDevice = 12,
-    UpdateSelf = 13,
-    UpdateDevice = 14,
+    Copy = clause::COPY as isize,
+    CopyIn = clause::COPYIN as isize,
+    CopyOut = clause::COPYOUT as isize,
+    Create = clause::CREATE as isize,
+    NoCreate = clause::NO_CREATE as isize,
+    Present = clause::PRESENT as isize,
+    DevicePtr = clause::DEVICEPTR as isize,
+    Attach = clause::ATTACH as isize,
+    Detach = clause::DETACH as isize,
+    Delete = clause::DELETE as isize,
+    Link = clause::LINK as isize,
+    DeviceResident = clause::DEVICE_RESIDENT as isize,
+    UseDevice = clause::USE_DEVICE as isize,
+    UpdateSelf = clause::UPDATE_SELF as isize,
+    UpdateDevice = clause::UPDATE_DEVICE as isize,
 }
 
 impl Clause {
+    /// The clause of an ABI kind number (`accjit_abi::clause`).
     pub fn from_i64(k: i64) -> Option<Clause> {
         use Clause::*;
         const ALL: [Clause; 15] =
             [Copy, CopyIn, CopyOut, Create, NoCreate, Present, DevicePtr, Attach, Detach, Delete, Link, DeviceResident, UseDevice, UpdateSelf, UpdateDevice];
-        ALL.get(usize::try_from(k).ok()?).copied()
+        ALL.into_iter().find(|c| *c as i64 == k)
     }
 
+    /// The clause's spelling, from the ABI table.
     pub fn name(self) -> &'static str {
-        use Clause::*;
-        match self {
-            Copy => "copy",
-            CopyIn => "copyin",
-            CopyOut => "copyout",
-            Create => "create",
-            NoCreate => "no_create",
-            Present => "present",
-            DevicePtr => "deviceptr",
-            Attach => "attach",
-            Detach => "detach",
-            Delete => "delete",
-            Link => "link",
-            DeviceResident => "device_resident",
-            UseDevice => "use_device",
-            UpdateSelf => "update self",
-            UpdateDevice => "update device",
-        }
+        clause::ALL[self as usize].1
     }
 }
 
 /// `flags` bits of the data ABI.
-pub mod flags {
-    /// Data/compute construct or declare (else enter/exit data or the API).
-    pub const STRUCTURED: i64 = 1;
-    pub const FINALIZE: i64 = 2;
-    pub const IF_PRESENT: i64 = 4;
-    pub const READONLY: i64 = 8;
-    pub const ZERO: i64 = 16;
-}
+pub use accjit_abi::flags;
 use flags::*;
 
 /// Who asks: for messages and profiling.

@@ -198,3 +198,11 @@ pub fn trampoline_signature(cc: CallConv) -> Signature {
     s.params.push(AbiParam::new(types::I64));
     s
 }
+
+/// The Cranelift parameter and result types of a runtime entry point of the
+/// runtime ABI table (`accjit_abi::ENTRY_POINTS`): every ABI type is an
+/// `i64` or a pointer, one 64-bit integer register each.
+pub fn runtime_types(e: &accjit_abi::EntryPoint) -> (Vec<ClType>, Option<ClType>) {
+    let ret = (e.ret != accjit_abi::AbiType::Void).then_some(types::I64);
+    (vec![types::I64; e.params.len()], ret)
+}

@@ -441,7 +441,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let v = self.lower_expr(n)?;
         let nty = self.expr(n).ty.clone();
         let bytes = self.cast_to_i64(v, &nty, span)?;
-        let p = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], span)?;
+        let p = self.call_runtime("__accjit_alloca", &[bytes], span)?;
         p.map(Val::Scalar).ok_or_else(|| Diagnostic::error(span, "internal error: alloca"))
     }
 

@@ -20,7 +20,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_module::{DataId, FuncId, Module as _};
 
-use crate::abi::{cl_scalar, cl_type, class_for, class_of, Class};
+use crate::abi::{cl_scalar, cl_type, class_for, class_of, runtime_types, Class};
 use crate::module::ModuleCx;
 use crate::value::{Place, Val};
 
@@ -185,7 +185,14 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
     }
 
     /// Call a runtime/libc helper by symbol name with a simple signature.
+    /// A runtime entry point (`__accjit_*` of the runtime ABI table) must be
+    /// called with the table's signature.
     pub fn call_named(&mut self, name: &str, params: &[ClType], ret: Option<ClType>, args: &[Value], span: Span) -> Result<Option<Value>, Diagnostic> {
+        if let Some(e) = accjit_abi::entry_point(name) {
+            if runtime_types(e) != (params.to_vec(), ret) || args.len() != params.len() {
+                return Err(Diagnostic::error(span, format!("internal error: call of '{name}' disagrees with the runtime ABI table")));
+            }
+        }
         let mut sig = cranelift_codegen::ir::Signature::new(self.m.cc);
         for &p in params {
             sig.params.push(cranelift_codegen::ir::AbiParam::new(p));
@@ -197,6 +204,14 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
         let fr = self.func_ref(id);
         let call = self.b.ins().call(fr, args);
         Ok(self.b.inst_results(call).first().copied())
+    }
+
+    /// Call the runtime entry point `name` with its signature from the
+    /// runtime ABI table.
+    pub fn call_runtime(&mut self, name: &str, args: &[Value], span: Span) -> Result<Option<Value>, Diagnostic> {
+        let e = accjit_abi::entry_point(name).ok_or_else(|| Diagnostic::error(span, format!("internal error: '{name}' is not in the runtime ABI table")))?;
+        let (params, ret) = runtime_types(e);
+        self.call_named(name, &params, ret, args, span)
     }
 
     /// Continue in a fresh block after a terminator.
@@ -242,7 +257,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
     /// private copies (released at every return).
     pub fn prologue(&mut self, span: Span) -> Result<(), Diagnostic> {
         if self.f.exprs.iter().any(|e| matches!(e.kind, ExprKind::Alloca(_))) || crate::private::makes_copies(&self.f.body) {
-            let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
+            let mark = self.call_runtime("__accjit_stack_mark", &[], span)?;
             self.stack_mark = mark;
         }
         Ok(())
@@ -333,7 +348,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
             self.gang_end(&g, span)?;
         }
         if let Some(mark) = self.stack_mark {
-            self.call_named("__accjit_stack_release", &[types::I64], None, &[mark], span)?;
+            self.call_runtime("__accjit_stack_release", &[mark], span)?;
         }
         let mut rets = Vec::new();
         match class_of(&ret_ty) {

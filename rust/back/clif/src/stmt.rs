@@ -305,6 +305,8 @@ impl<'m> FnCx<'_, 'm, '_> {
                 (w, self.iconst(types::I64, qs.len() as i64))
             }
         };
+        // The launch's `flags` is the `local` condition as 0/1: its one bit.
+        const _: () = assert!(accjit_abi::LAUNCH_LOCAL == 1);
         let flags = match l.local_cond {
             None => self.iconst(types::I64, 0),
             Some(c) => {
@@ -322,7 +324,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
         };
         let args = [slot, arr, nargs, ng, nw, vl, asy, wait_ptr, nwait, flags, loc];
-        self.call_named("__accjit_launch", &[types::I64; 11], None, &args, span)?;
+        self.call_runtime("__accjit_launch", &args, span)?;
         Ok(())
     }
 

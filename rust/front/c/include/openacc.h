@@ -3,7 +3,8 @@
    The routines are implemented by accjit's runtime (rust/runtime) and bound
    when the program is JIT-linked; _OPENACC is predefined as 202211.
 
-   Values chosen (shared with rust/runtime/src/consts.rs):
+   Values chosen (shared with rust/runtime/src/consts.rs; acc_device_t is
+   defined by the runtime ABI table, rust/abi, and tested against this file):
      acc_device_t           current -1, none 0, default 1, host 2, not_host 3,
                             nvidia 4, radeon 5, opencl 6,
                             multicore 7 (accjit's own: the multicore CPU device)

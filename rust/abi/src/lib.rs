@@ -1,0 +1,215 @@
+//! The runtime ABI in one table: the `__accjit_*` entry points generated
+//! code calls (names and signatures), the data-clause kind numbers and flag
+//! bits they take, and the `acc_device_t` codes (docs/runtime-abi.md).
+//!
+//! `lower` declares its runtime externs from [`ENTRY_POINTS`], the Cranelift
+//! back end types its own runtime calls from it, the runtime takes its
+//! clause kinds, flags and device codes from here, and tests check that the
+//! runtime's `extern "C"` definitions and the bundled `openacc.h` agree.
+//! A crate of its own with no dependencies, so that the runtime need not
+//! depend on the IR, nor any compiler stage on the runtime.
+
+#![allow(non_upper_case_globals)]
+
+/// The C type of one parameter or result of an entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbiType {
+    Void,
+    I64,
+    /// `void *` (any data pointer the runtime does not read as `i64`s).
+    Ptr,
+    /// `void **` (attach/detach: the address of a pointer).
+    PtrPtr,
+    /// `i64 *` (arrays of `i64`: queues, deep-section levels).
+    I64Ptr,
+    /// `const char *` (NUL-terminated; `name`, `loc`, device-type lists).
+    CStr,
+}
+
+/// One runtime entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryPoint {
+    pub name: &'static str,
+    pub params: &'static [AbiType],
+    pub ret: AbiType,
+}
+
+use AbiType::*;
+
+const fn entry(name: &'static str, params: &'static [AbiType], ret: AbiType) -> EntryPoint {
+    EntryPoint { name, params, ret }
+}
+
+/// `kind, addr, bytes, flags, async, name, loc`
+const DATA: &[AbiType] = &[I64, Ptr, I64, I64, I64, CStr, CStr];
+/// `ptr_addr, flags, async, name, loc`
+const ATTACH: &[AbiType] = &[PtrPtr, I64, I64, CStr, CStr];
+/// `device_types, devnum, loc`
+const INIT: &[AbiType] = &[CStr, I64, CStr];
+
+/// Every runtime entry point generated code calls with a fixed signature
+/// (the `__accjit_va_*` printf/scanf shims take the C function's own
+/// parameters and are typed from its declaration instead).
+pub const ENTRY_POINTS: &[EntryPoint] = &[
+    // slot, args, nargs, num_gangs, num_workers, vector_length, async, wait, nwait, flags, loc
+    entry("__accjit_launch", &[Ptr, Ptr, I64, I64, I64, I64, I64, I64Ptr, I64, I64, CStr], Void),
+    entry("__accjit_data_enter", DATA, Void),
+    entry("__accjit_data_exit", DATA, Void),
+    // op, kind, base, nlevels, lowers, lengths, sizes, flags, async, name, loc
+    entry("__accjit_deep", &[I64, I64, Ptr, I64, I64Ptr, I64Ptr, I64Ptr, I64, I64, CStr, CStr], Void),
+    // to_device, addr, bytes, flags, async, name, loc
+    entry("__accjit_update", &[I64, Ptr, I64, I64, I64, CStr, CStr], Void),
+    // addr, if_present, name, loc
+    entry("__accjit_use_device", &[Ptr, I64, CStr, CStr], Ptr),
+    entry("__accjit_attach", ATTACH, Void),
+    entry("__accjit_detach", ATTACH, Void),
+    // devnum, queues, n, async, loc
+    entry("__accjit_wait", &[I64, I64Ptr, I64, I64, CStr], Void),
+    entry("__accjit_init", INIT, Void),
+    entry("__accjit_shutdown", INIT, Void),
+    // device_types, devnum, default_async, loc
+    entry("__accjit_set", &[CStr, I64, I64, CStr], Void),
+    entry("__accjit_lock", &[], Void),
+    entry("__accjit_unlock", &[], Void),
+    // bytes
+    entry("__accjit_alloca", &[I64], Ptr),
+    entry("__accjit_stack_mark", &[], I64),
+    entry("__accjit_stack_release", &[I64], Void),
+];
+
+/// The entry point called `name`.
+pub fn entry_point(name: &str) -> Option<&'static EntryPoint> {
+    ENTRY_POINTS.iter().find(|e| e.name == name)
+}
+
+/// `__accjit_launch`'s `flags` bit: the kernel runs on the calling thread
+/// only (no gang parallelism).
+pub const LAUNCH_LOCAL: i64 = 1;
+
+/// `__accjit_set`'s `default_async` when the directive has no
+/// `default_async` clause.
+pub const SET_UNSET: i64 = i64::MIN;
+
+/// `__accjit_deep`'s `op`.
+pub mod deep_op {
+    pub const ENTER: i64 = 0;
+    pub const EXIT: i64 = 1;
+    pub const UPDATE_SELF: i64 = 2;
+    pub const UPDATE_DEVICE: i64 = 3;
+}
+
+/// The `flags` bits of the data entry points.
+pub mod flags {
+    /// Data/compute construct or declare (else enter/exit data or the API).
+    pub const STRUCTURED: i64 = 1;
+    pub const FINALIZE: i64 = 2;
+    pub const IF_PRESENT: i64 = 4;
+    pub const READONLY: i64 = 8;
+    pub const ZERO: i64 = 16;
+}
+
+/// The data-clause kind numbers (`kind` of `__accjit_data_enter`/`_exit`
+/// and `__accjit_deep`), with the clause's spelling.
+pub mod clause {
+    pub const COPY: i64 = 0;
+    pub const COPYIN: i64 = 1;
+    pub const COPYOUT: i64 = 2;
+    pub const CREATE: i64 = 3;
+    pub const NO_CREATE: i64 = 4;
+    pub const PRESENT: i64 = 5;
+    pub const DEVICEPTR: i64 = 6;
+    pub const ATTACH: i64 = 7;
+    pub const DETACH: i64 = 8;
+    pub const DELETE: i64 = 9;
+    pub const LINK: i64 = 10;
+    pub const DEVICE_RESIDENT: i64 = 11;
+    pub const USE_DEVICE: i64 = 12;
+    pub const UPDATE_SELF: i64 = 13;
+    pub const UPDATE_DEVICE: i64 = 14;
+
+    /// Every kind with its spelling, in number order.
+    pub const ALL: [(i64, &str); 15] = [
+        (COPY, "copy"),
+        (COPYIN, "copyin"),
+        (COPYOUT, "copyout"),
+        (CREATE, "create"),
+        (NO_CREATE, "no_create"),
+        (PRESENT, "present"),
+        (DEVICEPTR, "deviceptr"),
+        (ATTACH, "attach"),
+        (DETACH, "detach"),
+        (DELETE, "delete"),
+        (LINK, "link"),
+        (DEVICE_RESIDENT, "device_resident"),
+        (USE_DEVICE, "use_device"),
+        (UPDATE_SELF, "update self"),
+        (UPDATE_DEVICE, "update device"),
+    ];
+}
+
+// --- acc_device_t (OpenACC 3.3 §3.1) ----------------------------------------
+pub const acc_device_current: i32 = -1;
+pub const acc_device_none: i32 = 0;
+pub const acc_device_default: i32 = 1;
+pub const acc_device_host: i32 = 2;
+pub const acc_device_not_host: i32 = 3;
+pub const acc_device_nvidia: i32 = 4;
+pub const acc_device_radeon: i32 = 5;
+pub const acc_device_opencl: i32 = 6;
+/// accjit's own: the multicore CPU device (the default).
+pub const acc_device_multicore: i32 = 7;
+
+/// Every `acc_device_t` value with its name less the `acc_device_` prefix.
+pub const DEVICE_TYPES: [(&str, i32); 9] = [
+    ("current", acc_device_current),
+    ("none", acc_device_none),
+    ("default", acc_device_default),
+    ("host", acc_device_host),
+    ("not_host", acc_device_not_host),
+    ("nvidia", acc_device_nvidia),
+    ("radeon", acc_device_radeon),
+    ("opencl", acc_device_opencl),
+    ("multicore", acc_device_multicore),
+];
+
+/// The `acc_device_t` code of a device-type name as a `device_type` clause
+/// or `acc_on_device` argument spells it (`host`, `acc_device_host`, any
+/// case); `*` is `default`. `current` is not a type a program names.
+pub fn device_type_code(name: &str) -> Option<i32> {
+    let n = name.trim().trim_start_matches("acc_device_").to_ascii_lowercase();
+    let n = if n == "*" { "default" } else { n.as_str() };
+    DEVICE_TYPES.iter().find(|(k, c)| *k == n && *c != acc_device_current).map(|&(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_point_names_are_unique_runtime_names() {
+        for (i, e) in ENTRY_POINTS.iter().enumerate() {
+            assert!(e.name.starts_with("__accjit_"), "{}", e.name);
+            assert!(ENTRY_POINTS[..i].iter().all(|o| o.name != e.name), "{} twice", e.name);
+            assert_eq!(entry_point(e.name), Some(e));
+            assert!(!e.params.contains(&Void), "{}: a void parameter", e.name);
+        }
+        assert_eq!(entry_point("__accjit_nothing"), None);
+    }
+
+    #[test]
+    fn clause_kinds_are_numbered_in_order() {
+        for (i, (k, name)) in clause::ALL.iter().enumerate() {
+            assert_eq!(*k, i as i64, "{name}");
+        }
+    }
+
+    #[test]
+    fn device_type_names_resolve_to_their_codes() {
+        assert_eq!(device_type_code("host"), Some(acc_device_host));
+        assert_eq!(device_type_code(" acc_device_NVIDIA "), Some(acc_device_nvidia));
+        assert_eq!(device_type_code("*"), Some(acc_device_default));
+        assert_eq!(device_type_code("multicore"), Some(acc_device_multicore));
+        assert_eq!(device_type_code("current"), None);
+        assert_eq!(device_type_code("xeonphi"), None);
+    }
+}
