@@ -396,8 +396,6 @@ pub struct LoopDim {
     pub lb: ExprId,
     pub step: ExprId,
     pub trip: ExprId,
-    /// Tile size for this dimension (`tile(...)`), if tiled.
-    pub tile: Option<u64>,
 }
 
 /// A canonical OpenACC loop nest inside a kernel body: `dims.len()` loops

@@ -793,14 +793,7 @@ impl<'m> Printer<'m> {
         let dims: Vec<String> = l
             .dims
             .iter()
-            .map(|d| {
-                let mut t =
-                    format!("{} = {} step {} trip {}", self.local_name(f, d.var), self.top_expr(f, d.lb), self.top_expr(f, d.step), self.top_expr(f, d.trip));
-                if let Some(ts) = d.tile {
-                    let _ = write!(t, " tile {}", ts);
-                }
-                t
-            })
+            .map(|d| format!("{} = {} step {} trip {}", self.local_name(f, d.var), self.top_expr(f, d.lb), self.top_expr(f, d.step), self.top_expr(f, d.trip)))
             .collect();
         let _ = write!(s, " [{}]", dims.join("; "));
         if !l.privates.is_empty() {

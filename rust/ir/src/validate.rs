@@ -210,6 +210,14 @@ impl<'m> V<'m> {
                 self.lowered_only(f, sp, "a host_data construct");
                 self.block(f, &h.body, kernel);
             }
+            // `cache` stays in kernels as a hint (back ends may ignore it).
+            StmtKind::Exec(x) if kernel && matches!(x.kind, crate::acc::ExecKind::Cache) => {
+                for v in x.data.iter().flat_map(|c| &c.vars) {
+                    for e in [v.root, v.base, v.addr, v.bytes] {
+                        self.eid(f, e, sp);
+                    }
+                }
+            }
             StmtKind::Exec(_) => self.lowered_only(f, sp, "an executable directive"),
             StmtKind::Atomic(_) => {}
             StmtKind::AccLoop(l) => {

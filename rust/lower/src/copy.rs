@@ -361,8 +361,11 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
             }
             StmtKind::Exec(x) => {
                 if matches!(x.kind, ExecKind::Cache) {
-                    // A hint; the multicore and host devices have no software cache.
-                    return vec![];
+                    // A hint kept for the back ends that can use it (shared
+                    // memory, read-only loads); the CPU back end ignores it.
+                    let mut hint = s.clone();
+                    crate::walk::stmt_exprs_mut(&mut hint, &mut |e| *e = self.expr(*e));
+                    return vec![hint];
                 }
                 self.error(x.span, "this directive may not appear inside a compute construct");
                 vec![]

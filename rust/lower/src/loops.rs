@@ -25,7 +25,8 @@
 //!    plain `for` loops nested in the loop, and `reduction` variables (see
 //!    `reduce.rs`).
 //!
-//! `tile(*)` uses tile size [`TILE_STAR`]. The body of an `AccLoop` sees
+//! `tile(...)` is strip-mined into tile loops and element loops (see
+//! [`tiled_loop`]); `tile(*)` uses tile size [`TILE_STAR`]. The body of an `AccLoop` sees
 //! `var = (type of var)(lb + k * step)` for `k in 0..trip`; a `continue` at its
 //! top level moves to the next iteration.
 
@@ -35,7 +36,8 @@ use crate::copy::{KernelBuilder, Levels, Mapped};
 use accjit_ir::*;
 use std::collections::HashSet;
 
-/// The tile size chosen for `tile(*)`.
+/// The tile size chosen for `tile(*)`: 32, a warp's width on NVIDIA GPUs and
+/// a few cache lines of `float`/`double` rows on a CPU.
 pub const TILE_STAR: u64 = 32;
 
 #[derive(Clone, Copy, Debug)]
@@ -523,66 +525,260 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
         let trip = trip_count(b, c.op, lbv, ubv, stv, &mut pre, span);
         dims.push((c.var, lbv, stv, trip, *tile));
     }
+    if tiles.iter().any(Option::is_some) {
+        let shape = TiledShape { levels, vector_len, span, directive: d.span, auto };
+        return tiled_loop(b, d, &nest_levels, inner_body, dims, shape, pre);
+    }
     // Scope: loop variables, privates, reductions.
     let mark = b.env.mark();
     let mut out_dims = vec![];
     let mut bound: Vec<VarKey> = vec![];
-    for (var, lbv, stv, trip, tile) in dims {
+    for (var, lbv, stv, trip, _) in dims {
         let nv = b.fresh_like(var);
         b.env.bind(VarKey::Local(var), Mapped::Local(nv));
         bound.push(VarKey::Local(var));
         let lb = val_expr(b, lbv, span);
         let step = val_expr(b, stv, span);
         let trip = val_expr(b, trip, span);
-        out_dims.push(LoopDim { var: nv, lb, step, trip, tile });
+        out_dims.push(LoopDim { var: nv, lb, step, trip });
     }
     let (mut privates, private_copies) = crate::private::loop_privates(b, d, &mut bound);
     let mut body_head = vec![];
     let reductions = crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut body_head, &mut privates);
-    // Loop variables of plain loops inside: private to each executor (also
-    // in a sequential loop, which every executor of the enclosing level runs).
-    let collapsed_body = collapsed_body(&nest_levels, inner_body);
-    {
-        let mut inner = vec![];
-        inner_loop_vars(src, &collapsed_body, &mut inner);
-        let mut declared = HashSet::new();
-        collect_decls(&collapsed_body, &mut declared);
-        for l in inner {
-            if declared.contains(&l) || bound.contains(&VarKey::Local(l)) {
-                continue;
-            }
-            let nl = b.fresh_like(l);
-            b.env.bind(VarKey::Local(l), Mapped::Local(nl));
-            bound.push(VarKey::Local(l));
-            privates.push(nl);
-        }
-    }
+    privatise_inner_loop_vars(b, &nest_levels, inner_body, &mut bound, &mut privates);
     b.loops.push(levels);
-    let mut body = if crate::collapse::has_intervening(&nest_levels) { forced_body(b, &nest_levels, inner_body, span) } else { b.loop_block(inner_body) };
+    let mut body = nest_body(b, &nest_levels, inner_body, span);
     if !body_head.is_empty() {
         body_head.append(&mut body.stmts);
         body = Block::new(body_head);
     }
     b.loops.pop();
     b.env.undo(mark);
-    pre.push(Stmt {
+    pre.push(acc_loop_stmt(out_dims, levels, vector_len, reductions, privates, private_copies, body, d.span, auto, span));
+    pre
+}
+
+/// Where a tiled nest's loops go and what they carry.
+struct TiledShape {
+    /// The levels the nest takes as a whole.
+    levels: Levels,
+    vector_len: Option<u32>,
+    span: Span,
+    directive: Span,
+    /// The `auto` decision, recorded on both loops.
+    auto: Option<AutoChoice>,
+}
+
+/// The levels of the tile loops and of the element loops of a nest that
+/// takes `l` as a whole (OpenACC 3.3 §2.9.8): `gang` goes to the tile loops,
+/// `vector` to the element loops, `worker` to the element loops when there is
+/// no `vector` and to the tile loops otherwise. A sequential nest stays
+/// sequential in both.
+fn split_tiled_levels(l: Levels) -> (Levels, Levels) {
+    let tile = Levels { gang: l.gang, worker: l.worker && l.vector, vector: false, gang_dim: if l.gang { l.gang_dim } else { 0 } };
+    let element = Levels { gang: false, worker: l.worker && !l.vector, vector: l.vector, gang_dim: 0 };
+    (tile, element)
+}
+
+fn partitioned(l: Levels) -> bool {
+    l.gang || l.worker || l.vector
+}
+
+/// `tile(...)` strip-mined: for each dimension `for (i = lb; ...; i += st)`
+/// of `trip` iterations and tile size `T`, a tile loop
+/// `t in 0..ceil(trip/T)` (all tile loops collapsed into one outer
+/// `AccLoop`) and an element loop `i = lb + t*T*st step st` of
+/// `min(T, trip - t*T)` iterations (all element loops collapsed into one
+/// inner `AccLoop`), so partial tiles at the edges run only their
+/// iterations and back ends see plain loops. A dimension without a size
+/// (a `collapse` deeper than the `tile` list) is an element loop over its
+/// whole range. Reductions are taken by each loop of the two that is
+/// partitioned (the element loop's reduction combines into the tile loop's
+/// private copy, as for nested loops that both name the reduction); private
+/// variables, and the loop variables of plain loops in the body, belong to
+/// the element loop, whose executors run the body.
+fn tiled_loop(
+    b: &mut KernelBuilder,
+    d: &LoopDirective,
+    nest_levels: &[crate::collapse::NestLevel],
+    inner_body: &Block,
+    dims: Vec<(LocalId, Val, Val, Val, Option<u64>)>,
+    shape: TiledShape,
+    mut pre: Vec<Stmt>,
+) -> Vec<Stmt> {
+    let span = shape.span;
+    let (tile_levels, element_levels) = split_tiled_levels(shape.levels);
+    let auto = shape.auto.clone();
+    let mark = b.env.mark();
+    let mut bound: Vec<VarKey> = vec![];
+    // The tile loops.
+    let mut tile_dims = vec![];
+    let mut tile_vars: Vec<Option<LocalId>> = vec![];
+    for (_, _, _, trip, size) in &dims {
+        let Some(size) = *size else {
+            tile_vars.push(None);
+            continue;
+        };
+        let tv = b.k.add_local("__acc_tile".to_string(), Type::I64, span);
+        let t = val_expr(b, *trip, span);
+        let sm1 = build::i64c(&mut b.k, size as i64 - 1, span);
+        let num = bin(b, BinOp::Add, t, sm1, span);
+        let sz = build::i64c(&mut b.k, size as i64, span);
+        let count = bin(b, BinOp::Div, num, sz, span);
+        let lb = build::i64c(&mut b.k, 0, span);
+        let step = build::i64c(&mut b.k, 1, span);
+        tile_dims.push(LoopDim { var: tv, lb, step, trip: count });
+        tile_vars.push(Some(tv));
+    }
+    let on_tiles = partitioned(tile_levels) || !partitioned(element_levels);
+    let mut tile_privates = vec![];
+    let mut tile_head = vec![];
+    let tile_reductions = if on_tiles { crate::reduce::loop_reductions(b, d, &mut bound, &mut pre, &mut tile_head, &mut tile_privates) } else { vec![] };
+    b.loops.push(tile_levels);
+    // The element loops, inside the tile loops' body.
+    let mut element_pre = vec![];
+    let mut element_dims = vec![];
+    for ((var, lbv, stv, trip, size), tv) in dims.into_iter().zip(tile_vars) {
+        let nv = b.fresh_like(var);
+        b.env.bind(VarKey::Local(var), Mapped::Local(nv));
+        bound.push(VarKey::Local(var));
+        let step = val_expr(b, stv, span);
+        let (Some(size), Some(tv)) = (size, tv) else {
+            let lb = val_expr(b, lbv, span);
+            let trip = val_expr(b, trip, span);
+            element_dims.push(LoopDim { var: nv, lb, step, trip });
+            continue;
+        };
+        // The first iteration of the tile: t*T, and what is left from it.
+        let first = |b: &mut KernelBuilder| {
+            let t = build::load_local(&mut b.k, tv, span);
+            let sz = build::i64c(&mut b.k, size as i64, span);
+            bin(b, BinOp::Mul, t, sz, span)
+        };
+        let f = first(b);
+        let st = val_expr(b, stv, span);
+        let off = bin(b, BinOp::Mul, f, st, span);
+        let lb0 = val_expr(b, lbv, span);
+        let lb = bin(b, BinOp::Add, lb0, off, span);
+        let left = |b: &mut KernelBuilder| {
+            let t = val_expr(b, trip, span);
+            let f = first(b);
+            bin(b, BinOp::Sub, t, f, span)
+        };
+        let l1 = left(b);
+        let sz = build::i64c(&mut b.k, size as i64, span);
+        let short = build::cmp(&mut b.k, BinOp::Lt, l1, sz, span);
+        let l2 = left(b);
+        let sz = build::i64c(&mut b.k, size as i64, span);
+        let count = b.k.add_expr(ExprKind::Cond(short, l2, sz), Type::I64, span);
+        element_dims.push(LoopDim { var: nv, lb, step, trip: count });
+    }
+    let (mut privates, private_copies) = crate::private::loop_privates(b, d, &mut bound);
+    let mut element_head = vec![];
+    let element_reductions =
+        if partitioned(element_levels) { crate::reduce::loop_reductions(b, d, &mut bound, &mut element_pre, &mut element_head, &mut privates) } else { vec![] };
+    privatise_inner_loop_vars(b, nest_levels, inner_body, &mut bound, &mut privates);
+    b.loops.push(element_levels);
+    let mut body = nest_body(b, nest_levels, inner_body, span);
+    b.loops.pop();
+    b.loops.pop();
+    b.env.undo(mark);
+    if !element_head.is_empty() {
+        element_head.append(&mut body.stmts);
+        body = Block::new(element_head);
+    }
+    let (tile_vector_len, element_vector_len) = if tile_levels.vector { (shape.vector_len, None) } else { (None, shape.vector_len) };
+    let element = acc_loop_stmt(
+        element_dims,
+        element_levels,
+        element_vector_len,
+        element_reductions,
+        privates,
+        private_copies,
+        body,
+        shape.directive,
+        auto.clone(),
+        span,
+    );
+    if tile_dims.is_empty() {
+        // Every size applies to no loop (cannot happen: at least one size).
+        pre.extend(element_pre);
+        pre.push(element);
+        return pre;
+    }
+    tile_head.extend(element_pre);
+    tile_head.push(element);
+    let tiles =
+        acc_loop_stmt(tile_dims, tile_levels, tile_vector_len, tile_reductions, tile_privates, vec![], Block::new(tile_head), shape.directive, auto, span);
+    pre.push(tiles);
+    pre
+}
+
+/// The loop variables of plain loops in the nest's body: private to each
+/// executor (also in a sequential loop, which every executor of the
+/// enclosing level runs).
+fn privatise_inner_loop_vars(
+    b: &mut KernelBuilder,
+    nest_levels: &[crate::collapse::NestLevel],
+    inner_body: &Block,
+    bound: &mut Vec<VarKey>,
+    privates: &mut Vec<LocalId>,
+) {
+    let collapsed_body = collapsed_body(nest_levels, inner_body);
+    let mut inner = vec![];
+    inner_loop_vars(b.src, &collapsed_body, &mut inner);
+    let mut declared = HashSet::new();
+    collect_decls(&collapsed_body, &mut declared);
+    for l in inner {
+        if declared.contains(&l) || bound.contains(&VarKey::Local(l)) {
+            continue;
+        }
+        let nl = b.fresh_like(l);
+        b.env.bind(VarKey::Local(l), Mapped::Local(nl));
+        bound.push(VarKey::Local(l));
+        privates.push(nl);
+    }
+}
+
+/// The kernel body of one iteration of the nest.
+fn nest_body(b: &mut KernelBuilder, nest_levels: &[crate::collapse::NestLevel], inner_body: &Block, span: Span) -> Block {
+    if crate::collapse::has_intervening(nest_levels) {
+        forced_body(b, nest_levels, inner_body, span)
+    } else {
+        b.loop_block(inner_body)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn acc_loop_stmt(
+    dims: Vec<LoopDim>,
+    levels: Levels,
+    vector_len: Option<u32>,
+    reductions: Vec<LoopReduction>,
+    privates: Vec<LocalId>,
+    private_copies: Vec<PrivateCopy>,
+    body: Block,
+    directive: Span,
+    auto: Option<AutoChoice>,
+    span: Span,
+) -> Stmt {
+    Stmt {
         kind: StmtKind::AccLoop(Box::new(AccLoop {
-            dims: out_dims,
+            dims,
             gang: levels.gang,
             worker: levels.worker,
             vector: levels.vector,
-            vector_len,
+            vector_len: if levels.vector { vector_len } else { None },
             reductions,
             privates,
             gang_dim: if levels.gang { levels.gang_dim.max(1) } else { 1 },
             auto,
             private_copies,
             body,
-            span: d.span,
+            span: directive,
         })),
         span,
-    });
-    pre
+    }
 }
 
 /// The statements a collapsed nest's body holds, as one host block (for

@@ -367,3 +367,99 @@ fn object_reductions_behind_pointer_members_are_refused_clearly() {
     assert_eq!(rs.len(), 2, "{text}");
     assert!(rs.iter().all(|r| matches!(r.form, RedForm::Objects { storage: RedStorage::At(_), .. })), "{text}");
 }
+
+fn acc_loops(b: &Block, out: &mut Vec<AccLoop>) {
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::AccLoop(l) => {
+                out.push((**l).clone());
+                acc_loops(&l.body, out);
+            }
+            StmtKind::Block(b) => acc_loops(b, out),
+            _ => {}
+        }
+    }
+}
+
+/// The acc loops of the first kernel, outermost first.
+fn kernel_loops(m: &Module) -> Vec<AccLoop> {
+    let mut out = vec![];
+    acc_loops(&m.kernels[0].func.body, &mut out);
+    out
+}
+
+#[test]
+fn tile_gang_vector_strip_mines_into_tile_and_element_loops() {
+    let (m, text) = ok("double f(int n, int m, double *a) {\n  double s = 0;\n  #pragma acc parallel loop gang vector tile(4, 8) reduction(+:s) copyin(a[0:n*m])\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < m; j++)\n      s += a[i * m + j];\n  return s;\n}\n");
+    let loops = kernel_loops(&m);
+    assert_eq!(loops.len(), 2, "{}", text);
+    let (tiles, elements) = (&loops[0], &loops[1]);
+    let f = &m.kernels[0].func;
+    // gang on the tile loops, vector on the element loops (§2.9.8).
+    assert!(tiles.gang && !tiles.worker && !tiles.vector, "{}", text);
+    assert!(!elements.gang && !elements.worker && elements.vector, "{}", text);
+    assert_eq!(tiles.dims.len(), 2);
+    assert_eq!(elements.dims.len(), 2);
+    assert_eq!(f.local(elements.dims[0].var).name, "i");
+    assert_eq!(f.local(elements.dims[1].var).name, "j");
+    // The first size is the innermost loop's: i in tiles of 8, j of 4.
+    let trip = |d: &LoopDim| print::expr_to_string(&m, f, d.trip);
+    assert!(trip(&tiles.dims[0]).contains("+ 7:i64) / 8:i64"), "{}", trip(&tiles.dims[0]));
+    assert!(trip(&tiles.dims[1]).contains("+ 3:i64) / 4:i64"), "{}", trip(&tiles.dims[1]));
+    // Partial tiles: the element loop runs min(T, what is left).
+    assert!(trip(&elements.dims[1]).contains("< 4:i64) ?"), "{}", trip(&elements.dims[1]));
+    // The reduction is taken by both loops; the element loop combines into the tile loop's copy.
+    assert_eq!(tiles.reductions.len(), 1, "{}", text);
+    assert_eq!(elements.reductions.len(), 1, "{}", text);
+    let target = print::expr_to_string(&m, f, elements.reductions[0].target);
+    assert!(target.contains(&format!("%s.{}", tiles.reductions[0].private.index())), "{} / {}", target, text);
+}
+
+#[test]
+fn tile_places_worker_and_sizes_star() {
+    // gang worker vector: worker goes to the tile loops.
+    let src = |clauses: &str| {
+        format!("void f(int n, float *a) {{\n  #pragma acc parallel loop {} copy(a[0:n*n])\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      a[i * n + j] += 1.0f;\n}}\n", clauses)
+    };
+    let (m, text) = ok(&src("gang worker vector tile(2, 2)"));
+    let loops = kernel_loops(&m);
+    assert!(loops[0].gang && loops[0].worker && !loops[0].vector, "{}", text);
+    assert!(!loops[1].gang && !loops[1].worker && loops[1].vector, "{}", text);
+    // gang worker: worker goes to the element loops.
+    let (m, text) = ok(&src("gang worker tile(2, 2)"));
+    let loops = kernel_loops(&m);
+    assert!(loops[0].gang && !loops[0].worker && !loops[0].vector, "{}", text);
+    assert!(!loops[1].gang && loops[1].worker && !loops[1].vector, "{}", text);
+    // gang alone: the element loops are sequential in each gang.
+    let (m, text) = ok(&src("gang tile(*, 4)"));
+    let loops = kernel_loops(&m);
+    assert!(loops[0].gang && !loops[1].gang && !loops[1].worker && !loops[1].vector, "{}", text);
+    let f = &m.kernels[0].func;
+    let star = format!("/ {}:i64", accjit_lower::TILE_STAR);
+    // `*` is the first size: the innermost loop's.
+    assert!(print::expr_to_string(&m, f, loops[0].dims[1].trip).contains(&star), "{}", text);
+    // No level clause: gang on the tiles, vector on the elements.
+    let (m, text) = ok(&src("tile(4, 4)"));
+    let loops = kernel_loops(&m);
+    assert!(loops[0].gang && !loops[0].vector && loops[1].vector && !loops[1].gang, "{}", text);
+}
+
+#[test]
+fn tile_size_must_be_a_positive_constant() {
+    let e = lower_c("void f(int n, float *a) {\n  #pragma acc parallel loop tile(n, 2) copy(a[0:n*n])\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      a[i * n + j] += 1.0f;\n}\n").unwrap_err();
+    assert!(e.contains("a tile size must be a positive integer constant or `*`"), "{}", e);
+    assert!(e.contains("t.c:2:"), "{}", e);
+}
+
+#[test]
+fn cache_kept_in_the_kernel() {
+    let (m, text) = ok("void f(int n, float *a, float *b) {\n  #pragma acc parallel loop copyin(a[0:n+2]) copyout(b[0:n])\n  for (int i = 0; i < n; i++) {\n    #pragma acc cache(a[i:3])\n    b[i] = a[i] + a[i + 1] + a[i + 2];\n  }\n}\n");
+    let loops = kernel_loops(&m);
+    let hint = loops[0].body.stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Exec(x) if matches!(x.kind, ExecKind::Cache) => Some(x.clone()),
+        _ => None,
+    });
+    let hint = hint.unwrap_or_else(|| panic!("no cache hint in {}", text));
+    assert_eq!(hint.data[0].vars[0].text, "a[i:3]");
+    assert!(text.contains("cache"), "{}", text);
+}

@@ -264,10 +264,25 @@ fn collapse_errors() {
 #[test]
 fn tile_sizes_innermost_first() {
     let (m, text) = lower_ok(nest(None, vec![Some(8), None], false, true));
-    let l = acc_loop(&m);
-    assert_eq!(l.dims.len(), 2, "{}", text);
-    assert_eq!(l.dims[0].tile, Some(accjit_lower::TILE_STAR), "outer dim gets the second size (*)");
-    assert_eq!(l.dims[1].tile, Some(8), "inner dim gets the first size");
+    let tiles = acc_loop(&m);
+    assert_eq!(tiles.dims.len(), 2, "{}", text);
+    let f = &m.kernels[0].func;
+    let trip = |d: &LoopDim| print::expr_to_string(&m, f, d.trip);
+    let star = format!("/ {}:i64", accjit_lower::TILE_STAR);
+    assert!(trip(&tiles.dims[0]).contains(&star), "outer dim gets the second size (*): {}", text);
+    assert!(trip(&tiles.dims[1]).contains("/ 8:i64"), "inner dim gets the first size: {}", text);
+    // The element loops, inside: i and j over one tile each.
+    let StmtKind::AccLoop(elements) = &tiles.body.stmts[0].kind else { panic!("no element loop: {}", text) };
+    assert_eq!(f.local(elements.dims[0].var).name, "i");
+    assert_eq!(f.local(elements.dims[1].var).name, "j");
+    assert!(tiles.gang && !tiles.vector && elements.vector && !elements.gang, "{}", text);
+}
+
+#[test]
+fn tile_size_zero_is_an_error_at_the_size() {
+    let errs = lower_err(nest(None, vec![Some(0), Some(2)], false, true));
+    assert!(errs[0].message.contains("a tile size must be a positive integer constant or `*`"), "{}", errs[0].message);
+    assert_ne!(errs[0].span, Span::DUMMY);
 }
 
 #[test]

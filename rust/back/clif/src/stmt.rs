@@ -56,6 +56,8 @@ impl<'m> FnCx<'_, 'm, '_> {
             StmtKind::AccLoop(l) => self.lower_acc_loop(l)?,
             StmtKind::Privates(copies, body) => self.lower_privates(copies, body, span)?,
             StmtKind::Launch(l) => self.lower_launch(l, span)?,
+            // A hint for devices with a software-managed cache; a CPU has none.
+            StmtKind::Exec(x) if self.kernel.is_some() && matches!(x.kind, accjit_ir::ExecKind::Cache) => {}
             k => {
                 let what = unlowered(k).unwrap_or("this statement");
                 return Err(Diagnostic::error(span, format!("{what} is not supported by the Cranelift back end (the module must be lowered first)")));

@@ -62,7 +62,7 @@ fn acc_loop(dims: Vec<LoopDim>, gang: bool, vector: bool, reductions: Vec<LoopRe
 fn dim(fb: &mut FB, var: LocalId, lb: i64, step: i64, trip: ExprId) -> LoopDim {
     let lb = fb.i64(lb);
     let step = fb.i64(step);
-    LoopDim { var, lb, step, trip, tile: None }
+    LoopDim { var, lb, step, trip }
 }
 
 #[test]
