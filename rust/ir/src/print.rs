@@ -727,10 +727,17 @@ impl<'m> Printer<'m> {
                     let _ = write!(s, " device_type({})", device_types.join(", "));
                 }
             }
-            ExecKind::Cache => s.push_str("cache"),
+            // `cache(readonly: a[i:3])`: the clause is the directive's own list.
+            ExecKind::Cache => {
+                let readonly = if x.data.iter().any(|c| c.readonly) { "readonly: " } else { "" };
+                let vars: Vec<String> = x.data.iter().map(|c| self.varrefs(f, &c.vars)).collect();
+                let _ = write!(s, "cache({}{})", readonly, vars.join(", "));
+            }
             ExecKind::Declare => s.push_str("declare"),
         }
-        self.data_clauses(f, &mut s, &x.data);
+        if !matches!(x.kind, ExecKind::Cache) {
+            self.data_clauses(f, &mut s, &x.data);
+        }
         if let Some(e) = x.if_cond {
             let _ = write!(s, " if({})", self.top_expr(f, e));
         }

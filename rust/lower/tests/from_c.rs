@@ -461,5 +461,5 @@ fn cache_kept_in_the_kernel() {
     });
     let hint = hint.unwrap_or_else(|| panic!("no cache hint in {}", text));
     assert_eq!(hint.data[0].vars[0].text, "a[i:3]");
-    assert!(text.contains("cache"), "{}", text);
+    assert!(text.contains("#acc cache(a[i:3])"), "{}", text);
 }
