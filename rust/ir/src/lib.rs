@@ -15,9 +15,12 @@
 //!   devices), and array descriptors are first-class values.
 //! - [`reduce`] is the reduction model: operators with their identity and
 //!   combine, and the reduced object's form, for `lower` and every back end.
+//! - [`exec`] holds a kernel's execution modes, locals' locality and
+//!   broadcast sets (filled by `lower`) for back ends with lanes and workers.
 //! - [`span`] holds the source map and diagnostics every stage reports with.
 
 pub mod acc;
+pub mod exec;
 pub mod module;
 pub mod print;
 pub mod reduce;
@@ -26,6 +29,7 @@ pub mod types;
 pub mod validate;
 
 pub use acc::*;
+pub use exec::{Broadcast, ExecInfo, ExecMode, Locality, StmtId};
 pub use module::*;
 pub use reduce::*;
 pub use span::{Diagnostic, Diagnostics, Severity, SourceFile, SourceMap, Span};

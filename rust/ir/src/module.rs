@@ -544,6 +544,9 @@ pub struct Kernel {
     /// the gang-private copy is combined into its target when the gang ends
     /// (see `reduce::PrivateReduction`).
     pub reductions: Vec<crate::reduce::KernelReduction>,
+    /// Execution modes, locality and broadcast sets of `func`'s body (filled
+    /// by `lower` after the kernel is complete; empty in hand-made IR).
+    pub exec: crate::exec::ExecInfo,
     pub span: Span,
 }
 

@@ -51,6 +51,7 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
                 v.private_copies(&k.func, std::slice::from_ref(c), k.span);
             }
         }
+        v.exec_info(i, k);
         v.function(&k.func, true);
     }
     if v.errs.is_empty() {
@@ -61,6 +62,44 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
 }
 
 impl<'m> V<'m> {
+    /// A computed `ExecInfo` covers every statement and local, and names
+    /// `AccLoop`s as the loops it broadcasts into.
+    fn exec_info(&mut self, i: usize, k: &Kernel) {
+        let x = &k.exec;
+        if x == &crate::exec::ExecInfo::default() {
+            return;
+        }
+        let mut loops = vec![];
+        crate::exec::visit_stmts(&k.func.body, &mut |id, s| {
+            if matches!(s.kind, StmtKind::AccLoop(_)) {
+                loops.push(id);
+            }
+        });
+        let n = crate::exec::count_stmts(&k.func.body);
+        if x.modes.len() != n || x.locality.len() != k.func.locals.len() {
+            self.err(
+                k.span,
+                format!(
+                    "kernel k{} `{}`: execution modes for {} statements and {} locals, not {} and {}",
+                    i,
+                    k.name,
+                    x.modes.len(),
+                    x.locality.len(),
+                    n,
+                    k.func.locals.len()
+                ),
+            );
+        }
+        for b in &x.broadcasts {
+            if !loops.contains(&b.acc_loop) || b.locals.iter().any(|l| l.index() >= k.func.locals.len()) {
+                self.err(k.span, format!("kernel k{} `{}`: a broadcast set for s{} that is no acc loop", i, k.name, b.acc_loop.0));
+            }
+        }
+        if x.side_effects.iter().any(|s| s.index() >= n) {
+            self.err(k.span, format!("kernel k{} `{}`: a side-effect statement out of range", i, k.name));
+        }
+    }
+
     /// A private copy's pointer is a pointer-typed local; its expressions exist.
     fn private_copies(&mut self, f: &Function, copies: &[crate::acc::PrivateCopy], sp: Span) {
         for c in copies {
@@ -355,6 +394,7 @@ mod tests {
             max_gangs: None,
             gang_dims: 1,
             reductions: vec![],
+            exec: Default::default(),
             span: Span::DUMMY,
         });
         assert!(validate(&m, Stage::Parsed).is_ok());

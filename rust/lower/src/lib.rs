@@ -20,7 +20,9 @@
 //!   (with `exits`, structured exits on every path);
 //! - `reduce`: reduction clauses → private copies (scalars, elements,
 //!   members, sections, aggregates) for loops and compute constructs;
-//! - `fold`: `acc_on_device`.
+//! - `fold`: `acc_on_device`;
+//! - `modes`: execution modes, locality and broadcast sets of every finished
+//!   kernel (`Kernel::exec`), for back ends with workers and lanes.
 //!
 //! `build` and `walk` are shared helpers; `cx` holds the lowering context.
 
@@ -37,6 +39,7 @@ mod host;
 mod implicit;
 mod kernels;
 mod loops;
+mod modes;
 mod outline;
 mod private;
 mod reduce;
@@ -46,6 +49,7 @@ pub use cx::device_type_code;
 pub use data::DECLARE_INIT;
 pub use fold::on_device_value;
 pub use loops::TILE_STAR;
+pub use modes::exec_info;
 
 use accjit_ir::{Diagnostics, FuncSig, Function, Linkage, Module, SourceMap, Span, Type};
 
@@ -72,6 +76,9 @@ pub fn lower_with_sources(module: &mut Module, opts: &LowerOptions, sources: Opt
         cx.module.functions[i] = f;
     }
     data::declare_globals(&mut cx);
+    for k in &mut cx.module.kernels {
+        k.exec = modes::exec_info(k);
+    }
     let diags = Diagnostics(std::mem::take(&mut cx.diags));
     if diags.has_errors() {
         return Err(diags);

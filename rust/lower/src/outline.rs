@@ -169,7 +169,7 @@ fn build_kernel(
             .filter(|_| !tuning.num_gangs.is_empty()),
     };
     let gang_dims = if c.kind == ComputeKind::Serial { 1 } else { (tuning.num_gangs.len() as u8).max(max_gang_dim(&func.body)).clamp(1, 3) };
-    Kernel { name, construct: c.kind, params, func, max_gangs, gang_dims, reductions, span }
+    Kernel { name, construct: c.kind, params, func, max_gangs, gang_dims, reductions, exec: Default::default(), span }
 }
 
 /// The highest `gang(dim:d)` of the gang loops in a kernel body (0: none).

@@ -16,6 +16,7 @@ fn kernel(name: &str, params: Vec<(&str, Type, ParamKind)>, f: Function, reducti
         max_gangs: None,
         gang_dims: 1,
         reductions,
+        exec: Default::default(),
         span: sp(0),
     }
 }
