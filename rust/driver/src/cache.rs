@@ -97,6 +97,10 @@ pub fn key(name: &str, text: &str, opts: &Options, device_type: &str) -> u128 {
         h.str(&d.to_string_lossy());
     }
     h.u64(opts.keep_clif as u64);
+    let b = &opts.back_end;
+    let t = &b.tuning;
+    h.u64(t.simd as u64).u64(t.avx512 as u64).u64(t.nontemporal_bytes.map_or(u64::MAX, |n| n as u64));
+    h.u64(b.clif_verify as u64).u64(b.disasm as u64);
     h.finish()
 }
 

@@ -23,7 +23,7 @@ mod hash;
 mod program;
 mod rt;
 
-pub use accjit_back_clif::Trampoline;
+pub use accjit_back_clif::{Trampoline, Tuning};
 pub use cache::{clear as clear_cache, stats as cache_stats, CacheStats, CAPACITY as CACHE_CAPACITY, ENGINE_VERSION};
 pub use ctype::{type_name, ParamInfo};
 pub use hash::{hash128, Hasher128};
@@ -53,11 +53,60 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// Keep CLIF text for [`Program::clif`].
     pub keep_clif: bool,
+    /// Back-end tuning and checks; the default is [`BackEndOptions::from_env`].
+    pub back_end: BackEndOptions,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { device_type: "multicore".into(), defines: vec![], undefines: vec![], include_dirs: vec![], keep_clif: false }
+        Options {
+            device_type: "multicore".into(),
+            defines: vec![],
+            undefines: vec![],
+            include_dirs: vec![],
+            keep_clif: false,
+            back_end: BackEndOptions::from_env(),
+        }
+    }
+}
+
+/// What the back end is told beyond the module: code-generation tuning
+/// (speed only, never results) and debugging aids. Read from the
+/// environment here, once per process, so no back end reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackEndOptions {
+    pub tuning: accjit_back_clif::Tuning,
+    /// Run Cranelift's verifier (always on in debug builds): `ACCJIT_CLIF_VERIFY`.
+    pub clif_verify: bool,
+    /// `accjit clif` adds the machine code: `ACCJIT_DISASM`.
+    pub disasm: bool,
+}
+
+impl BackEndOptions {
+    /// The documented environment variables (README) over this CPU's
+    /// defaults: `ACCJIT_NO_SIMD`, `ACCJIT_NO_AVX512`,
+    /// `ACCJIT_NONTEMPORAL_BYTES=n`, `ACCJIT_NO_NONTEMPORAL`,
+    /// `ACCJIT_CLIF_VERIFY`, `ACCJIT_DISASM` (set = on, whatever the value).
+    pub fn from_env() -> BackEndOptions {
+        static FROM_ENV: std::sync::OnceLock<BackEndOptions> = std::sync::OnceLock::new();
+        *FROM_ENV.get_or_init(|| {
+            let set = |name: &str| std::env::var_os(name).is_some();
+            let mut tuning = accjit_back_clif::Tuning::default();
+            if set("ACCJIT_NO_SIMD") {
+                tuning.simd = false;
+                tuning.avx512 = false;
+            }
+            if set("ACCJIT_NO_AVX512") {
+                tuning.avx512 = false;
+            }
+            if let Some(n) = std::env::var("ACCJIT_NONTEMPORAL_BYTES").ok().and_then(|v| v.trim().parse::<i64>().ok()) {
+                tuning.nontemporal_bytes = Some(n);
+            }
+            if set("ACCJIT_NO_NONTEMPORAL") {
+                tuning.nontemporal_bytes = None;
+            }
+            BackEndOptions { tuning, clif_verify: set("ACCJIT_CLIF_VERIFY"), disasm: set("ACCJIT_DISASM") }
+        })
     }
 }
 
@@ -185,8 +234,16 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
     let t2 = Instant::now();
 
     let slots: Vec<rt::Slot> = module.kernels.iter().map(rt::Slot::for_kernel).collect();
-    let clif_opts = accjit_back_clif::ClifOptions { symbols: rt::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: opts.keep_clif };
-    let compiled = guarded("the Cranelift back end", || accjit_back_clif::compile(&module, &clif_opts)).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let clif_opts = accjit_back_clif::ClifOptions {
+        symbols: rt::symbols(),
+        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
+        keep_clif: opts.keep_clif,
+        disasm: opts.back_end.disasm,
+        verify: opts.back_end.clif_verify,
+    };
+    let tuning = opts.back_end.tuning;
+    let compiled = guarded("the Cranelift back end", || accjit_back_clif::compile_tuned(&module, &clif_opts, tuning))
+        .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     if compiled.kernels.len() != slots.len() {
         return Err(CompileError::plain(format!(
             "error: internal compiler error: back end produced {} kernels for {} outlined regions",

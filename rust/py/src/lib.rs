@@ -94,6 +94,7 @@ fn compile_c(
             undefines: undefines.unwrap_or_default(),
             include_dirs: include_dirs.unwrap_or_default(),
             keep_clif,
+            back_end: accjit_driver::BackEndOptions::from_env(),
         };
         let r = py.detach(|| catch_unwind(AssertUnwindSafe(|| accjit_driver::compile_c_cached(&name, &source, &opts))));
         match r {

@@ -137,14 +137,12 @@ pub struct Code {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
-/// Whether this CPU runs the generated code (AVX-512F and BMI2), and the
-/// environment variable `ACCJIT_NO_AVX512` is not set.
+/// Whether this CPU runs the generated code (AVX-512F and BMI2). (Whether
+/// to use it is the caller's choice: the driver turns it off with the
+/// environment variable `ACCJIT_NO_AVX512`.)
 pub fn available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        if std::env::var_os("ACCJIT_NO_AVX512").is_some() {
-            return false;
-        }
         #[cfg(target_arch = "x86_64")]
         {
             std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("bmi2")

@@ -40,7 +40,7 @@
 //! host and from trampolines).
 //!
 //! Code is compiled with `opt_level=speed`; the Cranelift verifier runs in
-//! debug builds (or when `ACCJIT_CLIF_VERIFY` is set) and its findings come
+//! debug builds (or with `ClifOptions::verify`) and its findings come
 //! back as diagnostics.
 
 mod abi;
@@ -74,9 +74,14 @@ pub struct ClifOptions {
     /// Address of the runtime's `KernelSlot` for each `Module::kernels` entry,
     /// passed by `Launch` code to `__accjit_launch`.
     pub kernel_slots: Vec<usize>,
-    /// Keep the CLIF text of every function (for `accjit clif` and snapshots);
-    /// with the environment variable `ACCJIT_DISASM` set, the machine code too.
+    /// Keep the CLIF text of every function (for `accjit clif` and snapshots).
     pub keep_clif: bool,
+    /// With `keep_clif`, keep the machine code too (the driver sets it from
+    /// the environment variable `ACCJIT_DISASM`).
+    pub disasm: bool,
+    /// Run Cranelift's verifier on every function (always on in debug
+    /// builds; the driver sets it from `ACCJIT_CLIF_VERIFY`).
+    pub verify: bool,
 }
 
 /// Entry point made for every exported function: `args[i]` holds parameter `i`
@@ -128,17 +133,19 @@ impl CompiledModule {
 }
 
 /// Code-generation choices that change speed, never results (beyond the
-/// reassociation OpenACC allows for reductions).
+/// reassociation OpenACC allows for reductions). The driver fills them from
+/// its options (the environment variables named below are read there, once);
+/// [`Tuning::default`] is this CPU's best.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Vectorise the innermost dimension of partitioned loops where possible
     /// (see the `simd` module), and unroll the reduction loops that cannot be
-    /// (`unroll`); on by default, off when the environment variable
-    /// `ACCJIT_NO_SIMD` is set.
+    /// (`unroll`); on by default, off with the environment variable
+    /// `ACCJIT_NO_SIMD`.
     pub simd: bool,
     /// Run vector loops whose body is straight-line float arithmetic as
     /// AVX-512 machine code (the `native` module); on when the CPU has
-    /// AVX-512F and BMI2 and `ACCJIT_NO_AVX512` is not set.
+    /// AVX-512F and BMI2, off with `ACCJIT_NO_AVX512` (or `ACCJIT_NO_SIMD`).
     pub avx512: bool,
     /// An AVX-512 loop whose one store goes to an array it does not read
     /// stores it non-temporally (around the caches, without reading the
@@ -155,14 +162,9 @@ pub struct Tuning {
 
 impl Default for Tuning {
     fn default() -> Self {
-        static NO_SIMD: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        static NT: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
-        let simd = !*NO_SIMD.get_or_init(|| std::env::var_os("ACCJIT_NO_SIMD").is_some());
-        let nontemporal_bytes = *NT.get_or_init(|| {
-            let set = std::env::var("ACCJIT_NONTEMPORAL_BYTES").ok().and_then(|v| v.trim().parse::<i64>().ok());
-            std::env::var_os("ACCJIT_NO_NONTEMPORAL").is_none().then(|| set.unwrap_or_else(|| last_level_cache_bytes() * 3 / 8))
-        });
-        Tuning { simd, avx512: simd && accjit_back_avx512::available(), nontemporal_bytes }
+        static LLC: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+        let nontemporal_bytes = Some(*LLC.get_or_init(|| last_level_cache_bytes() * 3 / 8));
+        Tuning { simd: true, avx512: accjit_back_avx512::available(), nontemporal_bytes }
     }
 }
 
@@ -191,12 +193,14 @@ fn last_level_cache_bytes() -> i64 {
 }
 
 /// Compile a lowered module. Every problem (unsupported construct, undefined
-/// symbol, verifier failure) comes back as a spanned diagnostic.
+/// symbol, verifier failure) comes back as a spanned diagnostic. Uses this
+/// CPU's default [`Tuning`].
 pub fn compile(module: &Module, opts: &ClifOptions) -> Result<CompiledModule, Diagnostics> {
     module::compile_module(module, opts, Tuning::default())
 }
 
-/// [`compile`] with explicit [`Tuning`] (tests compare SIMD and scalar code).
+/// [`compile`] with explicit [`Tuning`] (the driver passes its options' tuning;
+/// tests compare SIMD and scalar code).
 pub fn compile_tuned(module: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<CompiledModule, Diagnostics> {
     module::compile_module(module, opts, tuning)
 }

@@ -45,26 +45,28 @@ impl Drop for CodeMemory {
     }
 }
 
-fn isa() -> Result<OwnedTargetIsa, String> {
-    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
-    ISA.get_or_init(|| {
-        let mut fb = settings::builder();
-        let verify = cfg!(debug_assertions) || std::env::var_os("ACCJIT_CLIF_VERIFY").is_some();
-        let flags = [
-            ("opt_level", "speed"),
-            ("enable_verifier", if verify { "true" } else { "false" }),
-            ("use_colocated_libcalls", "false"),
-            ("is_pic", "false"),
-            ("enable_probestack", "true"),
-            ("probestack_strategy", "inline"),
-        ];
-        for (k, v) in flags {
-            fb.set(k, v).map_err(|e| format!("Cranelift setting {k}={v}: {e}"))?;
-        }
-        let ib = cranelift_native::builder().map_err(|e| format!("this host is not supported by Cranelift: {e}"))?;
-        ib.finish(settings::Flags::new(fb)).map_err(|e| format!("Cranelift target set-up failed: {e}"))
-    })
-    .clone()
+/// The host's ISA, with or without the Cranelift verifier (made once each).
+fn isa(verify: bool) -> Result<OwnedTargetIsa, String> {
+    static ISA: [OnceLock<Result<OwnedTargetIsa, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let verify = cfg!(debug_assertions) || verify;
+    ISA[verify as usize]
+        .get_or_init(|| {
+            let mut fb = settings::builder();
+            let flags = [
+                ("opt_level", "speed"),
+                ("enable_verifier", if verify { "true" } else { "false" }),
+                ("use_colocated_libcalls", "false"),
+                ("is_pic", "false"),
+                ("enable_probestack", "true"),
+                ("probestack_strategy", "inline"),
+            ];
+            for (k, v) in flags {
+                fb.set(k, v).map_err(|e| format!("Cranelift setting {k}={v}: {e}"))?;
+            }
+            let ib = cranelift_native::builder().map_err(|e| format!("this host is not supported by Cranelift: {e}"))?;
+            ib.finish(settings::Flags::new(fb)).map_err(|e| format!("Cranelift target set-up failed: {e}"))
+        })
+        .clone()
 }
 
 fn load_libm() {
@@ -250,7 +252,7 @@ impl<'m> ModuleCx<'m> {
             let _ = cranelift_codegen::write::decorate_function(&mut NotedWriter(&self.block_notes), &mut text, &ctx.func);
             self.clif.push_str(&format!("; {what}{simd}\n{text}\n"));
         }
-        let disasm = self.opts.keep_clif && std::env::var_os("ACCJIT_DISASM").is_some();
+        let disasm = self.opts.keep_clif && self.opts.disasm;
         ctx.set_disasm(disasm);
         let r = self.jit.define_function(id, ctx);
         if disasm {
@@ -414,7 +416,7 @@ fn with_scalar_fallback(
 }
 
 fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<CompiledModule, Diagnostics> {
-    let isa = isa().map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
+    let isa = isa(opts.verify).map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
     load_libm();
     let cc = isa.default_call_conv();
     let symbols: HashMap<String, usize> = opts.symbols.iter().cloned().collect();

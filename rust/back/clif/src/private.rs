@@ -16,7 +16,7 @@
 //! across launches.
 
 use accjit_ir::{Block, CopyInit, Diagnostic, PrivateCopy, Span, StmtKind, Type};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_module::Module as _;
 
 use crate::function::FnCx;
@@ -38,13 +38,13 @@ pub fn makes_copies(b: &Block) -> bool {
 impl<'m> FnCx<'_, 'm, '_> {
     /// Make `copies`; returns the stack mark that releases them.
     pub fn make_private_copies(&mut self, copies: &[PrivateCopy], span: Span) -> Result<Value, Diagnostic> {
-        let mark = self.call_named("__accjit_stack_mark", &[], Some(types::I64), &[], span)?;
+        let mark = self.call_runtime("__accjit_stack_mark", &[], span)?;
         let mark = mark.ok_or_else(|| Diagnostic::error(span, "internal error: stack mark"))?;
         for c in copies {
             let bytes = self.lower_expr(c.bytes)?;
             let bty = self.expr(c.bytes).ty.clone();
             let bytes = self.cast_to_i64(bytes, &bty, c.span)?;
-            let storage = self.call_named("__accjit_alloca", &[types::I64], Some(types::I64), &[bytes], c.span)?;
+            let storage = self.call_runtime("__accjit_alloca", &[bytes], c.span)?;
             let storage = storage.ok_or_else(|| Diagnostic::error(c.span, "internal error: alloca"))?;
             match c.init {
                 CopyInit::Undefined => {}
@@ -76,7 +76,7 @@ impl<'m> FnCx<'_, 'm, '_> {
 
     /// Release the copies made after `mark`.
     pub fn release_private_copies(&mut self, mark: Value, span: Span) -> Result<(), Diagnostic> {
-        self.call_named("__accjit_stack_release", &[types::I64], None, &[mark], span)?;
+        self.call_runtime("__accjit_stack_release", &[mark], span)?;
         Ok(())
     }
 

@@ -99,9 +99,9 @@ impl FnCx<'_, '_, '_> {
 
     /// Run `body` between `__accjit_lock()` and `__accjit_unlock()`.
     pub fn locked(&mut self, span: Span, body: impl FnOnce(&mut Self) -> Result<(), Diagnostic>) -> Result<(), Diagnostic> {
-        self.call_named("__accjit_lock", &[], None, &[], span)?;
+        self.call_runtime("__accjit_lock", &[], span)?;
         body(self)?;
-        self.call_named("__accjit_unlock", &[], None, &[], span)?;
+        self.call_runtime("__accjit_unlock", &[], span)?;
         Ok(())
     }
 
