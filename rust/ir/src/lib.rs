@@ -18,6 +18,8 @@
 //! - [`exec`] holds a kernel's execution modes, locals' locality and
 //!   broadcast sets (filled by `lower`) for back ends with lanes and workers.
 //! - [`span`] holds the source map and diagnostics every stage reports with.
+//! - [`walk`] is the expression walker (visits, substitution, structural
+//!   equality) every stage shares.
 
 pub mod acc;
 pub mod exec;
@@ -27,6 +29,7 @@ pub mod reduce;
 pub mod span;
 pub mod types;
 pub mod validate;
+pub mod walk;
 
 pub use acc::*;
 pub use exec::{Broadcast, ExecInfo, ExecMode, Locality, StmtId};

@@ -157,7 +157,7 @@ impl<'m> V<'m> {
                 vec![]
             }
             ExprKind::Builtin(_) => vec![],
-            k => children(k),
+            k => k.children(),
         };
         for k in kids {
             if k.index() >= f.exprs.len() {
@@ -324,11 +324,6 @@ impl<'m> V<'m> {
             }
         }
     }
-}
-
-/// The direct sub-expressions of an expression (see `ExprKind::children`).
-pub fn children(k: &ExprKind) -> Vec<ExprId> {
-    k.children()
 }
 
 #[cfg(test)]

@@ -191,9 +191,9 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
             ExprKind::Call(Callee::Func(id), _) => {
                 self.check_gang_routine_call(*id, span);
                 let kind = x.kind.clone();
-                let kids = crate::walk::children(&kind);
+                let kids = kind.children();
                 let new: Vec<ExprId> = kids.iter().map(|c| self.expr(*c)).collect();
-                self.k.add_expr(crate::walk::with_children(&kind, &new), ty, span)
+                self.k.add_expr(kind.with_children(&new), ty, span)
             }
             ExprKind::Call(Callee::Extern(id), args) => {
                 if let Some(v) = fold::acc_on_device(self.cx, src, *id, args) {
@@ -204,9 +204,9 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
             }
             kind => {
                 let kind = kind.clone();
-                let kids = crate::walk::children(&kind);
+                let kids = kind.children();
                 let new: Vec<ExprId> = kids.iter().map(|c| self.expr(*c)).collect();
-                self.k.add_expr(crate::walk::with_children(&kind, &new), ty, span)
+                self.k.add_expr(kind.with_children(&new), ty, span)
             }
         }
     }

@@ -21,6 +21,7 @@
 //! stores by `atomic` constructs never create a dependence.
 
 use crate::capture::{collect_decls, inner_loop_vars, VarKey};
+use accjit_ir::walk::same_expr;
 use accjit_ir::*;
 use std::collections::HashSet;
 
@@ -76,33 +77,6 @@ fn place(f: &Function, p: ExprId) -> Place {
     }
 }
 
-/// Structural equality of two expressions of `f`.
-pub fn same_expr(f: &Function, a: ExprId, b: ExprId) -> bool {
-    if a == b {
-        return true;
-    }
-    let (x, y) = (f.expr(a), f.expr(b));
-    let same_kind = match (&x.kind, &y.kind) {
-        (ExprKind::Int(p), ExprKind::Int(q)) => p == q,
-        (ExprKind::Float(p), ExprKind::Float(q)) => p.to_bits() == q.to_bits(),
-        (ExprKind::Local(p), ExprKind::Local(q)) => p == q,
-        (ExprKind::Global(p), ExprKind::Global(q)) => p == q,
-        (ExprKind::Binary(o1, ..), ExprKind::Binary(o2, ..)) => o1 == o2,
-        (ExprKind::Unary(o1, _), ExprKind::Unary(o2, _)) => o1 == o2,
-        (ExprKind::Load(_), ExprKind::Load(_))
-        | (ExprKind::Cast(_), ExprKind::Cast(_))
-        | (ExprKind::Deref(_), ExprKind::Deref(_))
-        | (ExprKind::AddrOf(_), ExprKind::AddrOf(_)) => true,
-        (ExprKind::Member(_, i), ExprKind::Member(_, j)) => i == j,
-        _ => false,
-    };
-    if !same_kind || x.ty != y.ty {
-        return false;
-    }
-    let (ca, cb) = (crate::walk::children(&x.kind), crate::walk::children(&y.kind));
-    ca.len() == cb.len() && ca.iter().zip(&cb).all(|(p, q)| same_expr(f, *p, *q))
-}
-
 struct Scan<'m> {
     m: &'m Module,
     writes: Vec<(ExprId, bool)>, // (place, atomic)
@@ -154,7 +128,7 @@ fn scan_block(f: &Function, b: &Block, s: &mut Scan<'_>) {
                 scan_expr(f, o, s);
             }
             // The place itself (subscripts are reads).
-            for c in crate::walk::children(&f.expr(x).kind) {
+            for c in f.expr(x).kind.children() {
                 scan_expr(f, c, s);
             }
             continue;

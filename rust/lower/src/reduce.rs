@@ -369,9 +369,9 @@ fn select(b: &mut KernelBuilder, cmp: BinOp, x: ExprId, y: ExprId, span: Span) -
 /// A fresh copy of kernel expression `e` (expressions form a tree).
 fn dup(b: &mut KernelBuilder, e: ExprId) -> ExprId {
     let x = b.k.expr(e).clone();
-    let kids = crate::walk::children(&x.kind);
+    let kids = x.kind.children();
     let new: Vec<ExprId> = kids.iter().map(|c| dup(b, *c)).collect();
-    b.k.add_expr(crate::walk::with_children(&x.kind, &new), x.ty, x.span)
+    b.k.add_expr(x.kind.with_children(&new), x.ty, x.span)
 }
 
 /// `bytes / sizeof(ty)`

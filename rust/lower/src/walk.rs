@@ -1,48 +1,11 @@
-//! Generic traversals of IR trees: the children of an expression, every
-//! expression root a statement tree refers to (including those inside OpenACC
-//! clauses), and copy-on-write substitution of expressions inside one
-//! function's arena.
+//! Traversals of statement trees: every expression root a statement tree
+//! refers to (including those inside OpenACC clauses). The expression walker
+//! itself (visits, substitution, equality) is `accjit_ir::walk`, re-exported
+//! here for lowering's passes.
 
 use accjit_ir::*;
 
-/// The direct sub-expressions of `k`, in evaluation order.
-pub fn children(k: &ExprKind) -> Vec<ExprId> {
-    k.children()
-}
-
-/// `k` with its children replaced, in `children` order, by `new`.
-pub fn with_children(k: &ExprKind, new: &[ExprId]) -> ExprKind {
-    k.with_children(new)
-}
-
-/// Calls `v` on every expression in the tree rooted at `e` (pre-order).
-pub fn for_each_expr(f: &Function, e: ExprId, v: &mut dyn FnMut(ExprId, &Expr)) {
-    let Some(x) = f.exprs.get(e.index()) else { return };
-    v(e, x);
-    for c in children(&x.kind) {
-        for_each_expr(f, c, v);
-    }
-}
-
-/// Copy-on-write substitution: `repl` may replace any node (then its subtree
-/// is not visited); nodes whose children changed are re-created.
-pub fn subst_expr(f: &mut Function, e: ExprId, repl: &mut dyn FnMut(&mut Function, ExprId) -> Option<ExprId>) -> ExprId {
-    if let Some(n) = repl(f, e) {
-        return n;
-    }
-    let Some(x) = f.exprs.get(e.index()) else { return e };
-    let kind = x.kind.clone();
-    let kids = children(&kind);
-    if kids.is_empty() {
-        return e;
-    }
-    let new: Vec<ExprId> = kids.iter().map(|&c| subst_expr(f, c, repl)).collect();
-    if new == kids {
-        return e;
-    }
-    let (ty, span) = (f.exprs[e.index()].ty.clone(), f.exprs[e.index()].span);
-    f.add_expr(with_children(&kind, &new), ty, span)
-}
+pub use accjit_ir::walk::{for_each_expr, subst_expr};
 
 fn varref_exprs(v: &mut VarRef, f: &mut dyn FnMut(&mut ExprId)) {
     f(&mut v.root);

@@ -30,6 +30,7 @@
 //! scalar loop. "Uniform" values are computed once per vector iteration by the
 //! ordinary scalar lowering and broadcast; "varying" ones become vectors.
 
+use accjit_ir::walk::same_expr;
 use accjit_ir::{
     size_of, AccLoop, BinOp, Block, Callee, ExprId, ExprKind, ExternFunc, Function, LocalId, RedOp, Scalar, Stmt, StmtKind, StructDef, Type, UnOp,
 };
@@ -154,61 +155,6 @@ pub fn math_fn(ext: &ExternFunc) -> Option<(MathFn, Scalar)> {
     (ext.sig.ret == t && !ext.sig.variadic && ext.sig.params.len() == arity && ext.sig.params.iter().all(|p| *p == t)).then_some((m, s))
 }
 
-/// The operands of an expression, in evaluation order.
-pub fn children(k: &ExprKind) -> Vec<ExprId> {
-    use ExprKind::*;
-    match k {
-        Int(_) | Float(_) | FuncAddr(_) | Builtin(_) | Local(_) | Global(_) => vec![],
-        Load(a)
-        | AddrOf(a)
-        | Unary(_, a)
-        | Cast(a)
-        | ComplexPart(a, _)
-        | Alloca(a)
-        | DescBase(a)
-        | DescShape(a, _)
-        | DescStride(a, _)
-        | Deref(a)
-        | Member(a, _) => vec![*a],
-        Binary(_, a, b) | Comma(a, b) | Assign(a, b) | MakeComplex(a, b) => vec![*a, *b],
-        CompoundAssign { place, value, .. } => vec![*place, *value],
-        IncDec { place, .. } => vec![*place],
-        Cond(c, a, b) => vec![*c, *a, *b],
-        Call(_, args) => args.clone(),
-        CallIndirect(f, args) => std::iter::once(*f).chain(args.iter().copied()).collect(),
-        DescElem(d, idx) => std::iter::once(*d).chain(idx.iter().copied()).collect(),
-    }
-}
-
-/// Structural equality of two expressions (same tree, same locals).
-pub fn same(f: &Function, a: ExprId, b: ExprId) -> bool {
-    if a == b {
-        return true;
-    }
-    let (x, y) = (f.expr(a), f.expr(b));
-    if x.ty != y.ty {
-        return false;
-    }
-    use ExprKind::*;
-    let head = match (&x.kind, &y.kind) {
-        (Int(p), Int(q)) => p == q,
-        (Float(p), Float(q)) => p.to_bits() == q.to_bits(),
-        (Local(p), Local(q)) => p == q,
-        (Global(p), Global(q)) => p == q,
-        (Load(_), Load(_)) | (Deref(_), Deref(_)) | (Cast(_), Cast(_)) | (AddrOf(_), AddrOf(_)) | (Cond(..), Cond(..)) => true,
-        (Binary(o, ..), Binary(p, ..)) => o == p,
-        (Unary(o, _), Unary(p, _)) => o == p,
-        (Member(_, i), Member(_, j)) => i == j,
-        (Call(c, _), Call(d, _)) => c == d,
-        _ => false,
-    };
-    if !head {
-        return false;
-    }
-    let (ca, cb) = (children(&x.kind), children(&y.kind));
-    ca.len() == cb.len() && ca.iter().zip(&cb).all(|(p, q)| same(f, *p, *q))
-}
-
 /// Whether an expression has no side effects (calls only to pure math functions).
 pub fn pure(f: &Function, externs: &[ExternFunc], e: ExprId) -> bool {
     let k = &f.expr(e).kind;
@@ -223,7 +169,7 @@ pub fn pure(f: &Function, externs: &[ExternFunc], e: ExprId) -> bool {
         ExprKind::Call(..) => false,
         _ => true,
     };
-    own && children(k).into_iter().all(|c| pure(f, externs, c))
+    own && k.children().into_iter().all(|c| pure(f, externs, c))
 }
 
 /// The local a place expression names, if it is a plain local.
@@ -238,7 +184,7 @@ fn local_of(f: &Function, place: ExprId) -> Option<LocalId> {
 fn reads_local(f: &Function, e: ExprId, l: LocalId) -> bool {
     match f.expr(e).kind {
         ExprKind::Local(x) => x == l,
-        ref k => children(k).into_iter().any(|c| reads_local(f, c, l)),
+        ref k => k.children().into_iter().any(|c| reads_local(f, c, l)),
     }
 }
 
@@ -400,7 +346,7 @@ pub fn plan(f: &Function, l: &AccLoop, externs: &[ExternFunc], structs: &[Struct
         if pointer_of.contains_key(&p) || !invariant(f, p, var, &written) {
             continue;
         }
-        let k = match pointers.iter().position(|&(q, _)| same(f, p, q)) {
+        let k = match pointers.iter().position(|&(q, _)| same_expr(f, p, q)) {
             Some(k) => k,
             None => {
                 pointers.push((p, size as i64));
@@ -485,7 +431,7 @@ impl An<'_> {
             }
             _ => {}
         }
-        for c in children(&f.expr(e).kind) {
+        for c in f.expr(e).kind.children() {
             self.collect_expr(c);
         }
     }
@@ -498,7 +444,7 @@ impl An<'_> {
         }
         let r = match self.f.expr(e).kind {
             ExprKind::Local(l) => l == self.var || self.varying.get(l.index()).copied().unwrap_or(true),
-            ref k => children(k).into_iter().fold(false, |acc, c| self.mentions(c) | acc),
+            ref k => k.children().into_iter().fold(false, |acc, c| self.mentions(c) | acc),
         };
         // Varying locals only grow during the fixpoint, so a `true` is final;
         // a `false` is re-checked once the set is complete (see `block`).
@@ -785,7 +731,7 @@ impl An<'_> {
         for arm in [a, b] {
             let mut loads = Vec::new();
             derefs(f, arm, &mut loads);
-            if !loads.iter().all(|&l| cond_loads.iter().any(|&m| same(f, l, m))) || !pure(f, self.externs, arm) {
+            if !loads.iter().all(|&l| cond_loads.iter().any(|&m| same_expr(f, l, m))) || !pure(f, self.externs, arm) {
                 return false;
             }
             if !self.lane_value_as(arm, ty) {
@@ -856,11 +802,11 @@ impl An<'_> {
                     return false;
                 };
                 let picks_e_when = |greater: bool| if greater { rop == RedOp::Max } else { rop == RedOp::Min };
-                let ok = if is_read_of(f, y, p) && same(f, x, e) {
+                let ok = if is_read_of(f, y, p) && same_expr(f, x, e) {
                     // e OP s
                     let greater = matches!(op, BinOp::Gt | BinOp::Ge);
                     picks_e_when(greater) == is_read_of(f, b, p)
-                } else if is_read_of(f, x, p) && same(f, y, e) {
+                } else if is_read_of(f, x, p) && same_expr(f, y, e) {
                     // s OP e
                     let greater = matches!(op, BinOp::Lt | BinOp::Le);
                     picks_e_when(greater) == is_read_of(f, b, p)
@@ -893,7 +839,7 @@ fn derefs(f: &Function, e: ExprId, out: &mut Vec<ExprId>) {
     if let ExprKind::Deref(_) = f.expr(e).kind {
         out.push(e);
     }
-    for c in children(&f.expr(e).kind) {
+    for c in f.expr(e).kind.children() {
         derefs(f, c, out);
     }
 }

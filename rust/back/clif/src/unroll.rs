@@ -33,7 +33,7 @@ pub fn unrollable(f: &Function, l: &AccLoop, slots: &[LocalSlot]) -> bool {
     }
     fn count(f: &Function, e: accjit_ir::ExprId, exprs: &mut usize) {
         *exprs += 1;
-        for c in crate::simd::children(&f.expr(e).kind) {
+        for c in f.expr(e).kind.children() {
             count(f, c, exprs);
         }
     }

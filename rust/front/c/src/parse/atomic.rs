@@ -54,24 +54,7 @@ impl<'a> Parser<'a> {
 
     /// Structural equality of two expressions (same place or same value).
     pub fn same_expr(&self, a: ExprId, b: ExprId) -> bool {
-        let (ea, eb) = (self.ex(a), self.ex(b));
-        if ea.ty != eb.ty {
-            return false;
-        }
-        match (&ea.kind, &eb.kind) {
-            (ExprKind::Local(x), ExprKind::Local(y)) => x == y,
-            (ExprKind::Global(x), ExprKind::Global(y)) => x == y,
-            (ExprKind::Int(x), ExprKind::Int(y)) => x == y,
-            (ExprKind::Float(x), ExprKind::Float(y)) => x.to_bits() == y.to_bits(),
-            (ExprKind::Load(x), ExprKind::Load(y))
-            | (ExprKind::Deref(x), ExprKind::Deref(y))
-            | (ExprKind::AddrOf(x), ExprKind::AddrOf(y))
-            | (ExprKind::Cast(x), ExprKind::Cast(y)) => self.same_expr(*x, *y),
-            (ExprKind::Member(x, i), ExprKind::Member(y, j)) => i == j && self.same_expr(*x, *y),
-            (ExprKind::Binary(o1, a1, b1), ExprKind::Binary(o2, a2, b2)) => o1 == o2 && self.same_expr(*a1, *a2) && self.same_expr(*b1, *b2),
-            (ExprKind::Unary(o1, a1), ExprKind::Unary(o2, a2)) => o1 == o2 && self.same_expr(*a1, *a2),
-            _ => false,
-        }
+        accjit_ir::walk::same_expr(self.func(), a, b)
     }
 
     /// Is `id` (casts stripped) a read of place `x`?
