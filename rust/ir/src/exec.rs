@@ -79,18 +79,22 @@ pub enum Locality {
     Gang,
 }
 
-/// The values that cross from single-mode code into a partitioned loop: locals
-/// the loop reads (in its bounds or body) that are written somewhere in a mode
-/// single at a level the loop activates. The executors the loop activates see
-/// them only if the one that wrote them broadcasts them (shared memory,
-/// shuffles) before the loop starts.
+/// The values that cross from single-mode code into partitioned code: at an
+/// entry (an `AccLoop` that activates workers or vector lanes, or a statement
+/// calling a `routine gang`/`worker`/`vector` function from a mode single at
+/// the worker or vector level, which every worker and lane of the gang must
+/// enter), the locals the entry reads (a loop: in its bounds and body; a call
+/// statement: in its own expressions) that are bound outside it and written
+/// somewhere in a mode single at a level the entry activates. The executors
+/// the entry activates see them only if the one that wrote them broadcasts
+/// them (shared memory, shuffles) first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Broadcast {
-    /// The `AccLoop` statement.
-    pub acc_loop: StmtId,
-    /// The loop makes workers active that were single outside it.
+    /// The `AccLoop` statement, or the statement calling the routine.
+    pub entry: StmtId,
+    /// Workers become active that were single before the entry.
     pub worker: bool,
-    /// The loop makes vector lanes active that were single outside it.
+    /// Vector lanes become active that were single before the entry.
     pub vector: bool,
     /// Sorted, without duplicates.
     pub locals: Vec<LocalId>,
@@ -106,12 +110,17 @@ pub struct ExecInfo {
     pub modes: Vec<ExecMode>,
     /// Per local (`LocalId`), who shares its storage.
     pub locality: Vec<Locality>,
-    /// One entry per `AccLoop` that activates workers or vector lanes, in
-    /// statement order (loops with nothing to broadcast have empty `locals`).
+    /// One per entry into partitioned code (see [`Broadcast`]), sorted by
+    /// entry (entries with nothing to broadcast have empty `locals`).
     pub broadcasts: Vec<Broadcast>,
     /// Statements running in a single mode (`ExecMode::single`) whose own
     /// expressions have effects beyond the executor's locals: stores through
-    /// pointers or to globals, calls, atomics. Sorted.
+    /// pointers or to globals, calls of `seq` routines and other functions,
+    /// atomics. The executors that are not the single one skip them (they are
+    /// predicated on the levels single in the statement's mode). Calls of
+    /// partitioned routines are entries (`broadcasts`), not side effects:
+    /// a statement listed in both runs its call in every executor and its
+    /// other effects in one. Sorted.
     pub side_effects: Vec<StmtId>,
 }
 
@@ -122,8 +131,9 @@ impl ExecInfo {
     pub fn locality(&self, l: LocalId) -> Locality {
         self.locality[l.index()]
     }
-    pub fn broadcast(&self, acc_loop: StmtId) -> Option<&Broadcast> {
-        self.broadcasts.iter().find(|b| b.acc_loop == acc_loop)
+    /// The broadcast set of an entry into partitioned code.
+    pub fn broadcast(&self, entry: StmtId) -> Option<&Broadcast> {
+        self.broadcasts.iter().find(|b| b.entry == entry)
     }
     pub fn has_side_effect(&self, s: StmtId) -> bool {
         self.side_effects.binary_search(&s).is_ok()

@@ -62,19 +62,13 @@ pub fn validate(m: &Module, stage: Stage) -> Result<(), Diagnostics> {
 }
 
 impl<'m> V<'m> {
-    /// A computed `ExecInfo` covers every statement and local, and names
-    /// `AccLoop`s as the loops it broadcasts into.
+    /// A computed `ExecInfo` covers every statement and local, and its
+    /// statement and local ids are in range.
     fn exec_info(&mut self, i: usize, k: &Kernel) {
         let x = &k.exec;
         if x == &crate::exec::ExecInfo::default() {
             return;
         }
-        let mut loops = vec![];
-        crate::exec::visit_stmts(&k.func.body, &mut |id, s| {
-            if matches!(s.kind, StmtKind::AccLoop(_)) {
-                loops.push(id);
-            }
-        });
         let n = crate::exec::count_stmts(&k.func.body);
         if x.modes.len() != n || x.locality.len() != k.func.locals.len() {
             self.err(
@@ -91,8 +85,8 @@ impl<'m> V<'m> {
             );
         }
         for b in &x.broadcasts {
-            if !loops.contains(&b.acc_loop) || b.locals.iter().any(|l| l.index() >= k.func.locals.len()) {
-                self.err(k.span, format!("kernel k{} `{}`: a broadcast set for s{} that is no acc loop", i, k.name, b.acc_loop.0));
+            if b.entry.index() >= n || b.locals.iter().any(|l| l.index() >= k.func.locals.len()) {
+                self.err(k.span, format!("kernel k{} `{}`: a broadcast set out of range", i, k.name));
             }
         }
         if x.side_effects.iter().any(|s| s.index() >= n) {

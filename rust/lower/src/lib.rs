@@ -77,7 +77,7 @@ pub fn lower_with_sources(module: &mut Module, opts: &LowerOptions, sources: Opt
     }
     data::declare_globals(&mut cx);
     for k in &mut cx.module.kernels {
-        k.exec = modes::exec_info(k);
+        k.exec = modes::exec_info(&cx.module.functions, k);
     }
     let diags = Diagnostics(std::mem::take(&mut cx.diags));
     if diags.has_errors() {

@@ -14,22 +14,38 @@
 //!   (loop variables, privates, reduction copies) or the `Privates` statement
 //!   that points it at storage; parameters are shared by the gang; a local
 //!   with no binding (a temporary) lives where its widest occurrence runs;
-//! - a loop's broadcast set: the locals it reads (bounds and body), bound
-//!   outside it, and written somewhere (assigned, declared with a value,
-//!   combined into by a reduction, or address taken) in a mode single at a
-//!   level the loop activates;
-//! - a side effect: a store whose place is not a local, a call, an atomic.
+//! - entries into partitioned code: an `AccLoop` activating workers or
+//!   lanes, and a statement calling a `routine gang`/`worker`/`vector`
+//!   function where workers or lanes are single (all of them enter it);
+//! - an entry's broadcast set: the locals it reads (a loop: bounds and body;
+//!   a call: the statement's expressions), bound outside it, and written
+//!   somewhere (assigned, declared with a value, combined into by a
+//!   reduction, or address taken) in a mode single at a level it activates;
+//! - a side effect: a store whose place is not a local, a call of anything
+//!   but a partitioned routine, an atomic.
 
 use accjit_ir::exec::{Broadcast, ExecInfo, ExecMode, Locality, StmtId};
 use accjit_ir::*;
 use std::collections::BTreeSet;
 
-/// The execution modes and locality of `k`'s body.
-pub fn exec_info(k: &Kernel) -> ExecInfo {
+/// The execution modes and locality of `k`'s body; `functions` are the
+/// module's (a call's routine level decides whether it is an entry).
+pub fn exec_info(functions: &[Function], k: &Kernel) -> ExecInfo {
     let f = &k.func;
     let n = f.locals.len();
-    let mut p =
-        Pass { f, modes: vec![], bound: vec![None; n], used: vec![None; n], writes: vec![vec![]; n], side_effects: vec![], loops: vec![], open: vec![] };
+    let mut p = Pass {
+        f,
+        functions,
+        stmt_reads: BTreeSet::new(),
+        partitioned_call: false,
+        modes: vec![],
+        bound: vec![None; n],
+        used: vec![None; n],
+        writes: vec![vec![]; n],
+        side_effects: vec![],
+        loops: vec![],
+        open: vec![],
+    };
     p.block(&f.body, ExecMode::default());
     let params = f.sig.params.len();
     let locality = (0..n).map(|i| if i < params { Locality::Gang } else { p.bound[i].or(p.used[i]).unwrap_or(Locality::Gang) }).collect();
@@ -41,14 +57,16 @@ pub fn exec_info(k: &Kernel) -> ExecInfo {
         }
         let single_at_activated = |w: &ExecMode| (worker && !w.worker) || (vector && !w.vector);
         let locals = l.reads.iter().copied().filter(|x| !l.bound_inside.contains(x) && p.writes[x.index()].iter().any(single_at_activated)).collect();
-        broadcasts.push(Broadcast { acc_loop: l.id, worker, vector, locals });
+        broadcasts.push(Broadcast { entry: l.id, worker, vector, locals });
     }
+    broadcasts.sort_by_key(|b| b.entry);
     // The numbering is `exec::visit_stmts`'s: the walk must agree with it.
     debug_assert_eq!(p.modes.len(), exec::count_stmts(&f.body));
     p.side_effects.sort();
     ExecInfo { modes: p.modes, locality, broadcasts, side_effects: p.side_effects }
 }
 
+/// An entry into partitioned code: an `AccLoop` or a partitioned call.
 struct LoopFacts {
     id: StmtId,
     outer: ExecMode,
@@ -59,6 +77,11 @@ struct LoopFacts {
 
 struct Pass<'k> {
     f: &'k Function,
+    functions: &'k [Function],
+    /// The locals read by the current statement's own expressions.
+    stmt_reads: BTreeSet<LocalId>,
+    /// The current statement's expressions call a partitioned routine.
+    partitioned_call: bool,
     modes: Vec<ExecMode>,
     /// The widest locality of a local's bindings.
     bound: Vec<Option<Locality>>,
@@ -119,10 +142,16 @@ impl Pass<'_> {
             match kind {
                 ExprKind::Local(l) => {
                     let l = *l;
+                    self.stmt_reads.insert(l);
                     self.used[l.index()] = widest(self.used[l.index()], mode.locality());
                     for &i in &self.open {
                         self.loops[i].reads.insert(l);
                     }
+                }
+                ExprKind::Call(Callee::Func(id), _)
+                    if self.functions.get(id.index()).and_then(|g| g.routine.as_ref()).is_some_and(|r| r.level != Level::Seq) =>
+                {
+                    self.partitioned_call = true
                 }
                 ExprKind::Call(..) | ExprKind::CallIndirect(..) => effect = true,
                 ExprKind::Assign(place, _) | ExprKind::CompoundAssign { place, .. } | ExprKind::IncDec { place, .. } | ExprKind::AddrOf(place) => {
@@ -160,6 +189,8 @@ impl Pass<'_> {
     fn stmt(&mut self, s: &Stmt, mode: ExecMode) {
         let id = StmtId(self.modes.len() as u32);
         self.modes.push(mode);
+        self.stmt_reads.clear();
+        self.partitioned_call = false;
         let effect = match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) | StmtKind::Switch(e, _) => self.expr(*e, mode),
             StmtKind::Decl(l, init) => {
@@ -251,6 +282,11 @@ impl Pass<'_> {
         };
         if effect && mode.single() {
             self.side_effects.push(id);
+        }
+        if self.partitioned_call && !matches!(s.kind, StmtKind::AccLoop(_)) && mode.single() {
+            let reads = std::mem::take(&mut self.stmt_reads);
+            let inner = mode.enter(None, true, true);
+            self.loops.push(LoopFacts { id, outer: mode, inner, reads, bound_inside: BTreeSet::new() });
         }
         // Nested blocks in `visit_stmts` order (an acc loop's body is done).
         match &s.kind {

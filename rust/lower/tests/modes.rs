@@ -220,3 +220,72 @@ fn kernels_construct_loop() {
     assert_eq!(x.modes.len(), stmts(k).len());
     assert_eq!(x.locality.len(), k.func.locals.len());
 }
+
+#[test]
+fn call_of_a_vector_routine_is_an_entry_not_a_side_effect() {
+    let m = lower_c(
+        "#pragma acc routine vector
+        void scale(int m, float *row, float s) {
+            #pragma acc loop vector
+            for (int j = 0; j < m; j++)
+                row[j] *= s;
+        }
+        #pragma acc routine seq
+        float twice(float v) { return 2.0f * v; }
+        void f(int n, int m, float *a) {
+            #pragma acc parallel loop gang copy(a[0:n*m])
+            for (int i = 0; i < n; i++) {
+                float s = twice(a[i * m]);
+                scale(m, a + i * m, s);
+            }
+        }",
+    );
+    let k = &m.kernels[0];
+    let x = &k.exec;
+    let (s_decl, s) = decl(k, "s");
+    assert!(x.has_side_effect(s_decl), "a seq routine runs in one executor");
+    let call = expr_stmt(&m, k, "scale");
+    assert!(!x.has_side_effect(call), "every worker and lane enters a vector routine");
+    let b = x.broadcast(call).expect("the call is an entry into partitioned code");
+    assert!(b.worker && b.vector, "{:?}", b);
+    let (_, gang) = acc_loops(k)[0];
+    assert_eq!(
+        b.locals,
+        {
+            let mut v = vec![s, gang.dims[0].var];
+            v.sort();
+            v
+        },
+        "the call's single-mode inputs"
+    );
+    assert!(x.broadcast(s_decl).is_none());
+}
+
+#[test]
+fn every_conformance_kernel_has_complete_exec_info() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance");
+    let mut kernels = 0;
+    for dir in ["core", "data", "gaps"] {
+        let mut files: Vec<_> =
+            std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+        files.sort();
+        for p in files {
+            let src = std::fs::read_to_string(&p).unwrap();
+            let mut sm = SourceMap::new();
+            // Programs the front end or lower rejects are other tests' business.
+            let Ok(mut m) = accjit_front_c::compile(&mut sm, "t.c", &src, &Default::default()) else { continue };
+            if accjit_lower::lower_with_sources(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }, Some(&sm)).is_err() {
+                continue;
+            }
+            for k in &m.kernels {
+                assert_eq!(k.exec.modes.len(), stmts(k).len(), "{}: {}", p.display(), k.name);
+                assert_eq!(k.exec.locality.len(), k.func.locals.len(), "{}: {}", p.display(), k.name);
+                kernels += 1;
+            }
+            if let Err(d) = validate::validate(&m, validate::Stage::Lowered) {
+                panic!("{}: {}", p.display(), d.render(&sm));
+            }
+        }
+    }
+    assert!(kernels > 100, "{} kernels", kernels);
+}
