@@ -254,8 +254,8 @@ impl<'m> V<'m> {
             StmtKind::Exec(_) => self.lowered_only(f, sp, "an executable directive"),
             StmtKind::Atomic(_) => {}
             StmtKind::AccLoop(l) => {
-                if self.stage == Stage::Lowered && !kernel {
-                    self.err(sp, format!("`{}`: AccLoop outside a kernel", f.name));
+                if self.stage == Stage::Lowered && !kernel && f.routine.is_none() {
+                    self.err(sp, format!("`{}`: AccLoop outside a kernel or routine", f.name));
                 }
                 if !(1..=3).contains(&l.gang_dim) {
                     self.err(sp, format!("`{}`: AccLoop of gang dimension {}", f.name, l.gang_dim));

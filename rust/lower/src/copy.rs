@@ -105,6 +105,11 @@ pub struct KernelBuilder<'c, 'a> {
     continue_depth: u32,
     /// The directive's span, for notes.
     pub directive: Span,
+    /// Building an acc loop of a `routine` body in place (`host::lower_function`):
+    /// the routine's level and `gang(dim:)` bound. Its locals and globals are
+    /// used as they are (no captures), and `acc_on_device` is not folded (the
+    /// host may call the routine too).
+    pub routine: Option<(Level, u8)>,
 }
 
 impl<'c, 'a> KernelBuilder<'c, 'a> {
@@ -124,6 +129,7 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
             break_depth: 0,
             continue_depth: 0,
             directive,
+            routine: None,
         }
     }
 
@@ -151,6 +157,8 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
                 Some(Mapped::Local(n))
             }
             VarKey::Global(g) if self.cx.is_const_global(g) => Some(Mapped::Direct),
+            VarKey::Global(_) if self.routine.is_some() => Some(Mapped::Direct),
+            VarKey::Local(l) if self.routine.is_some() => Some(Mapped::Local(l)),
             _ => {
                 let name = match key {
                     VarKey::Local(l) => self.src.local(l).name.clone(),
@@ -196,7 +204,7 @@ impl<'c, 'a> KernelBuilder<'c, 'a> {
                 self.k.add_expr(kind.with_children(&new), ty, span)
             }
             ExprKind::Call(Callee::Extern(id), args) => {
-                if let Some(v) = fold::acc_on_device(self.cx, src, *id, args) {
+                if let Some(v) = fold::acc_on_device(self.cx, src, *id, args).filter(|_| self.routine.is_none()) {
                     return self.k.add_expr(ExprKind::Int(v), ty, span);
                 }
                 let args: Vec<ExprId> = args.iter().map(|a| self.expr(*a)).collect();

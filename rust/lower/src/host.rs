@@ -2,10 +2,13 @@
 //! handed to the pass that lowers it (`outline`, `data`); `declare` makes the
 //! rest of its block a data region; orphaned loop directives in host code are
 //! dropped (the loop runs sequentially on the host). `routine` functions keep
-//! their code, with their loop directives dropped (each call runs the loops
-//! sequentially in the calling executor), and may not contain constructs.
+//! their code and may not contain constructs; their acc loops become
+//! `AccLoop`s in place (built by `loops` as in a kernel, with the routine's
+//! level as the levels around them, so a loop above the routine's level is
+//! an error), which back ends partition across the calling executors.
 
 use crate::capture::VarKey;
+use crate::copy::{KernelBuilder, Levels};
 use crate::cx::Cx;
 use crate::{data, outline};
 use accjit_ir::*;
@@ -43,7 +46,10 @@ impl Scope {
 /// Lower one function of the module (taken out of it while being lowered).
 pub fn lower_function(cx: &mut Cx, f: &mut Function) {
     let body = std::mem::take(&mut f.body);
-    f.body = if f.routine.is_some() { strip_routine(cx, body) } else { lower_block(cx, f, body, &Scope::default()) };
+    f.body = match f.routine.as_ref().map(|r| (r.level, r.gang_dim)) {
+        Some(level) => routine_block(cx, f, body, level),
+        None => lower_block(cx, f, body, &Scope::default()),
+    };
 }
 
 fn lower_block(cx: &mut Cx, f: &mut Function, b: Block, sc: &Scope) -> Block {
@@ -107,11 +113,16 @@ fn lower_stmt(cx: &mut Cx, f: &mut Function, s: Stmt, sc: &Scope) -> Vec<Stmt> {
     vec![Stmt { kind, span }]
 }
 
-/// A routine body: loop directives dropped, constructs rejected.
-fn strip_routine(cx: &mut Cx, b: Block) -> Block {
+/// A routine body: acc loops lowered to `AccLoop`s, constructs rejected.
+fn routine_block(cx: &mut Cx, f: &mut Function, b: Block, level: (Level, u8)) -> Block {
     let mut out = vec![];
     for s in b.stmts {
         let span = s.span;
+        if let StmtKind::For { acc: Some(d), .. } = &s.kind {
+            let d = (**d).clone();
+            out.extend(routine_loop(cx, f, &s, &d, level));
+            continue;
+        }
         let kind = match s.kind {
             StmtKind::Compute(c) => {
                 cx.error(Diagnostic::error(c.span, format!("a {} construct may not appear in a routine", c.kind.name())));
@@ -131,19 +142,37 @@ fn strip_routine(cx: &mut Cx, b: Block) -> Block {
                 }
                 continue;
             }
-            StmtKind::If(c, t, e) => StmtKind::If(c, strip_routine(cx, t), strip_routine(cx, e)),
-            StmtKind::While(c, b) => StmtKind::While(c, strip_routine(cx, b)),
-            StmtKind::DoWhile(b, c) => StmtKind::DoWhile(strip_routine(cx, b), c),
+            StmtKind::If(c, t, e) => StmtKind::If(c, routine_block(cx, f, t, level), routine_block(cx, f, e, level)),
+            StmtKind::While(c, b) => StmtKind::While(c, routine_block(cx, f, b, level)),
+            StmtKind::DoWhile(b, c) => StmtKind::DoWhile(routine_block(cx, f, b, level), c),
             StmtKind::For { init, cond, step, body, acc: _ } => {
-                StmtKind::For { init: strip_routine(cx, init), cond, step, body: strip_routine(cx, body), acc: None }
+                StmtKind::For { init: routine_block(cx, f, init, level), cond, step, body: routine_block(cx, f, body, level), acc: None }
             }
             StmtKind::Switch(e, cases) => {
-                StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: strip_routine(cx, c.body) }).collect())
+                StmtKind::Switch(e, cases.into_iter().map(|c| SwitchCase { value: c.value, body: routine_block(cx, f, c.body, level) }).collect())
             }
-            StmtKind::Block(b) => StmtKind::Block(strip_routine(cx, b)),
+            StmtKind::Block(b) => StmtKind::Block(routine_block(cx, f, b, level)),
             k => k,
         };
         out.push(Stmt { kind, span });
     }
     Block::new(out)
+}
+
+/// One acc loop of a routine body, built in place: the builder copies the
+/// loop from a snapshot of the routine into the routine itself (its locals
+/// and globals map to themselves), with the levels that the routine's level
+/// implies around it (`routine worker`: inside a gang, `vector`: inside a
+/// gang and a worker, `seq`: inside all three).
+fn routine_loop(cx: &mut Cx, f: &mut Function, s: &Stmt, d: &LoopDirective, (level, gang_dim): (Level, u8)) -> Vec<Stmt> {
+    let src = f.clone();
+    let mut kb = KernelBuilder::new(cx, &src, f.clone(), ComputeKind::Parallel, d.span);
+    kb.routine = Some((level, gang_dim));
+    let outer = Levels { gang: level > Level::Gang, worker: level > Level::Worker, vector: level > Level::Vector, gang_dim: gang_dim.max(1) };
+    if outer.gang {
+        kb.loops.push(outer);
+    }
+    let stmts = crate::loops::lower_loop(&mut kb, s, d);
+    *f = kb.k;
+    stmts
 }

@@ -417,6 +417,23 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
     } else {
         None
     };
+    if let (Some((rl, rdim)), true) = (b.routine, explicit) {
+        if let Some(msg) = above_routine(&t, rl, rdim, gang_dim) {
+            let at = match &t.gang {
+                Some(g) if g.span != Span::DUMMY && msg.starts_with("a gang") => g.span,
+                _ => d.span,
+            };
+            b.cx.error(Diagnostic::error(at, msg).with_hint("a routine's loops take its own level and the levels below it (gang > worker > vector)"));
+            return vec![];
+        }
+    }
+    if b.routine.is_some() && t.gang.is_some() && !d.reductions.is_empty() {
+        b.error(
+            d.reductions[0].span,
+            "a reduction on a gang loop inside a `routine gang` procedure is not supported (each calling gang has its own copy of the routine's locals)",
+        );
+        return vec![];
+    }
     let outer = Levels::enclosing(&b.loops);
     let levels = if matches!(auto, Some(AutoChoice::Sequential(_))) {
         Levels::default()
@@ -556,6 +573,33 @@ pub fn lower_loop(b: &mut KernelBuilder, s: &Stmt, d: &LoopDirective) -> Vec<Stm
     b.env.undo(mark);
     pre.push(acc_loop_stmt(out_dims, levels, vector_len, reductions, privates, private_copies, body, d.span, auto, span));
     pre
+}
+
+/// Why an explicit loop level is above the level of the `routine` it is in
+/// (OpenACC 3.3 §2.15.1: a `routine gang(dim:d)` may hold gang loops of
+/// dimension d or lower, a `routine worker` worker and vector loops, a
+/// `routine vector` vector loops, a `routine seq` none partitioned).
+fn above_routine(t: &LoopTuning, rl: Level, rdim: u8, gang_dim: u8) -> Option<String> {
+    let name = match rl {
+        Level::Gang if rdim > 1 => format!("routine gang(dim:{})", rdim),
+        Level::Gang => "routine gang".to_string(),
+        Level::Worker => "routine worker".to_string(),
+        Level::Vector => "routine vector".to_string(),
+        Level::Seq => "routine seq".to_string(),
+    };
+    if t.gang.is_some() && rl != Level::Gang {
+        return Some(format!("a gang loop may not appear in a `{}` procedure", name));
+    }
+    if t.gang.is_some() && gang_dim > rdim.max(1) {
+        return Some(format!("a gang(dim:{}) loop may not appear in a `{}` procedure", gang_dim, name));
+    }
+    if t.worker.is_some() && rl > Level::Worker {
+        return Some(format!("a worker loop may not appear in a `{}` procedure", name));
+    }
+    if t.vector.is_some() && rl == Level::Seq {
+        return Some(format!("a vector loop may not appear in a `{}` procedure", name));
+    }
+    None
 }
 
 /// Where a tiled nest's loops go and what they carry.

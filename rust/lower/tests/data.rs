@@ -288,7 +288,7 @@ fn orphaned_loop_in_host_code_is_a_plain_loop() {
 }
 
 #[test]
-fn routines_keep_code_and_drop_loop_directives() {
+fn routines_keep_code_and_their_loops_as_acc_loops() {
     let mut b = B::new("r", &[("n", Type::I32), ("a", fptr())], Type::Void);
     b.f.routine = Some(RoutineInfo { level: Level::Vector, bind: None, nohost: false, span: sp(0), ..Default::default() });
     let (n, a) = (b.p(0), b.p(1));
@@ -312,5 +312,13 @@ fn routines_keep_code_and_drop_loop_directives() {
     let (m, text) = lower_ok(b.finish());
     assert!(m.functions[0].routine.is_some());
     assert!(text.contains("routine(vector)"), "{}", text);
-    assert!(!text.contains("#acc"), "{}", text);
+    // The loop directive became a canonical loop; a plain loop in a routine
+    // vector takes the vector level.
+    match &m.functions[0].body.stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::AccLoop(l) => Some(l),
+        _ => None,
+    }) {
+        Some(l) => assert!(l.vector && !l.gang && !l.worker, "{}", text),
+        None => panic!("no AccLoop in the routine:\n{}", text),
+    }
 }

@@ -155,9 +155,13 @@ pub fn push_value(list: &mut Vec<AbiParam>, c: Class) {
     }
 }
 
+/// How many hidden trailing parameters a gang routine takes (see [`signature`]).
+pub const GANG_PARAMS: usize = 4;
+
 /// The native signature of an IR function type; `extern_c`: a C library
-/// function (structs by value per the C ABI). `gang`: two trailing i64
-/// parameters carry the caller's gang index and count (gang routines).
+/// function (structs by value per the C ABI). `gang`: [`GANG_PARAMS`]
+/// trailing i64 parameters carry the caller's gang index, gang count and the
+/// extents of its gang grid's dimensions 1 and 2 (gang routines).
 pub fn signature(sig: &FuncSig, cc: CallConv, extern_c: bool, structs: &[StructDef], gang: bool) -> Result<Signature, String> {
     let mut s = Signature::new(cc);
     match class_for(&sig.ret, structs, extern_c) {
@@ -176,8 +180,7 @@ pub fn signature(sig: &FuncSig, cc: CallConv, extern_c: bool, structs: &[StructD
         push_value(&mut s.params, c);
     }
     if gang {
-        s.params.push(AbiParam::new(types::I64));
-        s.params.push(AbiParam::new(types::I64));
+        s.params.extend([AbiParam::new(types::I64); GANG_PARAMS]);
     }
     Ok(s)
 }

@@ -278,12 +278,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         let (mut argv, sret) = self.call_args(sig, args, span, ext)?;
         if gang {
             // A gang routine partitions its gang loops like the caller's gang.
-            let (g, ng) = match self.kernel {
-                Some(k) => (k.gang, k.num_gangs),
-                None => (self.iconst(types::I64, 0), self.iconst(types::I64, 1)),
-            };
-            argv.push(g);
-            argv.push(ng);
+            argv.extend(self.gang_args());
         }
         let fr = self.func_ref(id);
         let call = self.b.ins().call(fr, &argv);

@@ -380,8 +380,8 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
 }
 
 /// Whether a function partitions work by gang (a gang loop or a gang
-/// builtin): such functions (`routine gang`) receive the caller's gang index
-/// and count as two hidden trailing parameters.
+/// builtin): such functions (`routine gang`) receive the caller's gang index,
+/// count and grid extents as hidden trailing parameters (`abi::GANG_PARAMS`).
 pub fn uses_gang(f: &Function) -> bool {
     fn block(b: &accjit_ir::Block) -> bool {
         b.stmts.iter().any(|s| match &s.kind {
@@ -445,7 +445,10 @@ pub fn compile_function(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &mu
         fx.write_local(LocalId(k as u32), v, f.span)?;
     }
     if gang {
-        fx.kernel = Some(KernelVals { gang: params[pi], num_gangs: params[pi + 1], grid: None });
+        // The caller's gang, gang count and grid extents (`FnCx::gang_args`).
+        let (g, ng) = (params[pi], params[pi + 1]);
+        let grid = fx.grid_of(3, [params[pi + 2], params[pi + 3]], g, ng);
+        fx.kernel = Some(KernelVals { gang: g, num_gangs: ng, grid: Some(grid) });
     }
     fx.prologue(f.span)?;
     fx.lower_block(&f.body)?;

@@ -13,6 +13,10 @@
 //! A `gang(dim:d)` loop of a multi-dimensional grid does the same with the
 //! gang's coordinate and the grid's extent in dimension `d` (the launch
 //! passes the extents of the lower dimensions after the arguments).
+//! A gang routine (a function with gang loops) takes its caller's gang, gang
+//! count and grid extents as hidden parameters (`gang_args`; host code calls
+//! it as gang 0 of 1) and partitions its gang loops the same way, so each
+//! calling gang runs its share and the gangs together run each iteration once.
 //! Worker/vector levels run all their iterations in the gang's thread.
 //! The innermost dimension always runs as a plain counted loop (no div/rem per
 //! iteration); collapsed outer dimensions are recovered by div/rem once per
@@ -168,10 +172,21 @@ impl<'m> FnCx<'_, 'm, '_> {
     /// g / (a*b))`.
     fn gang_grid(&mut self, args: Value, first_slot: usize, dims: u8, g: Value, ng: Value) -> GangGrid {
         let one = self.iconst(types::I64, 1);
+        let mut below = [one; 2];
+        for (d, e) in below.iter_mut().enumerate().take(dims.min(3) as usize - 1) {
+            *e = self.b.ins().load(types::I64, own_flags(), args, 8 * (first_slot + d) as i32);
+        }
+        self.grid_of(dims, below, g, ng)
+    }
+
+    /// The grid of `dims` dimensions whose dimensions 1 and 2 have the
+    /// extents `below` (those of dimensions `dims` and up are unused) and the
+    /// last the rest of the `ng` gangs, with gang `g`'s coordinates.
+    pub fn grid_of(&mut self, dims: u8, below: [Value; 2], g: Value, ng: Value) -> GangGrid {
+        let one = self.iconst(types::I64, 1);
         let zero = self.iconst(types::I64, 0);
         let mut extents = [one; 3];
-        for (d, e) in extents.iter_mut().enumerate().take(dims.min(3) as usize - 1) {
-            let v = self.b.ins().load(types::I64, own_flags(), args, 8 * (first_slot + d) as i32);
+        for (e, v) in extents.iter_mut().zip(below).take(dims.min(3) as usize - 1) {
             *e = self.b.ins().smax(v, one);
         }
         let below = self.b.ins().imul(extents[0], extents[1]);
@@ -188,6 +203,21 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
         }
         GangGrid { coords, extents }
+    }
+
+    /// The hidden trailing arguments of a call to a gang routine: the
+    /// caller's gang, gang count and grid extents in dimensions 1 and 2 (a
+    /// one-dimensional grid: the gang count and 1; host code: gang 0 of 1).
+    pub fn gang_args(&mut self) -> [Value; crate::abi::GANG_PARAMS] {
+        let one = self.iconst(types::I64, 1);
+        match self.kernel {
+            Some(KernelVals { gang, num_gangs, grid: Some(g) }) => [gang, num_gangs, g.extents[0], g.extents[1]],
+            Some(KernelVals { gang, num_gangs, grid: None }) => [gang, num_gangs, num_gangs, one],
+            None => {
+                let zero = self.iconst(types::I64, 0);
+                [zero, one, one, one]
+            }
+        }
     }
 
     /// This gang's `[start, end)` of `total` iterations, for the gang at

@@ -36,8 +36,9 @@
 //! `size_of` the struct); a complex return is `ret[0]` = real, `ret[1]` =
 //! imaginary part (a `float` part in the low 32 bits of its slot).
 //! Functions that partition gang loops (`routine gang`) take the caller's gang
-//! index and count as two hidden trailing i64 parameters (0 and 1 from the
-//! host and from trampolines).
+//! index, gang count and the extents of its gang grid's dimensions 1 and 2 as
+//! hidden trailing i64 parameters (gang 0 of 1 from the host and from
+//! trampolines).
 //!
 //! Code is compiled with `opt_level=speed`; the Cranelift verifier runs in
 //! debug builds (or with `ClifOptions::verify`) and its findings come

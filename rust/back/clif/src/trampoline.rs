@@ -49,8 +49,7 @@ pub fn compile_trampoline(cx: &mut ModuleCx, i: usize, ctx: &mut Context, fbc: &
         argv.extend([null, null, null]);
     }
     if fx.m.gang_fns[i] {
-        argv.push(fx.iconst(cranelift_codegen::ir::types::I64, 0));
-        argv.push(fx.iconst(cranelift_codegen::ir::types::I64, 1));
+        argv.extend(fx.gang_args());
     }
     let fr = fx.func_ref(target);
     let call = fx.b.ins().call(fr, &argv);

@@ -85,11 +85,7 @@ impl FnCx<'_, '_, '_> {
         let (mut argv, sret) = self.call_args(&fixed_sig, &args[..nfixed], span, false)?;
         argv.extend(self.va_block(&args[nfixed..], &func.name)?);
         if self.m.gang_fns[f.index()] {
-            let (g, ng) = match self.kernel {
-                Some(k) => (k.gang, k.num_gangs),
-                None => (self.iconst(types::I64, 0), self.iconst(types::I64, 1)),
-            };
-            argv.extend([g, ng]);
+            argv.extend(self.gang_args());
         }
         let fr = self.func_ref(id);
         let call = self.b.ins().call(fr, &argv);
