@@ -136,34 +136,28 @@ impl Pass<'_> {
     /// side effect beyond the executor's locals.
     fn expr(&mut self, e: ExprId, mode: ExecMode) -> bool {
         let mut effect = false;
-        let mut stack = vec![e];
-        while let Some(e) = stack.pop() {
-            let kind = &self.f.expr(e).kind;
-            match kind {
-                ExprKind::Local(l) => {
-                    let l = *l;
-                    self.stmt_reads.insert(l);
-                    self.used[l.index()] = widest(self.used[l.index()], mode.locality());
-                    for &i in &self.open {
-                        self.loops[i].reads.insert(l);
-                    }
+        let f = self.f;
+        walk::for_each_expr(f, e, &mut |_, x| match &x.kind {
+            ExprKind::Local(l) => {
+                let l = *l;
+                self.stmt_reads.insert(l);
+                self.used[l.index()] = widest(self.used[l.index()], mode.locality());
+                for &i in &self.open {
+                    self.loops[i].reads.insert(l);
                 }
-                ExprKind::Call(Callee::Func(id), _)
-                    if self.functions.get(id.index()).and_then(|g| g.routine.as_ref()).is_some_and(|r| r.level != Level::Seq) =>
-                {
-                    self.partitioned_call = true
-                }
-                ExprKind::Call(..) | ExprKind::CallIndirect(..) => effect = true,
-                ExprKind::Assign(place, _) | ExprKind::CompoundAssign { place, .. } | ExprKind::IncDec { place, .. } | ExprKind::AddrOf(place) => {
-                    match self.place_local(*place) {
-                        Some(l) => self.write(l, mode),
-                        None => effect |= !matches!(kind, ExprKind::AddrOf(_)),
-                    }
-                }
-                _ => {}
             }
-            stack.extend(kind.children());
-        }
+            ExprKind::Call(Callee::Func(id), _) if self.functions.get(id.index()).and_then(|g| g.routine.as_ref()).is_some_and(|r| r.level != Level::Seq) => {
+                self.partitioned_call = true
+            }
+            ExprKind::Call(..) | ExprKind::CallIndirect(..) => effect = true,
+            ExprKind::Assign(place, _) | ExprKind::CompoundAssign { place, .. } | ExprKind::IncDec { place, .. } | ExprKind::AddrOf(place) => {
+                match self.place_local(*place) {
+                    Some(l) => self.write(l, mode),
+                    None => effect |= !matches!(x.kind, ExprKind::AddrOf(_)),
+                }
+            }
+            _ => {}
+        });
         effect
     }
 
