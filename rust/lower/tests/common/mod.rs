@@ -1,4 +1,5 @@
-//! A small builder for hand-made IR modules in tests: one function at a time,
+//! A small builder for hand-made IR modules in tests (over `accjit_ir::build`,
+//! numbering spans): one function at a time,
 //! with helpers for places, loads, constants, array subscripts, loops, clauses
 //! and directives shaped like the C front end's output.
 #![allow(dead_code)]
@@ -40,8 +41,8 @@ impl B {
         self.f.add_expr(kind, ty, s)
     }
     pub fn place(&mut self, l: LocalId) -> ExprId {
-        let ty = self.f.local(l).ty.clone();
-        self.e(ExprKind::Local(l), ty)
+        let s = self.span();
+        build::local(&mut self.f, l, s)
     }
     pub fn gplace(&mut self, g: GlobalId) -> ExprId {
         let ty = self.m.globals[g.index()].ty.clone();
@@ -52,14 +53,16 @@ impl B {
         self.load_place(p)
     }
     pub fn load_place(&mut self, p: ExprId) -> ExprId {
-        let ty = self.f.expr(p).ty.clone();
-        self.e(ExprKind::Load(p), ty)
+        let s = self.span();
+        build::load(&mut self.f, p, s)
     }
     pub fn int(&mut self, v: i64) -> ExprId {
-        self.e(ExprKind::Int(v), Type::I32)
+        let s = self.span();
+        build::i32c(&mut self.f, v, s)
     }
     pub fn i64(&mut self, v: i64) -> ExprId {
-        self.e(ExprKind::Int(v), Type::I64)
+        let s = self.span();
+        build::i64c(&mut self.f, v, s)
     }
     pub fn float(&mut self, v: f64, ty: Type) -> ExprId {
         self.e(ExprKind::Float(v), ty)
@@ -84,7 +87,10 @@ impl B {
         let elem = pty.pointee().cloned().unwrap_or(Type::Void);
         let idx = self.cast(idx, Type::I64);
         let a = self.e(ExprKind::Binary(BinOp::Add, pv, idx), pty);
-        self.e(ExprKind::Deref(a), elem)
+        let s = self.span();
+        let place = build::deref(&mut self.f, a, s);
+        debug_assert_eq!(self.f.expr(place).ty, elem);
+        place
     }
     /// `arr[idx]` for a local array (decay then subscript).
     pub fn index_arr(&mut self, arr: LocalId, idx: ExprId) -> ExprId {
@@ -97,8 +103,8 @@ impl B {
         self.index_ptr(d, idx)
     }
     pub fn assign(&mut self, place: ExprId, v: ExprId) -> ExprId {
-        let ty = self.f.expr(place).ty.clone();
-        self.e(ExprKind::Assign(place, v), ty)
+        let s = self.span();
+        build::assign(&mut self.f, place, v, s)
     }
     pub fn stmt(&mut self, e: ExprId) -> Stmt {
         let s = self.span();

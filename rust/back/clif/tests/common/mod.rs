@@ -1,4 +1,5 @@
-//! A compact builder for hand-written IR in back-end tests, plus helpers to
+//! A compact builder for hand-written IR in back-end tests (over
+//! `accjit_ir::build`, numbering spans), plus helpers to
 //! compile a module and call its trampolines/kernels.
 #![allow(dead_code)]
 
@@ -31,14 +32,20 @@ impl FB {
         self.f.add_local(name, ty, sp(0))
     }
     pub fn e(&mut self, kind: ExprKind, ty: Type) -> ExprId {
+        let s = self.span();
+        self.f.add_expr(kind, ty, s)
+    }
+    /// The span of the next expression.
+    fn span(&mut self) -> Span {
         self.n += 1;
-        self.f.add_expr(kind, ty, sp(self.n))
+        sp(self.n)
     }
     pub fn ty(&self, e: ExprId) -> Type {
         self.f.expr(e).ty.clone()
     }
     pub fn int(&mut self, v: i64, ty: Type) -> ExprId {
-        self.e(ExprKind::Int(v), ty)
+        let s = self.span();
+        build::int(&mut self.f, v, ty, s)
     }
     pub fn i32(&mut self, v: i64) -> ExprId {
         self.int(v, Type::I32)
@@ -51,12 +58,12 @@ impl FB {
     }
     /// The place of local `l`.
     pub fn var(&mut self, l: LocalId) -> ExprId {
-        let t = self.f.local(l).ty.clone();
-        self.e(ExprKind::Local(l), t)
+        let s = self.span();
+        build::local(&mut self.f, l, s)
     }
     pub fn load(&mut self, place: ExprId) -> ExprId {
-        let t = self.ty(place);
-        self.e(ExprKind::Load(place), t)
+        let s = self.span();
+        build::load(&mut self.f, place, s)
     }
     /// The value of local `l`.
     pub fn get(&mut self, l: LocalId) -> ExprId {
@@ -71,7 +78,8 @@ impl FB {
         self.e(ExprKind::AddrOf(place), t)
     }
     pub fn bin(&mut self, op: BinOp, a: ExprId, b: ExprId, ty: Type) -> ExprId {
-        self.e(ExprKind::Binary(op, a, b), ty)
+        let s = self.span();
+        build::binary(&mut self.f, op, a, b, ty, s)
     }
     /// Arithmetic in the type of `a`.
     pub fn ar(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
@@ -79,19 +87,21 @@ impl FB {
         self.bin(op, a, b, t)
     }
     pub fn cmp(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
-        self.bin(op, a, b, Type::I32)
+        let s = self.span();
+        build::cmp(&mut self.f, op, a, b, s)
     }
     pub fn cast(&mut self, a: ExprId, ty: Type) -> ExprId {
         self.e(ExprKind::Cast(a), ty)
     }
     pub fn assign(&mut self, place: ExprId, v: ExprId) -> ExprId {
-        let t = self.ty(place);
-        self.e(ExprKind::Assign(place, v), t)
+        let s = self.span();
+        build::assign(&mut self.f, place, v, s)
     }
     /// `*p` as a place.
     pub fn deref(&mut self, p: ExprId) -> ExprId {
-        let t = self.ty(p).pointee().cloned().expect("pointer");
-        self.e(ExprKind::Deref(p), t)
+        assert!(self.ty(p).pointee().is_some(), "pointer");
+        let s = self.span();
+        build::deref(&mut self.f, p, s)
     }
     /// `p[i]` as a place.
     pub fn index(&mut self, p: ExprId, i: ExprId) -> ExprId {
