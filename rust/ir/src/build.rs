@@ -6,7 +6,7 @@
 
 use crate::module::{BinOp, ExprId, ExprKind, Function, LocalId, Stmt, StmtKind};
 use crate::span::Span;
-use crate::types::{Scalar, Type};
+use crate::types::Type;
 
 pub fn int(f: &mut Function, v: i64, ty: Type, span: Span) -> ExprId {
     f.add_expr(ExprKind::Int(v), ty, span)
@@ -94,17 +94,7 @@ pub fn const_int(f: &Function, e: ExprId) -> Option<i64> {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Cast(inner) if x.ty.scalar().map(|s| s.is_int()).unwrap_or(false) => {
             let v = const_int(f, *inner)?;
-            let s = x.ty.scalar()?;
-            Some(match s {
-                Scalar::Bool => (v != 0) as i64,
-                Scalar::I8 => v as i8 as i64,
-                Scalar::U8 => v as u8 as i64,
-                Scalar::I16 => v as i16 as i64,
-                Scalar::U16 => v as u16 as i64,
-                Scalar::I32 => v as i32 as i64,
-                Scalar::U32 => v as u32 as i64,
-                _ => v,
-            })
+            Some(x.ty.scalar()?.wrap_int(v))
         }
         _ => None,
     }
@@ -143,7 +133,7 @@ pub fn first_elem(f: &mut Function, arr: LocalId, span: Span) -> ExprId {
 mod tests {
     use super::*;
     use crate::module::Linkage;
-    use crate::types::FuncSig;
+    use crate::types::{FuncSig, Scalar};
 
     #[test]
     fn constants_casts_and_places_are_typed_like_c() {

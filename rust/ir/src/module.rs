@@ -98,6 +98,10 @@ pub enum RelocTarget {
 pub struct ExternFunc {
     pub name: String,
     pub sig: FuncSig,
+    /// The function may return twice (`setjmp` and its kind): a caller's
+    /// locals must live in memory. Front ends decide this (C knows these
+    /// functions by name, as GCC's `special_function_p` does).
+    pub returns_twice: bool,
     pub span: Span,
 }
 

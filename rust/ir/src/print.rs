@@ -972,6 +972,7 @@ mod tests {
         m.externs.push(ExternFunc {
             name: "puts".into(),
             sig: FuncSig { params: vec![Type::ptr(Type::Scalar(Scalar::I8))], ret: Type::I32, variadic: false },
+            returns_twice: false,
             span: Span::DUMMY,
         });
         let sig = FuncSig { params: vec![Type::I32], ret: Type::I32, variadic: false };

@@ -19,6 +19,21 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// `v` wrapped to this integer type's width and signedness (C's
+    /// conversion of an integer constant; floats leave `v` as it is).
+    pub fn wrap_int(self, v: i64) -> i64 {
+        match self {
+            Scalar::Bool => (v != 0) as i64,
+            Scalar::I8 => v as i8 as i64,
+            Scalar::U8 => v as u8 as i64,
+            Scalar::I16 => v as i16 as i64,
+            Scalar::U16 => v as u16 as i64,
+            Scalar::I32 => v as i32 as i64,
+            Scalar::U32 => v as u32 as i64,
+            _ => v,
+        }
+    }
+
     pub fn size(self) -> u64 {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,

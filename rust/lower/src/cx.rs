@@ -110,7 +110,7 @@ impl<'a> Cx<'a> {
             return id;
         }
         let sig = runtime_sig(name).unwrap_or(FuncSig { params: vec![], ret: Type::Void, variadic: false });
-        self.module.externs.push(ExternFunc { name: name.to_string(), sig, span: Span::DUMMY });
+        self.module.externs.push(ExternFunc { name: name.to_string(), sig, returns_twice: false, span: Span::DUMMY });
         let id = ExternId(self.module.externs.len() as u32 - 1);
         self.externs.insert(name.to_string(), id);
         id

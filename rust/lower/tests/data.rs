@@ -144,7 +144,12 @@ fn host_data_substitutes_device_pointer() {
     // host_data use_device(a) { g(a); }
     let mut b = B::new("f", &[("a", fptr())], Type::Void);
     let a = b.p(0);
-    b.m.externs.push(ExternFunc { name: "g".into(), sig: FuncSig { params: vec![fptr()], ret: Type::Void, variadic: false }, span: sp(0) });
+    b.m.externs.push(ExternFunc {
+        name: "g".into(),
+        sig: FuncSig { params: vec![fptr()], ret: Type::Void, variadic: false },
+        returns_twice: false,
+        span: sp(0),
+    });
     let av = b.load(a);
     let call = b.e(ExprKind::Call(Callee::Extern(ExternId(0)), vec![av]), Type::Void);
     let cs = b.stmt(call);

@@ -348,7 +348,12 @@ fn private_and_firstprivate() {
 fn acc_on_device_folds_in_kernels() {
     let mut b = B::new("h", &[("y", Type::ptr(Type::I32))], Type::Void);
     let y = b.p(0);
-    b.m.externs.push(ExternFunc { name: "acc_on_device".into(), sig: FuncSig { params: vec![Type::I32], ret: Type::I32, variadic: false }, span: sp(1) });
+    b.m.externs.push(ExternFunc {
+        name: "acc_on_device".into(),
+        sig: FuncSig { params: vec![Type::I32], ret: Type::I32, variadic: false },
+        returns_twice: false,
+        span: sp(1),
+    });
     let mut stmts = vec![];
     for (i, dev) in [2i64, 3, 7, 4].iter().enumerate() {
         let d = b.int(*dev);

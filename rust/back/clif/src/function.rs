@@ -75,10 +75,6 @@ pub struct FnCx<'a, 'm, 'f> {
     pub live_reductions: crate::reduce::LiveReductions,
 }
 
-/// The C library functions that return twice (POSIX `setjmp` and its
-/// variants). GCC knows them by name too (`special_function_p`).
-const RETURNS_TWICE: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx", "vfork", "getcontext"];
-
 /// Locals that must live in memory: those whose address is taken anywhere in
 /// the function, and all of them in a function that calls one that returns
 /// twice. After the second return (a `longjmp`) the code runs again with
@@ -87,7 +83,7 @@ const RETURNS_TWICE: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp"
 /// value stored, which is what C promises.
 fn address_taken(f: &Function, externs: &[accjit_ir::ExternFunc]) -> Vec<bool> {
     let calls_returns_twice = f.exprs.iter().any(|e| match &e.kind {
-        ExprKind::Call(accjit_ir::Callee::Extern(x), _) => externs.get(x.index()).is_some_and(|x| RETURNS_TWICE.contains(&x.name.as_str())),
+        ExprKind::Call(accjit_ir::Callee::Extern(x), _) => externs.get(x.index()).is_some_and(|x| x.returns_twice),
         _ => false,
     });
     let mut taken = vec![calls_returns_twice; f.locals.len()];

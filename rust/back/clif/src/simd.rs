@@ -526,14 +526,7 @@ impl An<'_> {
                 let target = match local_of(f, place) {
                     Some(l) if self.red[l.index()].is_some() => {
                         let (rop, _) = self.red[l.index()].unwrap_or((RedOp::Add, os));
-                        let fits = matches!(
-                            (rop, op),
-                            (RedOp::Add, BinOp::Add | BinOp::Sub)
-                                | (RedOp::Mul, BinOp::Mul)
-                                | (RedOp::BitAnd, BinOp::BitAnd)
-                                | (RedOp::BitOr, BinOp::BitOr)
-                                | (RedOp::BitXor, BinOp::BitXor)
-                        );
+                        let fits = updates_reduction(rop, op);
                         return fits && op_ty == ty && !reads_local(f, value, l) && self.lane_value_as(value, &op_ty);
                     }
                     Some(l) if self.varying[l.index()] => true,
@@ -752,14 +745,7 @@ impl An<'_> {
         }
         let other = match f.expr(v).kind.clone() {
             ExprKind::Binary(op, a, b) => {
-                let fits = matches!(
-                    (rop, op),
-                    (RedOp::Add, BinOp::Add | BinOp::Sub)
-                        | (RedOp::Mul, BinOp::Mul)
-                        | (RedOp::BitAnd, BinOp::BitAnd)
-                        | (RedOp::BitOr, BinOp::BitOr)
-                        | (RedOp::BitXor, BinOp::BitXor)
-                );
+                let fits = updates_reduction(rop, op);
                 if !fits || f.expr(a).ty != pty {
                     return false;
                 }
@@ -842,4 +828,17 @@ fn derefs(f: &Function, e: ExprId, out: &mut Vec<ExprId>) {
     for c in f.expr(e).kind.children() {
         derefs(f, c, out);
     }
+}
+
+/// Whether `x = x op v` accumulates into a lane-wise reduction of `rop`
+/// (lanes combine with `rop` at the end, so `-` counts as `+` of `-v`).
+fn updates_reduction(rop: RedOp, op: BinOp) -> bool {
+    matches!(
+        (rop, op),
+        (RedOp::Add, BinOp::Add | BinOp::Sub)
+            | (RedOp::Mul, BinOp::Mul)
+            | (RedOp::BitAnd, BinOp::BitAnd)
+            | (RedOp::BitOr, BinOp::BitOr)
+            | (RedOp::BitXor, BinOp::BitXor)
+    )
 }

@@ -405,8 +405,18 @@ fn globals_relocations_and_libc() {
         declare: None,
         span: sp(3),
     });
-    m.externs.push(ExternFunc { name: "strlen".into(), sig: FuncSig { params: vec![pty.clone()], ret: Type::U64, variadic: false }, span: sp(4) });
-    m.externs.push(ExternFunc { name: "a_function_nobody_defines".into(), sig: FuncSig { params: vec![], ret: Type::I32, variadic: false }, span: sp(5) });
+    m.externs.push(ExternFunc {
+        name: "strlen".into(),
+        sig: FuncSig { params: vec![pty.clone()], ret: Type::U64, variadic: false },
+        returns_twice: false,
+        span: sp(4),
+    });
+    m.externs.push(ExternFunc {
+        name: "a_function_nobody_defines".into(),
+        sig: FuncSig { params: vec![], ret: Type::I32, variadic: false },
+        returns_twice: false,
+        span: sp(5),
+    });
     let mut fb = FB::new("f", &[], Type::I64);
     let g = fb.e(ExprKind::Global(GlobalId(1)), pty.clone());
     let pv = fb.load(g);
@@ -501,8 +511,18 @@ fn complex_arithmetic_and_libm() {
     let s = gb.ar(BinOp::Add, s, t);
     gb.ret(s);
     let mut m = module(vec![fb.finish(), gb.finish()]);
-    m.externs.push(ExternFunc { name: "cabs".into(), sig: FuncSig { params: vec![c.clone()], ret: Type::F64, variadic: false }, span: sp(1) });
-    m.externs.push(ExternFunc { name: "conj".into(), sig: FuncSig { params: vec![c.clone()], ret: c.clone(), variadic: false }, span: sp(2) });
+    m.externs.push(ExternFunc {
+        name: "cabs".into(),
+        sig: FuncSig { params: vec![c.clone()], ret: Type::F64, variadic: false },
+        returns_twice: false,
+        span: sp(1),
+    });
+    m.externs.push(ExternFunc {
+        name: "conj".into(),
+        sig: FuncSig { params: vec![c.clone()], ret: c.clone(), variadic: false },
+        returns_twice: false,
+        span: sp(2),
+    });
     let cm = build(&m);
     // a = 1+2i, b = 3-1i: a*b = 5+5i; a-b = -2+3i; (5+5i)/(-2+3i) = (5+5i)(-2-3i)/13 = (-10-15i-10i+15)/13 = (5-25i)/13
     let a = [1.0f64, 2.0];
@@ -530,7 +550,12 @@ fn float_complex_packing() {
     let ci = gb.call(Callee::Extern(ExternId(0)), vec![h], Type::F32);
     gb.ret(ci);
     let mut m = module(vec![fb.finish(), gb.finish()]);
-    m.externs.push(ExternFunc { name: "cimagf".into(), sig: FuncSig { params: vec![c.clone()], ret: Type::F32, variadic: false }, span: sp(1) });
+    m.externs.push(ExternFunc {
+        name: "cimagf".into(),
+        sig: FuncSig { params: vec![c.clone()], ret: Type::F32, variadic: false },
+        returns_twice: false,
+        span: sp(1),
+    });
     let cm = build(&m);
     // (1+2i)^2 = -3 + 4i
     assert_eq!(f32_of(call(&cm, "g", &[1.0f32.to_bits() as u64, 2.0f32.to_bits() as u64])), 4.0);
@@ -598,7 +623,12 @@ fn variadic_calls_go_through_shims() {
         tag as i64 * 1000 + n
     }
     let mut m = Module::default();
-    m.externs.push(ExternFunc { name: "probe".into(), sig: FuncSig { params: vec![Type::I32], ret: Type::I64, variadic: true }, span: sp(1) });
+    m.externs.push(ExternFunc {
+        name: "probe".into(),
+        sig: FuncSig { params: vec![Type::I32], ret: Type::I64, variadic: true },
+        returns_twice: false,
+        span: sp(1),
+    });
     let mut fb = FB::new("f", &[], Type::I64);
     let tag = fb.i32(7);
     let a = fb.i32(-5);
@@ -645,7 +675,12 @@ fn function_pointers() {
 fn diagnostics_not_panics() {
     // calling an undefined extern
     let mut m = Module::default();
-    m.externs.push(ExternFunc { name: "no_such_function_xyz".into(), sig: FuncSig { params: vec![], ret: Type::I32, variadic: false }, span: sp(42) });
+    m.externs.push(ExternFunc {
+        name: "no_such_function_xyz".into(),
+        sig: FuncSig { params: vec![], ret: Type::I32, variadic: false },
+        returns_twice: false,
+        span: sp(42),
+    });
     let mut fb = FB::new("f", &[], Type::I32);
     let c = fb.call(Callee::Extern(ExternId(0)), vec![], Type::I32);
     fb.ret(c);
@@ -735,7 +770,12 @@ fn structs_by_value_to_c_functions() {
     m.structs.push(sd("Mix", vec![("a", Type::I32, 0), ("f", Type::F32, 4), ("d", Type::F64, 8)], 16));
     m.structs.push(sd("Big", vec![("a", Type::I64, 0), ("b", Type::I64, 8), ("c", Type::I64, 16)], 24));
     let (two, mix, big) = (Type::Struct(StructId(0)), Type::Struct(StructId(1)), Type::Struct(StructId(2)));
-    let ext = |name: &str, params: Vec<Type>, ret: Type| ExternFunc { name: name.into(), sig: FuncSig { params, ret, variadic: false }, span: sp(1) };
+    let ext = |name: &str, params: Vec<Type>, ret: Type| ExternFunc {
+        name: name.into(),
+        sig: FuncSig { params, ret, variadic: false },
+        returns_twice: false,
+        span: sp(1),
+    };
     m.externs.push(ext("ext_two", vec![two.clone(), Type::I32], two.clone()));
     m.externs.push(ext("ext_mix", vec![mix.clone()], mix.clone()));
     m.externs.push(ext("ext_big", vec![big.clone(), Type::I64], big.clone()));

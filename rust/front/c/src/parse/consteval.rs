@@ -24,16 +24,7 @@ impl CVal {
 
 /// Wrap `v` to the width and signedness of `s`.
 pub fn wrap(v: i64, s: Scalar) -> i64 {
-    match s {
-        Scalar::Bool => (v != 0) as i64,
-        Scalar::I8 => v as i8 as i64,
-        Scalar::U8 => v as u8 as i64,
-        Scalar::I16 => v as i16 as i64,
-        Scalar::U16 => v as u16 as i64,
-        Scalar::I32 => v as i32 as i64,
-        Scalar::U32 => v as u32 as i64,
-        _ => v,
-    }
+    s.wrap_int(v)
 }
 
 pub fn eval(f: &Function, structs: &[StructDef], id: ExprId) -> Option<CVal> {

@@ -48,6 +48,10 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reported;
 
+/// The C library functions that return twice (POSIX `setjmp` and its
+/// variants). GCC knows them by name too (`special_function_p`).
+const RETURNS_TWICE: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx", "vfork", "getcontext"];
+
 /// Result of a parse step.
 pub type PResult<T> = Result<T, Reported>;
 
@@ -443,7 +447,12 @@ impl<'a> Parser<'a> {
             match e.defined {
                 Some(id) => map.push(Callee::Func(id)),
                 None => {
-                    self.m.externs.push(ExternFunc { name: e.name.clone(), sig: e.cty.ir_sig(), span: e.span });
+                    self.m.externs.push(ExternFunc {
+                        name: e.name.clone(),
+                        sig: e.cty.ir_sig(),
+                        returns_twice: RETURNS_TWICE.contains(&e.name.as_str()),
+                        span: e.span,
+                    });
                     map.push(Callee::Extern(ExternId(self.m.externs.len() as u32 - 1)));
                 }
             }
