@@ -21,7 +21,7 @@ def _add_compile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define a macro")
     p.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME", help="undefine a macro")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add an include directory")
-    p.add_argument("--device", dest="device", default=None, metavar="TYPE", help="device type (multicore, host); default: ACC_DEVICE_TYPE or multicore")
+    p.add_argument("--device", dest="device", default=None, metavar="TYPE", help="device type (multicore, host, nvidia); default: ACC_DEVICE_TYPE or multicore")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -11,7 +11,14 @@
 //!            checked_ir(Lowered)          (debug builds)
 //!            rt::Slot per kernel          (runtime kernel slots, before codegen)
 //!            accjit_back_clif::compile    (`codegen`), then slot.set_host_fn
+//!            nvidia: accjit_back_ptx::compile, then slot.set_ptx (`gpu.rs`)
 //! ```
+//!
+//! A program compiled for `nvidia` carries both forms of every kernel: the
+//! Cranelift one (the host fallback of `if(false)`/`self`, and what runs
+//! when the current device is host or multicore) and the PTX one. Compiling
+//! for nvidia needs no GPU (`accjit ptx`); running on it without one is
+//! the runtime's `acc_error_device_type_unavailable`.
 //!
 //! Every failure is a [`CompileError`] (the first error's headline and all
 //! errors rendered with source lines); a panic inside a stage is caught and
@@ -19,6 +26,7 @@
 
 mod cache;
 mod ctype;
+mod gpu;
 mod hash;
 mod program;
 mod rt;
@@ -37,13 +45,14 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The device types this build can compile for.
-pub const DEVICE_TYPES: &[&str] = &["multicore", "host"];
+/// The device types this build can compile for (nvidia also without a
+/// GPU: the PTX is generated here, loaded by the runtime).
+pub const DEVICE_TYPES: &[&str] = &["multicore", "host", "nvidia"];
 
 /// Options of one compilation.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// "multicore" (default) or "host"; `acc_device_` prefixes and case are ignored.
+    /// "multicore" (default), "host" or "nvidia"; `acc_device_` prefixes and case are ignored.
     pub device_type: String,
     /// `-D name[=value]`, in order.
     pub defines: Vec<(String, Option<String>)>,
@@ -172,6 +181,7 @@ pub fn normalize_device_type(dev: &str) -> Result<String, CompileError> {
     let d = match d {
         "" | "default" | "multicore" | "cpu" => "multicore",
         "host" => "host",
+        "nvidia" => "nvidia",
         other => {
             return Err(CompileError::plain(format!("error: device type '{other}' is not available in this build (available: {})", DEVICE_TYPES.join(", "))))
         }
@@ -253,6 +263,9 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
     }
     for ((slot, &addr), &any) in slots.iter().zip(&compiled.kernels).zip(&compiled.kernel_any_thread) {
         slot.set_host_fn(addr, any);
+    }
+    if device == "nvidia" {
+        gpu::attach_ptx(&module, &compiled.globals, &slots).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     }
     let t3 = Instant::now();
     let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };

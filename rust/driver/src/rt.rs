@@ -25,6 +25,7 @@ impl Slot {
             })
             .collect();
         let inner = accjit_runtime::KernelSlot::new(kernel.name.clone(), kinds, kernel.max_gangs);
+        inner.set_param_names(kernel.params.iter().map(|p| p.name.clone()).collect());
         inner.set_splittable(kernel.only_gang_loops());
         inner.set_construct(match kernel.construct {
             ComputeKind::Kernels => consts::acc_construct_kernels,
@@ -39,6 +40,21 @@ impl Slot {
         self.inner.addr()
     }
 
+    /// Install the kernel's PTX form: its entry in the program's `module`
+    /// (shared by the program's slots) and the launch facts of the PTX back end.
+    pub fn set_ptx(&self, module: &std::sync::Arc<accjit_runtime::PtxModuleText>, k: &crate::gpu::PtxKernel) {
+        self.inner.set_ptx(accjit_runtime::PtxForm::new(
+            module.clone(),
+            k.entry.clone(),
+            k.param_bytes.clone(),
+            k.vector,
+            k.workers,
+            k.max_gangs,
+            k.gang_dims,
+            k.default_gangs,
+        ));
+    }
+
     /// Install the compiled multicore kernel `void k(const u64 *args, i64
     /// gang, i64 num_gangs)`, and whether its gangs may run on any thread.
     pub fn set_host_fn(&self, addr: usize, any_thread: bool) {
@@ -46,6 +62,15 @@ impl Slot {
         self.inner.set_any_thread(any_thread);
     }
 }
+
+/// A program's PTX module for the runtime: the text, and for each global
+/// the module defines, its symbol, host address, size and whether it has a
+/// `declare` (then the symbol becomes its device copy).
+pub fn ptx_module(text: String, globals: Vec<accjit_runtime::PtxGlobalRef>) -> std::sync::Arc<accjit_runtime::PtxModuleText> {
+    accjit_runtime::PtxModuleText::new(text, globals)
+}
+
+pub use accjit_runtime::PtxGlobalRef;
 
 /// Runtime symbols (`__accjit_*`, `acc_*`) for the JIT linker, and the
 /// runtime's `exit`/`_Exit`/`_exit`/`abort`, which the linker must take

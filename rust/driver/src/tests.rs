@@ -40,6 +40,7 @@ fn keys_depend_on_everything_that_matters() {
 fn device_types() {
     assert_eq!(normalize_device_type("multicore").unwrap(), "multicore");
     assert_eq!(normalize_device_type("acc_device_host").unwrap(), "host");
+    assert_eq!(normalize_device_type("ACC_DEVICE_NVIDIA").unwrap(), "nvidia", "nvidia compiles without a GPU");
     assert_eq!(normalize_device_type("DEFAULT").unwrap(), "multicore");
     let e = normalize_device_type("quantum").unwrap_err();
     assert!(e.headline.contains("'quantum'") && e.headline.contains("multicore"), "{}", e.headline);

@@ -470,6 +470,11 @@ pub fn memcpy_d2d(dst: usize, src: usize, bytes: usize, dst_num: i32, src_num: i
             sd.mem.copy_within(ddev, sdev, bytes)
         } else if dd.mem.is_shared() && sd.mem.is_shared() {
             std::ptr::copy(sdev as *const u8, ddev as *mut u8, bytes)
+        } else {
+            // Two devices, one at least discrete: through host memory.
+            let mut staging = vec![0u8; bytes];
+            sd.mem.copy_from(staging.as_mut_ptr(), sdev, bytes);
+            dd.mem.copy_to(ddev, staging.as_ptr(), bytes);
         }
     });
     Ok(())

@@ -404,7 +404,8 @@ pub extern "C" fn acc_detach_finalize_async(p: *mut Ptr, async_: c_int) {
 }
 
 // --- Appendix A platform routines ----------------------------------------------
-// No CUDA or OpenCL device exists yet: no handles to give, none accepted.
+// CUDA streams of the current nvidia device (`nvidia.rs`); no CUDA device or
+// context handle is given out, and no OpenCL device exists yet.
 
 #[no_mangle]
 pub extern "C" fn acc_get_current_cuda_device() -> Ptr {
@@ -416,15 +417,19 @@ pub extern "C" fn acc_get_current_cuda_context() -> Ptr {
     std::ptr::null_mut()
 }
 
+/// The CUDA stream (`CUstream`) of queue `async` on the current nvidia
+/// device; null on other devices.
 #[no_mangle]
-pub extern "C" fn acc_get_cuda_stream(_async: c_int) -> Ptr {
-    std::ptr::null_mut()
+pub extern "C" fn acc_get_cuda_stream(async_: c_int) -> Ptr {
+    crate::nvidia::cuda_stream(a(async_)).unwrap_or(0) as Ptr
 }
 
-/// Returns 0: the current device has no CUDA streams.
+/// Makes queue `async` of the current nvidia device use `stream`: 1 on
+/// success, 0 when the current device is not an nvidia device or the
+/// argument is invalid.
 #[no_mangle]
-pub extern "C" fn acc_set_cuda_stream(_async: c_int, _stream: Ptr) -> c_int {
-    0
+pub extern "C" fn acc_set_cuda_stream(async_: c_int, stream: Ptr) -> c_int {
+    crate::nvidia::set_cuda_stream(a(async_), stream as usize).is_ok() as c_int
 }
 
 #[no_mangle]

@@ -155,10 +155,12 @@ impl<'a> Plan<'a> {
         })
     }
 
-    /// Runs the plan (call with the table lock released).
-    fn run(self) {
+    /// Runs the plan (call with the table lock released). With a queue,
+    /// the transfers go on it: as async copies on its stream where the
+    /// device's queues are streams (other steps once the stream has
+    /// drained), else as one task on the queue's thread.
+    fn run(self) -> AccResult<()> {
         let mem_only = |s: &Step| !matches!(s, Step::Ev(..));
-        let mut pending: Vec<Step> = Vec::new();
         let mut tools: Vec<usize> = Vec::new();
         for s in self.steps.iter() {
             match *s {
@@ -177,20 +179,37 @@ impl<'a> Plan<'a> {
                 ref s => unsafe { do_step(self.dev, s) },
             }
         }
-        if let Some(q) = self.queue {
-            pending.extend(self.steps.into_iter().filter(mem_only));
-            if !pending.is_empty() {
-                let dev = self.dev;
-                self.dev.queues.submit(
-                    q,
-                    Box::new(move || {
-                        for s in &pending {
-                            unsafe { do_step(dev, s) };
-                        }
-                    }),
-                );
-            }
+        let Some(q) = self.queue else { return Ok(()) };
+        let dev = self.dev;
+        let pending: Vec<Step> = self.steps.into_iter().filter(mem_only).collect();
+        if pending.is_empty() {
+            return Ok(());
         }
+        if let Some(st) = dev.queues.streams() {
+            for s in &pending {
+                // SAFETY: the ranges are the clause's host data and its device copy.
+                unsafe {
+                    match *s {
+                        Step::ToDev { dev: d, host, bytes } => st.copy_to(Some(q), d, host as *const u8, bytes)?,
+                        Step::FromDev { host, dev: d, bytes } => st.copy_from(Some(q), host as *mut u8, d, bytes)?,
+                        ref other => {
+                            st.sync(Some(q))?;
+                            do_step(dev, other)
+                        }
+                    }
+                }
+            }
+            return Ok(());
+        }
+        dev.queues.submit(
+            q,
+            Box::new(move || {
+                for s in &pending {
+                    unsafe { do_step(dev, s) };
+                }
+            }),
+        );
+        Ok(())
     }
 }
 
@@ -291,7 +310,7 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
             },
         }
     };
-    plan.run();
+    plan.run().map_err(|e| ctx.err(e))?;
     Ok(result)
 }
 
@@ -342,8 +361,7 @@ pub fn exit(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl:
             }
         }
     }
-    plan.run();
-    Ok(())
+    plan.run().map_err(|e| ctx.err(e))
 }
 
 /// `update self` (`to_device` false) / `update device`, or the API routines.
@@ -373,8 +391,7 @@ pub fn update(dev: &'static Device, to_device: bool, addr: usize, bytes: usize, 
     if bracket {
         plan.ev(acc_ev_update_end, addr, d, bytes);
     }
-    plan.run();
-    Ok(())
+    plan.run().map_err(|e| ctx.err(e))
 }
 
 const PTR: usize = std::mem::size_of::<usize>();
@@ -416,8 +433,7 @@ pub fn attach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: 
             }
         }
     }
-    plan.run();
-    Ok(())
+    plan.run().map_err(|e| ctx.err(e))
 }
 
 /// The detach action (`FINALIZE` in `fl`: immediate detach).
@@ -448,8 +464,7 @@ pub fn detach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: 
             }
         }
     }
-    plan.run();
-    Ok(())
+    plan.run().map_err(|e| ctx.err(e))
 }
 
 /// `host_data use_device`: the device address of `addr`.

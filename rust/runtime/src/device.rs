@@ -1,9 +1,13 @@
 //! Devices and the device-selection ICVs (spec §2.3, §3.2.1–3.2.8, §4).
 //!
 //! Device types: `host` (the calling thread), `multicore` (the thread pool;
-//! the default), and `nvidia`, `opencl`, `radeon`, which exist as names but
-//! have 0 devices until their back ends land. Each device owns its memory
-//! (`memory::Memory`), its present table and its async queues.
+//! the default), `nvidia` (one device per CUDA GPU the CUDA layer finds; none
+//! where libcuda is missing), and `opencl`, `radeon`, which exist as names
+//! but have 0 devices until their back ends land. Each device owns its
+//! memory (`memory::Memory`), its way of running kernels
+//! (`compute::Compute`), its present table and its async queues; all four
+//! are injected when the devices are discovered ([`all_devices`]), so
+//! nothing else asks which type a device is.
 //!
 //! The ICVs *acc-current-device-type-var*, *acc-current-device-num-var* (per
 //! device type) and *acc-default-async-var* are process-wide (not per host
@@ -12,13 +16,14 @@
 //! | opencl | radeon, case-insensitive, `acc_device_` spellings accepted) and
 //! `ACC_DEVICE_NUM`; `ACC_PROFLIB` is loaded right after.
 
+use crate::compute::{Compute, Native};
 use crate::consts::*;
 use crate::error::{AccError, AccResult};
-use crate::memory::{Memory, SharedMemory};
+use crate::memory::{Memory, SeparateMemory, SharedMemory};
 use crate::present::PresentTable;
 use crate::prof::{self, Event};
 use crate::queue::Queues;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU8, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicU8, Ordering::*};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A device type with a runtime presence.
@@ -86,14 +91,18 @@ impl DeviceType {
     }
 }
 
-/// One device: its memory, present table and queues.
+/// One device: its memory, compute, present table and queues.
 pub struct Device {
     pub ty: DeviceType,
     pub num: usize,
     pub mem: Box<dyn Memory>,
+    pub compute: Box<dyn Compute>,
     table: Mutex<PresentTable>,
     pub queues: Queues,
     initialized: AtomicBool,
+    /// Bumped when the device loses its state (a GPU context recreated
+    /// after a fault): modules and functions loaded before are stale.
+    generation: AtomicU64,
 }
 
 impl std::fmt::Debug for Device {
@@ -103,15 +112,37 @@ impl std::fmt::Debug for Device {
 }
 
 impl Device {
-    fn new(ty: DeviceType, num: usize) -> Device {
-        Device {
-            ty,
-            num,
-            mem: Box::new(SharedMemory::default()),
-            table: Mutex::new(PresentTable::new()),
-            queues: Queues::new(ty == DeviceType::Host),
-            initialized: AtomicBool::new(false),
-        }
+    /// A device of type `ty`, number `num` among its type, with its memory,
+    /// compute and queues.
+    pub fn new(ty: DeviceType, num: usize, mem: Box<dyn Memory>, compute: Box<dyn Compute>, queues: Queues) -> Device {
+        Device { ty, num, mem, compute, table: Mutex::new(PresentTable::new()), queues, initialized: AtomicBool::new(false), generation: AtomicU64::new(0) }
+    }
+
+    /// A CPU device sharing host memory: the host device runs gangs and
+    /// queued work on the calling thread, the multicore one on the pool and
+    /// queue threads.
+    /// `ACCJIT_DISCRETE_HOST` (set, any value) gives the host device
+    /// [`SeparateMemory`] instead: a discrete device whose kernels still run
+    /// on the CPU, to check the data environment's copies without a GPU.
+    fn cpu(ty: DeviceType, pool: bool) -> Device {
+        let mem: Box<dyn Memory> = if ty == DeviceType::Host && std::env::var_os("ACCJIT_DISCRETE_HOST").is_some() {
+            Box::new(SeparateMemory::default())
+        } else {
+            Box::new(SharedMemory::default())
+        };
+        Device::new(ty, 0, mem, Box::new(Native { pool }), Queues::new(!pool))
+    }
+
+    /// See the field: modules loaded at another generation are stale.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Acquire)
+    }
+
+    /// The device lost its state (its memory and modules): drop every present
+    /// entry without freeing (the memory is gone) and start a new generation.
+    pub fn lost_state(&self) {
+        self.table().drain();
+        self.generation.fetch_add(1, AcqRel);
     }
 
     pub fn name(&self) -> &'static str {
@@ -140,8 +171,9 @@ impl Device {
         if prof::active() {
             prof::emit(&ev(acc_ev_device_init_start));
         }
-        if self.ty == DeviceType::Multicore {
-            crate::pool::ensure_started();
+        if let Err(e) = self.compute.init() {
+            // A later use reports it (launches and copies fail with the same error).
+            let _ = e;
         }
         if prof::active() {
             prof::emit(&ev(acc_ev_device_init_end));
@@ -188,15 +220,33 @@ impl Device {
     }
 }
 
-static DEVICES: OnceLock<Vec<Device>> = OnceLock::new();
+static CPU_DEVICES: OnceLock<[Device; 2]> = OnceLock::new();
+static GPU_DEVICES: OnceLock<Vec<Device>> = OnceLock::new();
 
-/// Every device of every type (host#0, multicore#0 for now).
-pub fn all_devices() -> &'static [Device] {
-    DEVICES.get_or_init(|| vec![Device::new(DeviceType::Host, 0), Device::new(DeviceType::Multicore, 0)])
+fn cpu_devices() -> &'static [Device; 2] {
+    CPU_DEVICES.get_or_init(|| [Device::cpu(DeviceType::Host, false), Device::cpu(DeviceType::Multicore, true)])
+}
+
+/// The nvidia devices: one per GPU the CUDA layer reports (none, quietly,
+/// without libcuda). Discovered at the first question about nvidia
+/// devices, so that programs on the CPU devices never start CUDA.
+fn gpu_devices() -> &'static [Device] {
+    GPU_DEVICES.get_or_init(crate::nvidia::discover)
+}
+
+/// Every device discovered so far: host#0, multicore#0, and the nvidia
+/// devices once anything asked for them (a device not yet discovered has
+/// no work to wait for or data to drop).
+pub fn all_devices() -> impl Iterator<Item = &'static Device> {
+    cpu_devices().iter().chain(GPU_DEVICES.get().map(|v| v.as_slice()).unwrap_or(&[]))
 }
 
 pub fn devices_of(ty: DeviceType) -> impl Iterator<Item = &'static Device> {
-    all_devices().iter().filter(move |d| d.ty == ty)
+    let list: &'static [Device] = match ty {
+        DeviceType::Nvidia => gpu_devices(),
+        _ => cpu_devices(),
+    };
+    list.iter().filter(move |d| d.ty == ty)
 }
 
 pub fn num_devices(ty: DeviceType) -> usize {
@@ -305,7 +355,10 @@ pub fn device_checked(ty: DeviceType, num: usize) -> AccResult<&'static Device> 
     if n == 0 {
         return Err(AccError::new(
             acc_error_device_type_unavailable,
-            format!("device type unavailable: no {} device is available (accjit has no {} back end yet)", ty.name(), ty.name()),
+            match ty {
+                DeviceType::Nvidia => "device type unavailable: no nvidia device is available (no CUDA driver or no GPU on this machine)".to_string(),
+                _ => format!("device type unavailable: no {} device is available (accjit has no {} back end yet)", ty.name(), ty.name()),
+            },
         ));
     }
     device(ty, num)
@@ -353,6 +406,9 @@ pub fn set_default_async(v: i64) -> AccResult<()> {
 /// `acc_get_property` for numeric properties (0 when unknown).
 pub fn property(ty: DeviceType, num: usize, prop: i32) -> usize {
     let Some(d) = device(ty, num) else { return 0 };
+    if let Some(v) = d.compute.property(prop) {
+        return v;
+    }
     match prop {
         acc_property_memory => d.mem.memory_info().0,
         acc_property_free_memory => d.mem.memory_info().1,
@@ -363,7 +419,10 @@ pub fn property(ty: DeviceType, num: usize, prop: i32) -> usize {
 
 /// `acc_get_property_string` (None when unknown).
 pub fn property_string(ty: DeviceType, num: usize, prop: i32) -> Option<String> {
-    device(ty, num)?;
+    let d = device(ty, num)?;
+    if let Some(v) = d.compute.property_string(prop) {
+        return Some(v);
+    }
     match prop {
         acc_property_name => Some(match ty {
             DeviceType::Multicore => format!("{} ({} threads)", cpu_model(), crate::pool::num_threads()),
@@ -399,6 +458,9 @@ mod tests {
 
     #[test]
     fn gpu_types_have_no_devices_yet() {
+        if crate::cuda::available() {
+            return;
+        }
         assert_eq!(num_devices(DeviceType::Nvidia), 0);
         assert_eq!(num_devices(DeviceType::Opencl), 0);
         assert_eq!(num_devices(DeviceType::Multicore), 1);
@@ -412,7 +474,9 @@ mod tests {
     #[test]
     fn properties() {
         assert!(property(DeviceType::Multicore, 0, acc_property_memory) > 0);
-        assert_eq!(property(DeviceType::Nvidia, 0, acc_property_memory), 0);
+        if !crate::cuda::available() {
+            assert_eq!(property(DeviceType::Nvidia, 0, acc_property_memory), 0);
+        }
         assert_eq!(property_string(DeviceType::Host, 0, acc_property_vendor).as_deref(), Some("accjit"));
         assert_eq!(property_string(DeviceType::Host, 0, 12345), None);
     }

@@ -2,21 +2,22 @@
 //! code generation so that generated code can embed its address) and
 //! [`launch`], which `__accjit_launch` calls.
 //!
-//! A launch resolves the device, the gang count (explicit `num_gangs(n)`:
-//! exactly n; default: the thread count on multicore, capped by the slot's
-//! `max_gangs`; 1 on host), translates `DeviceAddr` arguments through the
-//! present table (identity on shared memory unless data was mapped
-//! elsewhere), honours the `wait` clause, and runs the gangs on the pool
-//! (multicore), one after another on the calling thread (host, or flag bit 0
-//! for `if(false)`/`self`), or — with `async` — as a task on the queue.
+//! A slot holds one compiled form per kind of device: the native (Cranelift)
+//! `KernelFn` that the host and multicore devices run, and — for programs
+//! compiled for nvidia — a [`PtxForm`] (the program's PTX module, shared by
+//! its slots, with the kernel's entry and launch facts). A launch resolves
+//! the queue and the current device and hands the rest to the device's
+//! `compute::Compute` (gang count, argument translation, `wait` clause,
+//! running or enqueueing). `if(false)`/`self` (flag bit 0) runs the native
+//! form on the calling thread whatever the device: the one host fallback
+//! per kernel (issue 9 A.7).
 
 use crate::consts::*;
-use crate::device::{self, DeviceType};
+use crate::device;
 use crate::error::{AccError, AccResult};
-use crate::pool;
-use crate::prof::{self, Event};
 use crate::queue;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::*};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Native kernel entry: `void k(const uint64_t *args, int64_t gang, int64_t num_gangs)`.
 pub type KernelFn = unsafe extern "C" fn(*const u64, i64, i64);
@@ -37,6 +38,81 @@ pub const PARAM_DEVICE_ADDR: u8 = 1;
 /// is enqueued (firstprivate values are those at the construct).
 pub const PARAM_SNAPSHOT: u8 = 2;
 
+/// A host global that a PTX module defines as a device symbol (issue 9
+/// A.6): once the module is loaded on a device, the symbol is the device
+/// copy of the host global in that device's present table.
+#[derive(Clone, Debug)]
+pub struct PtxGlobalRef {
+    /// The `.global` symbol's name in the module.
+    pub symbol: String,
+    /// The host global's address (the program's JIT data).
+    pub host: usize,
+    pub bytes: usize,
+    /// The global has a `declare` (create, copyin, device_resident): the
+    /// symbol is entered in the present table as its device copy. Other
+    /// globals that device code names only get their initial bytes.
+    pub declared: bool,
+}
+
+/// A program's PTX module, shared by the slots of its kernels; loaded once
+/// per device (and again after the device recovers from a fault).
+pub struct PtxModuleText {
+    pub text: String,
+    pub globals: Vec<PtxGlobalRef>,
+    /// What each device made of it (see `nvidia.rs`): keyed by the device's
+    /// ordinal and generation.
+    pub(crate) loaded: Mutex<Vec<crate::nvidia::Loaded>>,
+}
+
+impl Drop for PtxModuleText {
+    fn drop(&mut self) {
+        crate::nvidia::unbind_globals(self);
+    }
+}
+
+impl PtxModuleText {
+    pub fn new(text: String, globals: Vec<PtxGlobalRef>) -> Arc<PtxModuleText> {
+        Arc::new(PtxModuleText { text, globals, loaded: Mutex::new(Vec::new()) })
+    }
+}
+
+/// The PTX form of one kernel (CONTRACT9.md, "Kernel ABI on the GPU").
+pub struct PtxForm {
+    pub module: Arc<PtxModuleText>,
+    /// The `.entry` name.
+    pub entry: String,
+    /// Per parameter: 0 = a u64 slot, n = a by-value aggregate of n bytes
+    /// copied from the host address the argument holds.
+    pub param_bytes: Vec<u32>,
+    /// Default blockDim.x (vector lanes) and blockDim.y (workers).
+    pub vector: u32,
+    pub workers: u32,
+    /// Most useful gangs (1 for serial).
+    pub max_gangs: Option<u64>,
+    /// Gang grid dimensions (1..=3).
+    pub gang_dims: u8,
+    /// Suggested grid size when `num_gangs` is absent.
+    pub default_gangs: Option<u64>,
+    /// The loaded function per (device ordinal, generation).
+    pub(crate) functions: Mutex<Vec<crate::nvidia::LoadedFn>>,
+}
+
+impl PtxForm {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        module: Arc<PtxModuleText>,
+        entry: String,
+        param_bytes: Vec<u32>,
+        vector: u32,
+        workers: u32,
+        max_gangs: Option<u64>,
+        gang_dims: u8,
+        default_gangs: Option<u64>,
+    ) -> PtxForm {
+        PtxForm { module, entry, param_bytes, vector, workers, max_gangs, gang_dims, default_gangs, functions: Mutex::new(Vec::new()) }
+    }
+}
+
 /// The runtime's record of one kernel. Boxed, so its address is stable for
 /// the life of the box: code generation embeds `&*slot as *const _ as usize`
 /// and passes it to `__accjit_launch`.
@@ -55,6 +131,10 @@ pub struct KernelSlot {
     pub param_kinds: Vec<u8>,
     /// Upper bound on useful gangs, if known (1 for `serial`).
     pub max_gangs: Option<u64>,
+    /// The variables the parameters stand for (messages).
+    param_names: OnceLock<Vec<String>>,
+    /// The GPU form, for programs compiled for nvidia.
+    ptx: OnceLock<PtxForm>,
 }
 
 impl KernelSlot {
@@ -67,7 +147,49 @@ impl KernelSlot {
             name,
             param_kinds,
             max_gangs,
+            param_names: OnceLock::new(),
+            ptx: OnceLock::new(),
         })
+    }
+
+    /// The native kernel, if installed.
+    pub fn native_fn(&self) -> Option<KernelFn> {
+        match self.host_fn.load(Acquire) {
+            0 => None,
+            // SAFETY: set_host_fn stores the address of a `KernelFn`.
+            a => Some(unsafe { std::mem::transmute::<usize, KernelFn>(a) }),
+        }
+    }
+
+    pub fn is_splittable(&self) -> bool {
+        self.splittable.load(Acquire)
+    }
+
+    pub fn is_any_thread(&self) -> bool {
+        self.any_thread.load(Acquire)
+    }
+
+    pub fn construct(&self) -> i32 {
+        self.construct.load(Relaxed)
+    }
+
+    /// Names the variables the parameters stand for (error messages).
+    pub fn set_param_names(&self, names: Vec<String>) {
+        let _ = self.param_names.set(names);
+    }
+
+    /// The variable parameter `i` stands for (`p<i>` when unnamed).
+    pub fn param_name(&self, i: usize) -> String {
+        self.param_names.get().and_then(|n| n.get(i).cloned()).unwrap_or_else(|| format!("p{i}"))
+    }
+
+    /// Installs the PTX form (once).
+    pub fn set_ptx(&self, form: PtxForm) {
+        let _ = self.ptx.set(form);
+    }
+
+    pub fn ptx(&self) -> Option<&PtxForm> {
+        self.ptx.get()
     }
 
     /// Sets the native `KernelFn` address (multicore/host code).
@@ -125,11 +247,19 @@ impl Default for LaunchOpts<'_> {
 }
 
 /// The arguments of a queued launch, and the snapshots they point to.
-struct SendArgs(Vec<u64>, Vec<Vec<u128>>);
+pub(crate) struct SendArgs(Vec<u64>, Vec<Vec<u128>>);
 
 impl SendArgs {
+    pub(crate) fn new(args: Vec<u64>) -> SendArgs {
+        SendArgs(args, vec![])
+    }
+
+    pub(crate) fn args(&self) -> *const u64 {
+        self.0.as_ptr()
+    }
+
     /// Replace every `PARAM_SNAPSHOT` argument by a copy of its bytes (16-byte aligned).
-    fn take_snapshots(&mut self, kinds: &[u8]) {
+    pub(crate) fn take_snapshots(&mut self, kinds: &[u8]) {
         for (i, k) in kinds.iter().enumerate() {
             let (Some(&addr), Some(&bytes)) = (self.0.get(i), self.0.get(i + 1)) else { continue };
             if *k != PARAM_SNAPSHOT || addr == 0 || bytes as i64 <= 0 {
@@ -145,118 +275,20 @@ impl SendArgs {
     }
 }
 
-/// Runs the kernel of `slot` with `args` (translated in place).
+/// Runs the kernel of `slot` with `args` (translated in place) on the
+/// current device, or — `o.local` — its native form on the calling thread.
 pub fn launch(slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<()> {
-    let addr = slot.host_fn();
     let with_loc = |e: AccError| e.with_loc(o.loc);
-    if addr == 0 {
-        return Err(with_loc(AccError::new(acc_error_other, format!("kernel {} has no code for this device", slot.name))));
-    }
-    let f: KernelFn = unsafe { std::mem::transmute::<usize, KernelFn>(addr) };
     let q = queue::resolve(o.async_).map_err(with_loc)?;
     let dev = device::current_device().map_err(with_loc)?;
-    let wait_list = |w: &[i64]| if w.is_empty() { None } else { Some(w.to_vec()) };
-
     if o.local {
+        let f = slot.native_fn().ok_or_else(|| with_loc(AccError::new(acc_error_other, format!("kernel {} has no host code", slot.name))))?;
         if let Some(w) = o.wait {
-            queue::wait(dev, wait_list(w).as_deref(), acc_async_sync, o.loc, false).map_err(with_loc)?;
+            queue::wait(dev, crate::compute::wait_list(w).as_deref(), acc_async_sync, o.loc, false).map_err(with_loc)?;
         }
         let n = if o.num_gangs > 0 { o.num_gangs } else { 1 };
-        run_gangs(DeviceType::Host, f, args.as_ptr(), n, false);
+        crate::compute::run_native(false, acc_device_host, f, args.as_ptr(), n, false);
         return Ok(());
     }
-
-    let n = if o.num_gangs > 0 {
-        o.num_gangs
-    } else {
-        match dev.ty {
-            DeviceType::Multicore => {
-                let per = if slot.splittable.load(Acquire) { GANGS_PER_THREAD } else { 1 };
-                let t = pool::num_threads() as u64 * per;
-                slot.max_gangs.map_or(t, |m| m.clamp(1, t)) as i64
-            }
-            _ => 1,
-        }
-    };
-
-    if !dev.mem.is_shared() || dev.table().has_remapped() {
-        let t = dev.table();
-        for (i, k) in slot.param_kinds.iter().enumerate().take(args.len()) {
-            if (*k == PARAM_DEVICE_ADDR || *k == PARAM_SNAPSHOT) && args[i] != 0 {
-                if let Some(e) = t.find(args[i] as usize, 1) {
-                    args[i] = e.dev_of(args[i] as usize) as u64;
-                }
-            }
-        }
-    }
-
-    if let Some(w) = o.wait {
-        // Synchronous launch: the host waits; async: the wait goes on the queue first.
-        queue::wait(dev, wait_list(w).as_deref(), o.async_, o.loc, false).map_err(with_loc)?;
-    }
-
-    let construct = slot.construct.load(Relaxed);
-    let ev = |kind, tool_info| Event {
-        kind,
-        construct,
-        device_type: dev.ty.to_acc(),
-        device_num: dev.num as i32,
-        async_: o.async_,
-        kernel: Some(slot.name.as_str()),
-        num_gangs: n as usize,
-        num_workers: o.num_workers.max(1) as usize,
-        vector_length: o.vector_length.max(1) as usize,
-        loc: o.loc,
-        tool_info,
-        ..Event::default()
-    };
-    let listening = prof::active();
-    let t_cc = if listening { prof::emit(&ev(acc_ev_compute_construct_start, 0)) } else { 0 };
-    let t_el = if listening { prof::emit(&ev(acc_ev_enqueue_launch_start, 0)) } else { 0 };
-
-    let dtype = dev.ty;
-    let any = slot.any_thread.load(Acquire);
-    match q {
-        None => run_gangs(dtype, f, args.as_ptr(), n, any),
-        Some(qv) => {
-            let mut owned = SendArgs(args.to_vec(), vec![]);
-            if dev.mem.is_shared() {
-                owned.take_snapshots(&slot.param_kinds);
-            }
-            dev.queues.submit(
-                qv,
-                Box::new(move || {
-                    let a = owned;
-                    run_gangs(dtype, f, a.0.as_ptr(), n, any);
-                }),
-            );
-        }
-    }
-
-    if listening {
-        prof::emit(&ev(acc_ev_enqueue_launch_end, t_el));
-        prof::emit(&ev(acc_ev_compute_construct_end, t_cc));
-    }
-    Ok(())
-}
-
-fn run_gangs(ty: DeviceType, f: KernelFn, args: *const u64, n: i64, any_thread: bool) {
-    struct P(*const u64);
-    unsafe impl Sync for P {}
-    impl P {
-        fn get(&self) -> *const u64 {
-            self.0
-        }
-    }
-    let p = P(args);
-    let run = |g: i64| unsafe { f(p.get(), g, n) };
-    match ty {
-        DeviceType::Multicore => {
-            // A gang on a worker ended the program: this thread ends it too.
-            if let Some(o) = pool::global().run_gangs(n, acc_device_multicore, any_thread, &run) {
-                crate::hosted::terminate(o);
-            }
-        }
-        _ => pool::run_sequential(n, ty.to_acc(), &run),
-    }
+    dev.compute.launch(dev, slot, args, o, q).map_err(with_loc)
 }

@@ -13,8 +13,11 @@
 //! Devices: `host` (the calling thread) and `multicore` (the default: a
 //! persistent pool, [`num_threads`] threads) share memory with the host, so
 //! data clauses copy nothing, but reference counts, errors and
-//! `acc_is_present` behave exactly as on a discrete device. `nvidia` and
-//! `opencl` are known names with 0 devices until their back ends land.
+//! `acc_is_present` behave exactly as on a discrete device. `nvidia` has one
+//! device per CUDA GPU (`nvidia.rs`, through the CUDA layer `cuda`), with
+//! discrete memory; `opencl` is a known name with 0 devices. How a device
+//! runs kernels is its `compute::Compute`, how it holds data its
+//! `memory::Memory`.
 //!
 //! Errors met by C callers end the program through [`error::fatal`] (error
 //! callbacks, a one-line message on stderr, then [`hosted::terminate`]:
@@ -27,7 +30,11 @@
 pub mod abi;
 pub mod api;
 pub mod capi;
+pub mod compute;
 pub mod consts;
+/// The CUDA layer (engineer "cuda"'s `cuda/`); a stand-in until it lands.
+#[path = "cuda_stub.rs"]
+pub mod cuda;
 pub mod data;
 pub mod deep;
 pub mod device;
@@ -35,6 +42,7 @@ pub mod error;
 pub mod hosted;
 pub mod launch;
 pub mod memory;
+pub mod nvidia;
 pub mod omp;
 pub mod pool;
 pub mod present;
@@ -48,7 +56,7 @@ pub mod vacall;
 pub use data::Clause;
 pub use device::DeviceType;
 pub use error::{fatal, AccError, AccResult};
-pub use launch::{launch, KernelSlot, LaunchOpts, PARAM_DEVICE_ADDR, PARAM_SNAPSHOT, PARAM_VALUE};
+pub use launch::{launch, KernelSlot, LaunchOpts, PtxForm, PtxGlobalRef, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_SNAPSHOT, PARAM_VALUE};
 pub use pool::{num_threads, set_num_threads};
 pub use prof::{set_recorder, Event};
 

@@ -149,6 +149,70 @@ impl Memory for SharedMemory {
     }
 }
 
+/// Host memory standing in for a discrete device: every device copy and
+/// `acc_malloc` block is a separate allocation at its own address, filled
+/// with a junk pattern, and copies always move bytes. Kernels run natively
+/// on it still see only what the data actions copied, so it checks the
+/// data environment's copy logic (which copies happen, to which address)
+/// without a GPU (`tests/discrete.rs`).
+#[derive(Debug, Default)]
+pub struct SeparateMemory {
+    held: AtomicUsize,
+}
+
+/// Fills fresh blocks of [`SeparateMemory`], so that a missing copy shows.
+pub const JUNK: u8 = 0xA5;
+
+impl SeparateMemory {
+    fn block(&self, bytes: usize) -> AccResult<usize> {
+        let p = unsafe { libc::malloc(bytes.max(1)) } as usize;
+        if p == 0 {
+            return Err(AccError::new(acc_error_out_of_memory, format!("cannot allocate {bytes} bytes")));
+        }
+        unsafe { std::ptr::write_bytes(p as *mut u8, JUNK, bytes) };
+        self.held.fetch_add(bytes, Relaxed);
+        Ok(p)
+    }
+}
+
+impl Memory for SeparateMemory {
+    fn is_shared(&self) -> bool {
+        false
+    }
+    fn alloc_copy(&self, _host: usize, bytes: usize) -> AccResult<usize> {
+        self.block(bytes)
+    }
+    fn free_copy(&self, dev: usize, _host: usize, bytes: usize) {
+        let _ = self.held.fetch_update(Relaxed, Relaxed, |h| Some(h.saturating_sub(bytes)));
+        unsafe { libc::free(dev as *mut libc::c_void) }
+    }
+    fn malloc(&self, bytes: usize) -> AccResult<usize> {
+        if bytes == 0 {
+            return Ok(0);
+        }
+        self.block(bytes)
+    }
+    fn free(&self, dev: usize) {
+        unsafe { libc::free(dev as *mut libc::c_void) }
+    }
+    unsafe fn copy_to(&self, dev: usize, host: *const u8, bytes: usize) {
+        std::ptr::copy(host, dev as *mut u8, bytes);
+    }
+    unsafe fn copy_from(&self, host: *mut u8, dev: usize, bytes: usize) {
+        std::ptr::copy(dev as *const u8, host, bytes);
+    }
+    unsafe fn copy_within(&self, dst: usize, src: usize, bytes: usize) {
+        std::ptr::copy(src as *const u8, dst as *mut u8, bytes);
+    }
+    unsafe fn zero(&self, dev: usize, bytes: usize) {
+        std::ptr::write_bytes(dev as *mut u8, 0, bytes);
+    }
+    fn memory_info(&self) -> (usize, usize) {
+        let total = 1 << 34;
+        (total, total - self.held.load(Relaxed).min(total))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,11 +11,19 @@
 //! another queue (`wait async`) snapshots the counts first, so it can never
 //! wait on itself.
 //!
+//! A device whose queues are hardware streams (`compute::Streams`: the
+//! nvidia device's CUDA streams) gives them to its [`Queues`]: work is
+//! enqueued on the stream without a host thread, `wait` synchronises the
+//! stream, `wait async` makes one stream wait for an event of another, and
+//! a host task submitted to such a queue runs on the caller once the
+//! stream has drained (ordered after the queue's work, as required).
+//!
 //! A task that ends the program (`hosted.rs`) is recorded on its queue as
 //! failed and counted done; a fresh thread serves the rest of the queue,
 //! and the next host wait on that queue returns the failure as an error
 //! (`acc_error_execution` for `exit`/`abort` in an async task).
 
+use crate::compute::Streams;
 use crate::consts::*;
 use crate::device::{self, Device};
 use crate::error::{AccError, AccResult};
@@ -171,6 +179,8 @@ pub(crate) fn fail_task(o: Outcome) -> ! {
 pub struct Queues {
     inline: bool,
     map: Mutex<HashMap<i64, Arc<Queue>>>,
+    /// Hardware streams replace the threads (see the module docs).
+    streams: Option<Box<dyn Streams>>,
 }
 
 fn physical(v: i64) -> i64 {
@@ -184,7 +194,17 @@ fn physical(v: i64) -> i64 {
 impl Queues {
     /// `inline`: run submitted work at once on the caller (host device).
     pub fn new(inline: bool) -> Queues {
-        Queues { inline, map: Mutex::new(HashMap::new()) }
+        Queues { inline, map: Mutex::new(HashMap::new()), streams: None }
+    }
+
+    /// Queues served by hardware streams.
+    pub fn with_streams(streams: Box<dyn Streams>) -> Queues {
+        Queues { inline: false, map: Mutex::new(HashMap::new()), streams: Some(streams) }
+    }
+
+    /// The device's streams, when its queues are streams.
+    pub fn streams(&self) -> Option<&dyn Streams> {
+        self.streams.as_deref()
     }
 
     fn map(&self) -> MutexGuard<'_, HashMap<i64, Arc<Queue>>> {
@@ -202,7 +222,11 @@ impl Queues {
 
     /// Runs `t` after everything already on queue `v`.
     pub fn submit(&self, v: i64, t: Task) {
-        if self.inline {
+        if let Some(s) = &self.streams {
+            // After the stream's work; a stream error is reported by the next wait.
+            let _ = s.sync(Some(v));
+            t();
+        } else if self.inline {
             t();
         } else {
             self.queue(v).submit(t);
@@ -211,10 +235,16 @@ impl Queues {
 
     /// `acc_async_test`: nonzero when queue `v` is idle.
     pub fn test(&self, v: i64) -> bool {
+        if let Some(s) = &self.streams {
+            return s.idle(v).unwrap_or(true);
+        }
         self.existing(v).is_none_or(|q| q.idle())
     }
 
     pub fn test_all(&self) -> bool {
+        if let Some(s) = &self.streams {
+            return s.used().into_iter().all(|v| s.idle(v).unwrap_or(true));
+        }
         self.map().values().all(|q| q.idle())
     }
 
@@ -230,6 +260,15 @@ impl Queues {
     /// the first failed task found is the error.
     pub fn wait_all(&self, except: Option<i64>) -> AccResult<()> {
         let mut r = Ok(());
+        if let Some(s) = &self.streams {
+            for v in s.used().into_iter().filter(|v| Some(*v) != except) {
+                let w = s.sync(Some(v));
+                if r.is_ok() {
+                    r = w;
+                }
+            }
+            return r;
+        }
         for (k, q, t) in self.snapshot(None) {
             if Some(k) != except.map(physical) {
                 let w = q.wait_for(t);
@@ -270,6 +309,35 @@ pub fn wait(dev: &'static Device, queues: Option<&[i64]>, async_: i64, loc: Opti
         Some(qs) => Some(qs.iter().map(|q| resolve_wait(*q)).collect::<AccResult<Vec<_>>>()?.into_iter().flatten().collect()),
     };
     let target = resolve(async_)?;
+    if let Some(s) = dev.queues.streams() {
+        let list = resolved.unwrap_or_else(|| s.used());
+        for v in list {
+            match target {
+                Some(t) if t == v => {}
+                Some(t) => s.order(Some(t), v)?,
+                None => {
+                    let ev = |kind, tool_info| Event {
+                        kind,
+                        construct: acc_construct_wait,
+                        implicit,
+                        device_type: dev.ty.to_acc(),
+                        device_num: dev.num as i32,
+                        async_: v,
+                        loc,
+                        tool_info,
+                        ..Event::default()
+                    };
+                    let ti = if prof::active() { prof::emit(&ev(acc_ev_wait_start, 0)) } else { 0 };
+                    let r = s.sync(Some(v));
+                    if prof::active() {
+                        prof::emit(&ev(acc_ev_wait_end, ti));
+                    }
+                    r?;
+                }
+            }
+        }
+        return Ok(());
+    }
     let mut snaps = dev.queues.snapshot(resolved.as_deref());
     if let Some(t) = target {
         // Waiting on the target queue itself is implied by its order.

@@ -1,0 +1,40 @@
+//! The GPU form of a program compiled for `nvidia`: the PTX back end's
+//! module (CONTRACT9.md, `accjit_back_ptx::compile`) handed to the kernel
+//! slots, with the host addresses of the globals the module defines as
+//! device symbols (the Cranelift module's data, so that the runtime can
+//! make each `declare`d global's symbol its device copy).
+
+use crate::rt;
+use accjit_ir::{DataClauseKind, Diagnostic, Diagnostics, Module, Span};
+
+#[path = "ptx_stub.rs"]
+mod accjit_back_ptx;
+
+pub use accjit_back_ptx::PtxKernel;
+
+/// Compiles `module`'s kernels to PTX and gives every slot its PTX form.
+/// `host_globals[i]`: the host address of IR global `i` (0: none).
+pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot]) -> Result<(), Diagnostics> {
+    let ptx = accjit_back_ptx::compile(module, &accjit_back_ptx::PtxOptions::default())?;
+    if ptx.kernels.len() != slots.len() {
+        return Err(Diagnostic::error(
+            Span::DUMMY,
+            format!("internal compiler error: the PTX back end produced {} kernels for {} outlined regions", ptx.kernels.len(), slots.len()),
+        )
+        .into());
+    }
+    let globals = ptx
+        .globals
+        .iter()
+        .map(|g| {
+            let i = g.ir_global as usize;
+            let declared = module.globals.get(i).and_then(|ig| ig.declare.as_ref()).is_some_and(|d| d.kind != DataClauseKind::Link);
+            rt::PtxGlobalRef { symbol: g.symbol.clone(), host: host_globals.get(i).copied().unwrap_or(0), bytes: g.bytes as usize, declared }
+        })
+        .collect();
+    let text = rt::ptx_module(ptx.text, globals);
+    for (slot, k) in slots.iter().zip(&ptx.kernels) {
+        slot.set_ptx(&text, k);
+    }
+    Ok(())
+}

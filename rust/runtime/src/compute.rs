@@ -1,0 +1,242 @@
+//! How a device runs kernels, next to how it holds data (`memory::Memory`):
+//! one [`Compute`] implementation per kind of device, injected into each
+//! [`Device`] when the devices are discovered, so that launches and queues
+//! never ask which device type they are on.
+//!
+//! - [`Native`]: the Cranelift form of a kernel (`KernelSlot`'s host
+//!   function) on the CPU: gangs one after another on the calling thread
+//!   (the host device) or over the persistent pool (the multicore device).
+//!   Its launch path is the latency-critical one (a few µs from Python):
+//!   no allocation, lock or dynamic call per gang.
+//! - `nvidia::GpuCompute`: the PTX form on a CUDA device (`nvidia.rs`).
+//!
+//! Stream-backed queues ([`Streams`]) belong to the compute side too: a
+//! device whose queues are hardware streams gives them to its `Queues`.
+
+use crate::consts::*;
+use crate::device::Device;
+use crate::error::{AccError, AccResult};
+use crate::launch::{KernelFn, KernelSlot, LaunchOpts, GANGS_PER_THREAD, PARAM_DEVICE_ADDR, PARAM_SNAPSHOT};
+use crate::pool;
+use crate::prof::{self, Event};
+use crate::queue;
+
+/// Which compiled form of a kernel a device runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// The native (Cranelift) `KernelFn`.
+    Native,
+    /// The PTX module text and entry (`launch::PtxForm`).
+    Ptx,
+}
+
+/// A device's way of running kernels.
+pub trait Compute: Send + Sync {
+    /// The form of a kernel this device runs.
+    fn form(&self) -> Form;
+    /// Runs (`queue` None: synchronously) or enqueues on queue `queue` one
+    /// launch of `slot` with `args` (translated in place where needed).
+    fn launch(&self, dev: &'static Device, slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts, queue: Option<i64>) -> AccResult<()>;
+    /// Starts what the device needs before its first use (device_init).
+    fn init(&self) -> AccResult<()> {
+        Ok(())
+    }
+    /// `acc_get_property_string` values the device knows (name, vendor, driver).
+    fn property_string(&self, _prop: i32) -> Option<String> {
+        None
+    }
+    /// `acc_get_property` values the device knows beyond its memory.
+    fn property(&self, _prop: i32) -> Option<usize> {
+        None
+    }
+}
+
+/// Queues that are hardware streams (in-order work queues of the device
+/// itself, served without a host thread). Async values are resolved
+/// (≥ 0 or `acc_async_noval`); `None` is the device's synchronous stream.
+pub trait Streams: Send + Sync {
+    /// Blocks until the stream of queue `v` has done all its work.
+    fn sync(&self, v: Option<i64>) -> AccResult<()>;
+    /// True when the stream of queue `v` is idle.
+    fn idle(&self, v: i64) -> AccResult<bool>;
+    /// Work enqueued later on `waiter` starts after what `waited` holds now
+    /// (an event recorded on `waited`, waited for by `waiter`).
+    fn order(&self, waiter: Option<i64>, waited: i64) -> AccResult<()>;
+    /// The queues used so far (their streams exist).
+    fn used(&self) -> Vec<i64>;
+    /// The native handle of queue `v`'s stream (made now if needed; the
+    /// queue counts as used from then on).
+    fn handle(&self, v: Option<i64>) -> AccResult<usize>;
+    /// Host → device on queue `v`'s stream.
+    ///
+    /// # Safety
+    /// Both ranges valid for `bytes` until the stream reaches the copy.
+    unsafe fn copy_to(&self, v: Option<i64>, dev: usize, host: *const u8, bytes: usize) -> AccResult<()>;
+    /// Device → host on queue `v`'s stream.
+    ///
+    /// # Safety
+    /// Both ranges valid for `bytes` until the stream reaches the copy.
+    unsafe fn copy_from(&self, v: Option<i64>, host: *mut u8, dev: usize, bytes: usize) -> AccResult<()>;
+}
+
+/// The CPU devices: the native form, run on the calling thread (`pool`
+/// false: the host device) or over the persistent thread pool.
+pub struct Native {
+    pub pool: bool,
+}
+
+impl Compute for Native {
+    fn form(&self) -> Form {
+        Form::Native
+    }
+
+    fn init(&self) -> AccResult<()> {
+        if self.pool {
+            pool::ensure_started();
+        }
+        Ok(())
+    }
+
+    fn launch(&self, dev: &'static Device, slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts, q: Option<i64>) -> AccResult<()> {
+        let f = slot.native_fn().ok_or_else(|| AccError::new(acc_error_other, format!("kernel {} has no code for this device", slot.name)))?;
+        let n = if o.num_gangs > 0 {
+            o.num_gangs
+        } else if self.pool {
+            let per = if slot.is_splittable() { GANGS_PER_THREAD } else { 1 };
+            let t = pool::num_threads() as u64 * per;
+            slot.max_gangs.map_or(t, |m| m.clamp(1, t)) as i64
+        } else {
+            1
+        };
+        if !dev.mem.is_shared() || dev.table().has_remapped() {
+            translate_args(dev, slot, args, !dev.mem.is_shared())?;
+        }
+        if let Some(w) = o.wait {
+            // Synchronous launch: the host waits; async: the wait goes on the queue first.
+            queue::wait(dev, wait_list(w).as_deref(), o.async_, o.loc, false)?;
+        }
+        let events = LaunchEvents::start(dev, slot, o, n);
+        let on_pool = self.pool;
+        let code = dev.ty.to_acc();
+        let any = slot.is_any_thread();
+        match q {
+            None => run_native(on_pool, code, f, args.as_ptr(), n, any),
+            Some(qv) => {
+                let mut owned = crate::launch::SendArgs::new(args.to_vec());
+                if dev.mem.is_shared() {
+                    owned.take_snapshots(&slot.param_kinds);
+                }
+                dev.queues.submit(
+                    qv,
+                    Box::new(move || {
+                        let a = owned;
+                        run_native(on_pool, code, f, a.args(), n, any);
+                    }),
+                );
+            }
+        }
+        events.end();
+        Ok(())
+    }
+}
+
+/// The wait list of a `wait` clause (`None`: every queue).
+pub fn wait_list(w: &[i64]) -> Option<Vec<i64>> {
+    if w.is_empty() {
+        None
+    } else {
+        Some(w.to_vec())
+    }
+}
+
+/// Runs `n` gangs of native kernel `f` on the pool or the calling thread;
+/// `device` is the `acc_device_t` that `acc_on_device` reports inside.
+pub fn run_native(on_pool: bool, device: i32, f: KernelFn, args: *const u64, n: i64, any_thread: bool) {
+    struct P(*const u64);
+    unsafe impl Sync for P {}
+    impl P {
+        fn get(&self) -> *const u64 {
+            self.0
+        }
+    }
+    let p = P(args);
+    let run = |g: i64| unsafe { f(p.get(), g, n) };
+    if on_pool {
+        // A gang on a worker ended the program: this thread ends it too.
+        if let Some(o) = pool::global().run_gangs(n, device, any_thread, &run) {
+            crate::hosted::terminate(o);
+        }
+    } else {
+        pool::run_sequential(n, device, &run);
+    }
+}
+
+/// Replaces every device-address argument (`PARAM_DEVICE_ADDR`,
+/// `PARAM_SNAPSHOT`) that lies in present data by its device address.
+/// `strict` (a device without shared memory): an argument in no present
+/// data is `acc_error_not_present` naming the parameter's variable — a host
+/// address must never reach such a device (issue 9 A.5; see
+/// docs/data-environment.md, "Discrete devices"). Snapshot arguments are
+/// left to the caller under `strict` (they are staged, not translated).
+pub fn translate_args(dev: &Device, slot: &KernelSlot, args: &mut [u64], strict: bool) -> AccResult<()> {
+    let t = dev.table();
+    for (i, k) in slot.param_kinds.iter().enumerate().take(args.len()) {
+        let addr = args[i] as usize;
+        if addr == 0 || !(*k == PARAM_DEVICE_ADDR || (*k == PARAM_SNAPSHOT && !strict)) {
+            continue;
+        }
+        match t.find(addr, 1) {
+            Some(e) => args[i] = e.dev_of(addr) as u64,
+            None if strict => {
+                let var = slot.param_name(i);
+                return Err(AccError::new(
+                    acc_error_not_present,
+                    format!(
+                        "not present: '{var}' ({addr:#x}) is used by kernel {} but is not present on the {} device, which does not share memory with the host; give it a data clause (copyin, copy, create, present, deviceptr)",
+                        slot.name,
+                        dev.name()
+                    ),
+                )
+                .with_var(Some(var.as_str())));
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// The compute-construct and enqueue-launch events of one launch (nothing
+/// when no tool listens).
+pub struct LaunchEvents<'a> {
+    ev: Option<(Event<'a>, usize, usize)>,
+}
+
+impl<'a> LaunchEvents<'a> {
+    pub fn start(dev: &Device, slot: &'a KernelSlot, o: &LaunchOpts<'a>, n: i64) -> LaunchEvents<'a> {
+        if !prof::active() {
+            return LaunchEvents { ev: None };
+        }
+        let base = Event {
+            construct: slot.construct(),
+            device_type: dev.ty.to_acc(),
+            device_num: dev.num as i32,
+            async_: o.async_,
+            kernel: Some(slot.name.as_str()),
+            num_gangs: n as usize,
+            num_workers: o.num_workers.max(1) as usize,
+            vector_length: o.vector_length.max(1) as usize,
+            loc: o.loc,
+            ..Event::default()
+        };
+        let t_cc = prof::emit(&Event { kind: acc_ev_compute_construct_start, ..base.clone() });
+        let t_el = prof::emit(&Event { kind: acc_ev_enqueue_launch_start, ..base.clone() });
+        LaunchEvents { ev: Some((base, t_cc, t_el)) }
+    }
+
+    pub fn end(self) {
+        if let Some((base, t_cc, t_el)) = self.ev {
+            prof::emit(&Event { kind: acc_ev_enqueue_launch_end, tool_info: t_el, ..base.clone() });
+            prof::emit(&Event { kind: acc_ev_compute_construct_end, tool_info: t_cc, ..base });
+        }
+    }
+}

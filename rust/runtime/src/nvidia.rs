@@ -1,0 +1,492 @@
+//! The nvidia device type: one device per CUDA GPU, wired from the CUDA
+//! layer (`cuda`, CONTRACT9.md) into the runtime's device abstraction.
+//!
+//! - Discovery ([`discover`]) asks the CUDA layer how many GPUs there are;
+//!   where libcuda is missing there are none, quietly. A GPU's context is
+//!   opened at the device's first use, not at discovery, so programs on the
+//!   CPU devices never pay for it.
+//! - Memory: the CUDA layer's caching allocator (`Gpu::memory`), opened
+//!   lazily behind [`GpuMemory`]. Device addresses differ from host
+//!   addresses: every data action really copies.
+//! - Queues are CUDA streams ([`GpuStreams`]): one per async value, the
+//!   device's synchronous stream for `acc_async_sync`.
+//! - Launch ([`GpuCompute`]): the kernel's PTX form (`launch::PtxForm`);
+//!   the program's module is loaded once per device (and generation), and
+//!   its `declare`d globals become the device copies of the host globals in
+//!   that device's present table (issue 9 A.6). Arguments: device addresses
+//!   translated through the present table — one in no present data is
+//!   `acc_error_not_present` (A.5); firstprivate aggregates staged in device
+//!   memory; by-value aggregates copied into the parameter bytes. Grid and
+//!   block from the clauses, the kernel's hints and the device (B.3).
+//! - Errors: a CUDA error is an `AccError` naming the kernel (the launch
+//!   adds its source line); after an execution error (a faulting kernel) the
+//!   CUDA layer recreates the context and the device drops its present data
+//!   and loaded modules (a new generation), so it is usable again.
+
+use crate::compute::{self, Compute, Form, Streams};
+use crate::consts::*;
+use crate::cuda::{self, Gpu, GpuFunction, GpuModule};
+use crate::device::{self, Device, DeviceType};
+use crate::error::{AccError, AccResult};
+use crate::launch::{KernelSlot, LaunchOpts, PtxForm, PtxModuleText, PARAM_SNAPSHOT};
+use crate::memory::Memory;
+use crate::present::{Entry, Lookup};
+use crate::queue::{self, Queues};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// The nvidia devices of this machine (none without libcuda or a GPU).
+pub fn discover() -> Vec<Device> {
+    if !cuda::available() {
+        return vec![];
+    }
+    (0..cuda::device_count())
+        .map(|i| {
+            Device::new(
+                DeviceType::Nvidia,
+                i,
+                Box::new(GpuMemory { ordinal: i, inner: OnceLock::new() }),
+                Box::new(GpuCompute { ordinal: i }),
+                Queues::with_streams(Box::new(GpuStreams { ordinal: i, used: Mutex::new(BTreeSet::new()) })),
+            )
+        })
+        .collect()
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A module loaded on one device (`PtxModuleText::loaded`).
+pub(crate) struct Loaded {
+    ordinal: usize,
+    generation: u64,
+    module: Arc<GpuModule>,
+    /// Device addresses of the module's globals (`PtxModuleText::globals` order).
+    symbols: Vec<(usize, usize)>,
+}
+
+/// A kernel's function on one device (`PtxForm::functions`).
+pub(crate) struct LoadedFn {
+    ordinal: usize,
+    generation: u64,
+    func: GpuFunction,
+}
+
+// --- memory -------------------------------------------------------------------
+
+/// The GPU's memory, opened at first use.
+struct GpuMemory {
+    ordinal: usize,
+    inner: OnceLock<Box<dyn Memory>>,
+}
+
+impl GpuMemory {
+    fn mem(&self) -> AccResult<&dyn Memory> {
+        if let Some(m) = self.inner.get() {
+            return Ok(m.as_ref());
+        }
+        let g = cuda::gpu(self.ordinal)?;
+        Ok(self.inner.get_or_init(|| g.memory()).as_ref())
+    }
+}
+
+impl Memory for GpuMemory {
+    fn is_shared(&self) -> bool {
+        false
+    }
+    fn alloc_copy(&self, host: usize, bytes: usize) -> AccResult<usize> {
+        self.mem()?.alloc_copy(host, bytes)
+    }
+    fn free_copy(&self, dev: usize, host: usize, bytes: usize) {
+        if let Ok(m) = self.mem() {
+            m.free_copy(dev, host, bytes)
+        }
+    }
+    fn malloc(&self, bytes: usize) -> AccResult<usize> {
+        self.mem()?.malloc(bytes)
+    }
+    fn free(&self, dev: usize) {
+        if let Ok(m) = self.mem() {
+            m.free(dev)
+        }
+    }
+    unsafe fn copy_to(&self, dev: usize, host: *const u8, bytes: usize) {
+        if let Ok(m) = self.mem() {
+            m.copy_to(dev, host, bytes)
+        }
+    }
+    unsafe fn copy_from(&self, host: *mut u8, dev: usize, bytes: usize) {
+        if let Ok(m) = self.mem() {
+            m.copy_from(host, dev, bytes)
+        }
+    }
+    unsafe fn copy_within(&self, dst: usize, src: usize, bytes: usize) {
+        if let Ok(m) = self.mem() {
+            m.copy_within(dst, src, bytes)
+        }
+    }
+    unsafe fn zero(&self, dev: usize, bytes: usize) {
+        if let Ok(m) = self.mem() {
+            m.zero(dev, bytes)
+        }
+    }
+    fn memory_info(&self) -> (usize, usize) {
+        cuda::gpu(self.ordinal).map(|g| g.mem_info()).unwrap_or((0, 0))
+    }
+}
+
+// --- streams ------------------------------------------------------------------
+
+/// The device's queues as CUDA streams.
+struct GpuStreams {
+    ordinal: usize,
+    /// Async values whose streams exist.
+    used: Mutex<BTreeSet<i64>>,
+}
+
+impl GpuStreams {
+    fn stream(&self, v: Option<i64>) -> AccResult<(&'static Gpu, usize)> {
+        let g = cuda::gpu(self.ordinal)?;
+        let s = g.stream(v.unwrap_or(acc_async_sync))?;
+        if let Some(v) = v {
+            lock(&self.used).insert(v);
+        }
+        Ok((g, s))
+    }
+    fn is_used(&self, v: i64) -> bool {
+        lock(&self.used).contains(&v)
+    }
+}
+
+impl Streams for GpuStreams {
+    fn sync(&self, v: Option<i64>) -> AccResult<()> {
+        if v.is_some_and(|v| !self.is_used(v)) {
+            return Ok(());
+        }
+        let (g, s) = self.stream(v)?;
+        g.sync_stream(s).map_err(|e| after_error(self.ordinal, e))
+    }
+    fn idle(&self, v: i64) -> AccResult<bool> {
+        if !self.is_used(v) {
+            return Ok(true);
+        }
+        let (g, s) = self.stream(Some(v))?;
+        g.query_stream(s)
+    }
+    fn order(&self, waiter: Option<i64>, waited: i64) -> AccResult<()> {
+        if !self.is_used(waited) {
+            return Ok(());
+        }
+        let (g, w) = self.stream(waiter)?;
+        let (_, d) = self.stream(Some(waited))?;
+        g.stream_wait_stream(w, d)
+    }
+    fn used(&self) -> Vec<i64> {
+        lock(&self.used).iter().copied().collect()
+    }
+    fn handle(&self, v: Option<i64>) -> AccResult<usize> {
+        self.stream(v).map(|(_, s)| s)
+    }
+    unsafe fn copy_to(&self, v: Option<i64>, dev: usize, host: *const u8, bytes: usize) -> AccResult<()> {
+        let (g, s) = self.stream(v)?;
+        g.copy_to_async(dev, host, bytes, s)
+    }
+    unsafe fn copy_from(&self, v: Option<i64>, host: *mut u8, dev: usize, bytes: usize) -> AccResult<()> {
+        let (g, s) = self.stream(v)?;
+        g.copy_from_async(host, dev, bytes, s)
+    }
+}
+
+/// After a failed CUDA call on device `ordinal`: an execution error (a
+/// faulting kernel poisons the context) resets the device — a fresh
+/// context, the present table emptied, modules reloaded at next use.
+fn after_error(ordinal: usize, e: AccError) -> AccError {
+    if e.code != acc_error_execution {
+        return e;
+    }
+    let Some(dev) = device::device(DeviceType::Nvidia, ordinal) else { return e };
+    let reset = cuda::gpu(ordinal).and_then(|g| g.recover());
+    dev.lost_state();
+    let how = match reset {
+        Ok(()) => "the device was reset: its present data is gone".to_string(),
+        Err(r) => format!("resetting the device failed too: {}", r.message),
+    };
+    AccError { message: format!("{} ({how})", e.message), ..e }
+}
+
+// --- compute ------------------------------------------------------------------
+
+/// Runs PTX forms on GPU `ordinal`.
+pub struct GpuCompute {
+    ordinal: usize,
+}
+
+impl GpuCompute {
+    fn gpu(&self) -> AccResult<&'static Gpu> {
+        cuda::gpu(self.ordinal)
+    }
+}
+
+impl Compute for GpuCompute {
+    fn form(&self) -> Form {
+        Form::Ptx
+    }
+
+    fn init(&self) -> AccResult<()> {
+        self.gpu().map(|_| ())
+    }
+
+    fn property(&self, prop: i32) -> Option<usize> {
+        let g = self.gpu().ok()?;
+        match prop {
+            acc_property_memory => Some(g.mem_info().0),
+            acc_property_free_memory => Some(g.mem_info().1),
+            acc_property_shared_memory_support => Some(0),
+            _ => None,
+        }
+    }
+
+    fn property_string(&self, prop: i32) -> Option<String> {
+        let g = self.gpu().ok()?;
+        match prop {
+            acc_property_name => Some(g.name().to_string()),
+            acc_property_vendor => Some("NVIDIA".into()),
+            acc_property_driver => {
+                let (ma, mi) = g.compute_capability();
+                Some(format!("accjit {} (PTX through the CUDA driver; compute capability {ma}.{mi})", env!("CARGO_PKG_VERSION")))
+            }
+            _ => None,
+        }
+    }
+
+    fn launch(&self, dev: &'static Device, slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts, q: Option<i64>) -> AccResult<()> {
+        let form = slot.ptx().ok_or_else(|| {
+            AccError::new(
+                acc_error_device_unavailable,
+                format!(
+                    "kernel {} has no code for the nvidia device (the program was compiled for another device type; compile it with device_type nvidia)",
+                    slot.name
+                ),
+            )
+        })?;
+        let gpu = self.gpu()?;
+        let func = function(dev, gpu, form)?;
+        let nparams = slot.param_kinds.len().min(args.len());
+        compute::translate_args(dev, slot, args, true)?;
+        if let Some(w) = o.wait {
+            queue::wait(dev, compute::wait_list(w).as_deref(), o.async_, o.loc, false)?;
+        }
+        // Firstprivate aggregates: the values at the construct, staged in device memory.
+        let mut staged = vec![];
+        for i in 0..nparams {
+            if slot.param_kinds[i] != PARAM_SNAPSHOT || args[i] == 0 {
+                continue;
+            }
+            let bytes = args.get(i + 1).copied().unwrap_or(0) as i64;
+            if bytes <= 0 {
+                continue;
+            }
+            let d = dev.mem.malloc(bytes as usize)?;
+            unsafe { dev.mem.copy_to(d, args[i] as *const u8, bytes as usize) };
+            args[i] = d as u64;
+            staged.push(d);
+        }
+        // Parameter bytes: a u64 slot each, or the bytes of a by-value aggregate.
+        let mut by_value: Vec<Vec<u64>> = vec![];
+        let mut params: Vec<*mut std::ffi::c_void> = Vec::with_capacity(nparams);
+        for (i, arg) in args[..nparams].iter_mut().enumerate() {
+            let size = form.param_bytes.get(i).copied().unwrap_or(0) as usize;
+            if size > 0 && *arg != 0 {
+                let mut b = vec![0u64; size.div_ceil(8)];
+                // SAFETY: a by-value aggregate argument is the host address of `size` bytes.
+                unsafe { std::ptr::copy_nonoverlapping(*arg as *const u8, b.as_mut_ptr() as *mut u8, size) };
+                params.push(b.as_mut_ptr() as *mut std::ffi::c_void);
+                by_value.push(b);
+            } else {
+                params.push(arg as *mut u64 as *mut std::ffi::c_void);
+            }
+        }
+        let extents = &args[nparams..];
+        let (grid, block) = launch_config(gpu, &func, form, slot, o, extents);
+        let total = grid.iter().map(|&d| d as u64).product::<u64>() as i64;
+        let events = compute::LaunchEvents::start(dev, slot, o, total);
+        let streams = dev.queues.streams().ok_or_else(|| AccError::new(acc_error_other, "the nvidia device has no streams"))?;
+        let stream = streams.handle(q)?;
+        let name = |e: AccError| AccError { message: format!("kernel {} on nvidia device {}: {}", slot.name, dev.num, e.message), ..e };
+        let r = gpu.launch(&func, grid, block, 0, &mut params, stream).map_err(|e| after_error(self.ordinal, name(e)));
+        let r =
+            r.and_then(|()| if q.is_none() || !staged.is_empty() { gpu.sync_stream(stream).map_err(|e| after_error(self.ordinal, name(e))) } else { Ok(()) });
+        for d in staged {
+            dev.mem.free(d);
+        }
+        events.end();
+        r
+    }
+}
+
+/// Grid and block of one launch (CONTRACT9.md): block (V, W, 1) with V the
+/// `vector_length` clause or the kernel's hint, W `num_workers` or the
+/// hint, capped so that V × W fits the function's thread limit (workers
+/// give way first); the grid has `num_gangs` gangs exactly, else the
+/// kernel's suggestion, else enough blocks to fill the device (SM count ×
+/// resident blocks of this size), capped by the kernel's useful maximum;
+/// gang grids put the extents of the lower dimensions in x (and y) and the
+/// rest in the last dimension.
+fn launch_config(gpu: &Gpu, func: &GpuFunction, form: &PtxForm, slot: &KernelSlot, o: &LaunchOpts, extents: &[u64]) -> ([u32; 3], [u32; 3]) {
+    let max_threads = func.max_threads_per_block().max(1);
+    let pick = |clause: i64, hint: u32| if clause > 0 { clause.min(1024) as u32 } else { hint.max(1) };
+    let mut v = pick(o.vector_length, form.vector).min(max_threads);
+    let mut w = pick(o.num_workers, form.workers);
+    if v * w > max_threads {
+        w = (max_threads / v).max(1);
+        v = v.min(max_threads / w);
+    }
+    let threads = (v * w).max(1);
+    let useful = form.max_gangs.or(slot.max_gangs);
+    let gangs: u64 = if o.num_gangs > 0 {
+        o.num_gangs as u64
+    } else {
+        let fill = || {
+            // H100/A100: 2048 resident threads and at most 32 blocks per SM.
+            let per_sm = (2048 / threads).clamp(1, 32) as u64;
+            gpu.sm_count().max(1) as u64 * per_sm
+        };
+        let g = form.default_gangs.unwrap_or_else(fill).max(1);
+        useful.map_or(g, |m| g.min(m.max(1)))
+    };
+    let dims = form.gang_dims.clamp(1, 3) as usize;
+    let mut grid = [1u64; 3];
+    let mut below = 1u64;
+    for (d, g) in grid.iter_mut().enumerate().take(dims - 1) {
+        *g = extents.get(d).copied().unwrap_or(1).max(1);
+        below *= *g;
+    }
+    grid[dims - 1] = (gangs / below).max(1);
+    let limits = [i32::MAX as u64, 65535, 65535];
+    let grid = [grid[0].min(limits[0]) as u32, grid[1].min(limits[1]) as u32, grid[2].min(limits[2]) as u32];
+    (grid, [v, w, 1])
+}
+
+/// The kernel's function on `dev`, loading the program's module first if
+/// needed.
+fn function(dev: &'static Device, gpu: &Gpu, form: &PtxForm) -> AccResult<GpuFunction> {
+    let generation = dev.generation();
+    if let Some(l) = lock(&form.functions).iter().find(|l| l.ordinal == dev.num && l.generation == generation) {
+        return Ok(l.func.clone());
+    }
+    let module = module_on(dev, gpu, &form.module)?;
+    let func = module.function(&form.entry)?;
+    let mut fs = lock(&form.functions);
+    fs.retain(|l| l.ordinal != dev.num);
+    fs.push(LoadedFn { ordinal: dev.num, generation, func: func.clone() });
+    Ok(func)
+}
+
+/// The program's module on `dev` (loaded once per generation), with its
+/// globals bound (see [`bind_globals`]).
+fn module_on(dev: &'static Device, gpu: &Gpu, text: &PtxModuleText) -> AccResult<Arc<GpuModule>> {
+    let generation = dev.generation();
+    let mut loaded = lock(&text.loaded);
+    if let Some(l) = loaded.iter().find(|l| l.ordinal == dev.num && l.generation == generation) {
+        return Ok(l.module.clone());
+    }
+    let module = Arc::new(gpu.load_module(&text.text)?);
+    let mut symbols = Vec::with_capacity(text.globals.len());
+    for g in &text.globals {
+        symbols.push(module.global(&g.symbol)?);
+    }
+    bind_globals(dev, text, &symbols);
+    loaded.retain(|l| l.ordinal != dev.num);
+    loaded.push(Loaded { ordinal: dev.num, generation, module: module.clone(), symbols });
+    Ok(module)
+}
+
+/// Makes each `declare`d global's symbol its device copy on `dev` (declare
+/// semantics: structured count 1, never freed while the module lives),
+/// initialised from the host global's current bytes — or, when `declare`
+/// already made a device copy elsewhere, from that copy, which the symbol
+/// then replaces. Globals without `declare` that device code names get the
+/// host bytes (the module's initial values) but are not made present: a
+/// data clause on them copies to a device copy of its own, as on any device.
+fn bind_globals(dev: &Device, text: &PtxModuleText, symbols: &[(usize, usize)]) {
+    for (g, &(sym, size)) in text.globals.iter().zip(symbols) {
+        let bytes = g.bytes.min(size);
+        if bytes == 0 || g.host == 0 {
+            continue;
+        }
+        if !g.declared {
+            unsafe { dev.mem.copy_to(sym, g.host as *const u8, bytes) };
+            continue;
+        }
+        let mut t = dev.table();
+        match t.lookup(g.host, bytes) {
+            Lookup::NotPresent => {
+                t.insert(Entry { host: g.host, bytes, dev: sym, structured: 1, dynamic: 0, mapped: true });
+                drop(t);
+                unsafe { dev.mem.copy_to(sym, g.host as *const u8, bytes) };
+            }
+            Lookup::Present(k) => {
+                let Some(old) = t.get(k).cloned() else { continue };
+                if old.host != g.host || old.bytes != bytes || old.dev == sym {
+                    continue;
+                }
+                t.remove(k);
+                t.insert(Entry { dev: sym, mapped: true, structured: old.structured + 1, ..old.clone() });
+                drop(t);
+                unsafe { dev.mem.copy_within(sym, old.dev, bytes) };
+                if !old.mapped {
+                    dev.mem.free_copy(old.dev, old.host, old.bytes);
+                }
+            }
+            Lookup::Partly(..) => {}
+        }
+    }
+}
+
+/// A program's module goes away (its program is dropped): its globals
+/// leave the present tables of the devices it was loaded on.
+pub(crate) fn unbind_globals(text: &PtxModuleText) {
+    for l in lock(&text.loaded).iter() {
+        let Some(dev) = device::device(DeviceType::Nvidia, l.ordinal) else { continue };
+        if dev.generation() != l.generation {
+            continue;
+        }
+        let mut t = dev.table();
+        for (g, &(sym, _)) in text.globals.iter().zip(&l.symbols) {
+            if t.get(g.host).is_some_and(|e| e.dev == sym) {
+                t.remove(g.host);
+            }
+        }
+    }
+}
+
+/// `acc_get_cuda_stream`: the CUDA stream of async value `async_` on the
+/// current device (null when it is not an nvidia device).
+pub fn cuda_stream(async_: i64) -> AccResult<usize> {
+    let dev = device::current_device()?;
+    if dev.ty != DeviceType::Nvidia {
+        return Ok(0);
+    }
+    let v = queue::resolve(async_)?;
+    match dev.queues.streams() {
+        Some(s) => s.handle(v),
+        None => Ok(0),
+    }
+}
+
+/// `acc_set_cuda_stream`: async value `async_` of the current (nvidia)
+/// device uses CUDA stream `stream` from now on.
+pub fn set_cuda_stream(async_: i64, stream: usize) -> AccResult<()> {
+    let dev = device::current_device()?;
+    if dev.ty != DeviceType::Nvidia {
+        return Err(AccError::new(acc_error_invalid_argument, "acc_set_cuda_stream: the current device is not an nvidia device"));
+    }
+    let v = queue::resolve(async_)?;
+    cuda::gpu(dev.num)?.set_stream(v.unwrap_or(acc_async_sync), stream);
+    // The queue is in use now (waits and tests see it).
+    if let (Some(s), Some(_)) = (dev.queues.streams(), v) {
+        s.handle(v)?;
+    }
+    Ok(())
+}
