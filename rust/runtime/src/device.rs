@@ -214,6 +214,8 @@ impl Device {
             }
         }
         self.initialized.store(false, Release);
+        // Modules loaded before bound their globals to the table just emptied.
+        self.generation.fetch_add(1, AcqRel);
         if prof::active() {
             prof::emit(&ev(acc_ev_device_shutdown_end));
         }
