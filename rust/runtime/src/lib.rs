@@ -32,8 +32,6 @@ pub mod api;
 pub mod capi;
 pub mod compute;
 pub mod consts;
-/// The CUDA layer (engineer "cuda"'s `cuda/`); a stand-in until it lands.
-#[path = "cuda_stub.rs"]
 pub mod cuda;
 pub mod data;
 pub mod deep;

@@ -37,10 +37,24 @@ fn definition(sources: &[String], name: &str) -> Option<(Vec<AbiType>, AbiType)>
     Some((params, ret))
 }
 
+/// The text of every `.rs` file under `dir` (subdirectories included).
+fn rust_sources(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            out.extend(rust_sources(&path));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    out
+}
+
 #[test]
 fn runtime_entry_points_match_the_abi_table() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
-    let sources: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    let sources = rust_sources(std::path::Path::new(dir));
     let symbols = accjit_runtime::symbols();
     for e in ENTRY_POINTS {
         let exported = symbols.iter().find(|(n, _)| n == e.name);

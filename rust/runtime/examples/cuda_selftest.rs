@@ -1,0 +1,508 @@
+//! Self-test of the CUDA layer (`accjit_runtime::cuda`) on a real GPU,
+//! with no Python: discovery and properties, the caching allocator, copy
+//! round trips and bandwidth (staged pageable, driver-direct pageable,
+//! registered), the tuning sweep of the staged copies, module loading
+//! through the disk cache (cold, in-process warm, and a second process
+//! that finds the cubin on disk), launch latency, streams waiting for
+//! streams, `.global` symbols, and a kernel fault followed by `recover()`.
+//! Prints a table last; exits 1 when a check fails. Without a GPU it says
+//! so and exits 0.
+//!
+//!     cargo run --release -p accjit-runtime --example cuda_selftest [-- --quick]
+
+use accjit_runtime::cuda::{self, Attr, CopyTuning, Gpu, ModuleOrigin};
+use std::ffi::c_void;
+use std::time::{Duration, Instant};
+
+/// saxpy, empty, poke (stores 7 at an address), bump_table (a `.global`).
+const PTX: &str = include_str!("cuda_selftest.ptx");
+const GIB: usize = 1 << 30;
+
+struct Table {
+    rows: Vec<(String, String, Option<bool>)>,
+}
+
+impl Table {
+    fn info(&mut self, what: &str, value: impl Into<String>) {
+        let v = value.into();
+        println!("  {what}: {v}");
+        self.rows.push((what.into(), v, None));
+    }
+    fn check(&mut self, what: &str, ok: bool, value: impl Into<String>) {
+        let v = value.into();
+        println!("  {what}: {v} [{}]", if ok { "ok" } else { "FAIL" });
+        self.rows.push((what.into(), v, Some(ok)));
+    }
+    fn failed(&self) -> usize {
+        self.rows.iter().filter(|r| r.2 == Some(false)).count()
+    }
+    fn print(&self) {
+        let w = self.rows.iter().map(|r| r.0.len()).max().unwrap_or(10);
+        println!("\n{:-<1$}", "", w + 50);
+        println!("{:<w$}  {:<38} status", "check", "value");
+        println!("{:-<1$}", "", w + 50);
+        for (what, v, ok) in &self.rows {
+            let s = match ok {
+                Some(true) => "ok",
+                Some(false) => "FAIL",
+                None => "",
+            };
+            println!("{what:<w$}  {v:<38} {s}");
+        }
+        println!("{:-<1$}", "", w + 50);
+        println!("{} checks, {} failed", self.rows.iter().filter(|r| r.2.is_some()).count(), self.failed());
+    }
+}
+
+fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut v = Vec::with_capacity(n);
+    while v.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let b = x.to_le_bytes();
+        let k = (n - v.len()).min(8);
+        v.extend_from_slice(&b[..k]);
+    }
+    v
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        0.0
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--disk-load") {
+        std::process::exit(child_disk_load());
+    }
+    if !cuda::available() || cuda::device_count() == 0 {
+        println!("cuda_selftest: no CUDA (libcuda not found or no device): nothing to test");
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    // A fresh disk cache, so that the first load is really cold.
+    let cache_dir = std::env::temp_dir().join(format!("accjit-cuda-selftest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache_dir);
+    std::env::set_var("ACCJIT_CACHE_DIR", &cache_dir);
+    let mut t = Table { rows: Vec::new() };
+    let r = run(&mut t, quick, &cache_dir);
+    if let Err(e) = r {
+        t.check("selftest ran to the end", false, format!("{e}"));
+    }
+    let _ = std::fs::remove_dir_all(&cache_dir);
+    t.print();
+    if t.failed() > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// Child process: open the device, load the PTX given by file (the disk
+/// cache directory comes in the environment), print origin and times.
+fn child_disk_load() -> i32 {
+    let Some(path) = std::env::args().nth(2) else { return 2 };
+    let Ok(ptx) = std::fs::read_to_string(path) else { return 2 };
+    let t0 = Instant::now();
+    let g = match cuda::gpu(0) {
+        Ok(g) => g,
+        Err(e) => {
+            println!("error {e}");
+            return 1;
+        }
+    };
+    let open = t0.elapsed();
+    let t1 = Instant::now();
+    match g.load_module_traced(&ptx).and_then(|(m, o)| m.function("saxpy").map(|_| o)) {
+        Ok(origin) => {
+            println!("origin {origin:?} open_ms {:.3} load_ms {:.3}", ms(open), ms(t1.elapsed()));
+            0
+        }
+        Err(e) => {
+            println!("error {e}");
+            1
+        }
+    }
+}
+
+fn run(t: &mut Table, quick: bool, cache_dir: &std::path::Path) -> Result<(), accjit_runtime::AccError> {
+    println!("== discovery");
+    t.info("devices", cuda::device_count().to_string());
+    t.info("driver version", cuda::driver_version().to_string());
+    let t0 = Instant::now();
+    let g: &'static Gpu = cuda::gpu(0)?;
+    t.check("device start-up (gpu(0)) <= 200 ms", t0.elapsed() <= Duration::from_millis(200), format!("{:.1} ms", ms(t0.elapsed())));
+    t.info("name", g.name());
+    let (maj, min) = g.compute_capability();
+    t.check("compute capability >= 8.0", maj >= 8, format!("{maj}.{min}"));
+    t.check("SM count", g.sm_count() > 0, g.sm_count().to_string());
+    t.info("memory", format!("{:.1} GiB", g.total_memory() as f64 / GIB as f64));
+    t.info(
+        "clock / mem clock / bus",
+        format!(
+            "{} MHz / {} MHz / {} bit",
+            g.attribute(Attr::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000,
+            g.attribute(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000,
+            g.attribute(Attr::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)
+        ),
+    );
+    t.check(
+        "max threads per block",
+        g.attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) == 1024,
+        g.attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK).to_string(),
+    );
+    let (total, free) = g.mem_info();
+    t.check("mem_info free <= total", free <= total && total > 0, format!("{:.1} / {:.1} GiB", free as f64 / GIB as f64, total as f64 / GIB as f64));
+    let e = cuda::gpu(cuda::device_count()).err();
+    t.check(
+        "gpu(count) is device_unavailable",
+        e.as_ref().map(|e| e.code) == Some(accjit_runtime::consts::acc_error_device_unavailable),
+        e.map(|e| e.message).unwrap_or_default(),
+    );
+
+    println!("== allocator");
+    let s0 = g.pool_stats();
+    let t0 = Instant::now();
+    let first = g.alloc(3 << 20)?;
+    let first_alloc = t0.elapsed();
+    g.free(first);
+    let t0 = Instant::now();
+    for _ in 0..1000 {
+        let p = g.alloc(3 << 20)?;
+        g.free(p);
+    }
+    let cached = t0.elapsed() / 1000;
+    let s1 = g.pool_stats();
+    t.check(
+        "1000 alloc/free of 3 MiB reuse the block",
+        s1.driver_allocs - s0.driver_allocs == 1 && s1.reuses - s0.reuses == 1000,
+        format!("{} driver allocs, {} reuses", s1.driver_allocs - s0.driver_allocs, s1.reuses - s0.reuses),
+    );
+    t.info("cuMemAlloc vs cached alloc+free", format!("{:.1} µs vs {:.2} µs", first_alloc.as_secs_f64() * 1e6, cached.as_secs_f64() * 1e6));
+    let mem = g.memory();
+    t.check("memory() is not shared", !mem.is_shared(), "is_shared() = false");
+    let mut host = [1u8; 16];
+    let d = mem.alloc_copy(host.as_mut_ptr() as usize, 16)?;
+    t.check("alloc_copy gives a device copy", d != host.as_ptr() as usize && d != 0, format!("{d:#x}"));
+    mem.free_copy(d, host.as_ptr() as usize, 16);
+
+    println!("== copy round trips");
+    let sizes: &[usize] =
+        if quick { &[1, 4097, (1 << 20) + 1, (37 << 20) + 123] } else { &[1, 4097, 1 << 20, (1 << 20) + 1, (37 << 20) + 123, (256 << 20) + 5] };
+    let mut all_ok = true;
+    let mut detail = String::new();
+    for (i, &n) in sizes.iter().enumerate() {
+        let src = random_bytes(n, i as u64 + 1);
+        let mut back = vec![0u8; n];
+        let d = mem.malloc(n)?;
+        unsafe {
+            mem.copy_to(d, src.as_ptr(), n);
+            let d2 = mem.malloc(n)?;
+            mem.copy_within(d2, d, n);
+            mem.copy_from(back.as_mut_ptr(), d2, n);
+            mem.free(d2);
+        }
+        mem.free(d);
+        let ok = back == src;
+        all_ok &= ok;
+        if !ok {
+            detail += &format!("{n} bytes differ; ");
+        }
+    }
+    let err = g.take_error();
+    t.check(
+        "sync round trips (H2D, D2D, D2H)",
+        all_ok && err.is_none(),
+        if all_ok { format!("{} sizes up to {} MiB", sizes.len(), sizes[sizes.len() - 1] >> 20) } else { detail },
+    );
+    if let Some(e) = err {
+        t.check("no pending copy error", false, e.message);
+    }
+    // Async on a queue's stream, then zero().
+    let n = (40 << 20) + 3;
+    let src = random_bytes(n, 99);
+    let mut back = vec![0u8; n];
+    let d = g.alloc(n)?;
+    let s = g.stream(1)?;
+    unsafe {
+        g.copy_to_async(d, src.as_ptr(), n, s)?;
+        g.copy_from_async(back.as_mut_ptr(), d, n, s)?;
+    }
+    g.sync_stream(s)?;
+    let ok_async = back == src;
+    unsafe { mem.zero(d, n) };
+    unsafe { mem.copy_from(back.as_mut_ptr(), d, n) };
+    g.free(d);
+    t.check("async round trip on queue 1 + zero", ok_async && back.iter().all(|&b| b == 0), format!("{} MiB", n >> 20));
+
+    println!("== bandwidth (1 GiB)");
+    bandwidth(t, g, quick)?;
+
+    println!("== modules and the disk cache");
+    // A nonce makes the PTX new to the driver's own JIT cache as well.
+    let ptx = format!("{PTX}\n// selftest {:?}\n", Instant::now());
+    let t0 = Instant::now();
+    let (m, origin) = g.load_module_traced(&ptx)?;
+    let saxpy = m.function("saxpy")?;
+    let cold = t0.elapsed();
+    t.check(
+        "first load compiles (cold) <= 50 ms",
+        origin == ModuleOrigin::Compiled && cold <= Duration::from_millis(50),
+        format!("{:.2} ms ({origin:?})", ms(cold)),
+    );
+    let t0 = Instant::now();
+    let (m2, origin2) = g.load_module_traced(&ptx)?;
+    let _ = m2.function("saxpy")?;
+    let warm = t0.elapsed();
+    t.check("second load from memory", origin2 == ModuleOrigin::Memory, format!("{:.3} ms ({origin2:?})", ms(warm)));
+    let files = std::fs::read_dir(cache_dir).map(|d| d.count()).unwrap_or(0);
+    t.check("cubin stored on disk", files == 1, format!("{files} file(s) in {}", cache_dir.display()));
+    let ptx_path = cache_dir.join("selftest.ptx.txt");
+    let child = std::fs::write(&ptx_path, &ptx)
+        .ok()
+        .and_then(|()| std::process::Command::new(std::env::current_exe().ok()?).arg("--disk-load").arg(&ptx_path).output().ok());
+    match child {
+        Some(out) => {
+            let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let field = |k: &str| words.iter().position(|w| *w == k).and_then(|i| words.get(i + 1)).and_then(|v| v.parse::<f64>().ok());
+            let disk_ok = out.status.success() && words.get(1) == Some(&"Disk");
+            t.check("new process: module from disk", disk_ok, text.clone());
+            if let (Some(open), Some(load)) = (field("open_ms"), field("load_ms")) {
+                t.info("new process: device open", format!("{open:.1} ms"));
+                t.check("new process: disk load <= 1 ms", load <= 1.0, format!("{load:.3} ms"));
+            }
+        }
+        None => t.check("new process: module from disk", false, "cannot run the child process"),
+    }
+    // Corrupt the cubin: the next process-cold load is a miss and compiles.
+    if let Some(f) =
+        std::fs::read_dir(cache_dir).ok().and_then(|mut d| d.find_map(|e| e.ok().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "bin"))))
+    {
+        let mut bytes = std::fs::read(&f).unwrap_or_default();
+        let mid = bytes.len() / 2;
+        if let Some(b) = bytes.get_mut(mid) {
+            *b ^= 0x5a;
+        }
+        let _ = std::fs::write(&f, &bytes);
+        let out = std::process::Command::new(std::env::current_exe().map_err(|e| accjit_runtime::AccError::new(1, e.to_string()))?)
+            .arg("--disk-load")
+            .arg(&ptx_path)
+            .output();
+        let text = out.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
+        t.check("corrupt cubin on disk is a miss", text.starts_with("origin Compiled"), text);
+    }
+
+    // saxpy on 1M floats.
+    let n = 1 << 20;
+    let x: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32 * 0.001).collect();
+    let y: Vec<f32> = (0..n).map(|i| ((i * 104729) % 977) as f32 * 0.5).collect();
+    let a = 2.5f32;
+    let ok = run_saxpy(g, &saxpy, &x, &y, a)?;
+    t.check("saxpy y = a*x + y (1M floats)", ok, format!("grid {} x 256", n / 256));
+    t.info("saxpy occupancy (blocks/SM at 256)", saxpy.blocks_per_sm(256, 0).to_string());
+
+    // .global symbol.
+    let (addr, size) = m.global("selftest_table")?;
+    let table: Vec<u32> = (0..16).collect();
+    unsafe { mem.copy_to(addr, table.as_ptr().cast(), 64) };
+    let bump = m.function("bump_table")?;
+    let s = g.stream(acc_async_sync())?;
+    g.launch(&bump, [1, 1, 1], [16, 1, 1], 0, &mut [], s)?;
+    g.sync_stream(s)?;
+    let mut back = vec![0u32; 16];
+    unsafe { mem.copy_from(back.as_mut_ptr().cast(), addr, 64) };
+    t.check(
+        ".global symbol read/written by kernel and host",
+        size == 64 && back.iter().enumerate().all(|(i, &v)| v == i as u32 + 1),
+        format!("{size} bytes at {addr:#x}"),
+    );
+
+    println!("== launch latency");
+    let empty = m.function("empty")?;
+    let s = g.stream(acc_async_sync())?;
+    for _ in 0..100 {
+        g.launch(&empty, [1, 1, 1], [1, 1, 1], 0, &mut [], s)?;
+        g.sync_stream(s)?;
+    }
+    let mut lat = Vec::with_capacity(1000);
+    let mut enq = Vec::with_capacity(1000);
+    for _ in 0..1000 {
+        let t0 = Instant::now();
+        g.launch(&empty, [1, 1, 1], [1, 1, 1], 0, &mut [], s)?;
+        let t1 = Instant::now();
+        g.sync_stream(s)?;
+        enq.push((t1 - t0).as_secs_f64() * 1e6);
+        lat.push(t0.elapsed().as_secs_f64() * 1e6);
+    }
+    t.info("launch+sync of empty kernel (median of 1000)", format!("{:.2} µs", median(lat)));
+    t.info("launch enqueue only (median)", format!("{:.2} µs", median(enq)));
+
+    println!("== streams");
+    // Queue 2 waits for queue 3's saxpy before copying y back.
+    let n = 1 << 22;
+    let x: Vec<f32> = (0..n).map(|i| (i % 100) as f32).collect();
+    let y: Vec<f32> = vec![1.0; n];
+    let (dx, dy) = (g.alloc(n * 4)?, g.alloc(n * 4)?);
+    let (q3, q2) = (g.stream(3)?, g.stream(2)?);
+    let mut out = vec![0f32; n];
+    unsafe {
+        g.copy_to_async(dx, x.as_ptr().cast(), n * 4, q3)?;
+        g.copy_to_async(dy, y.as_ptr().cast(), n * 4, q3)?;
+    }
+    let (mut pn, mut pa, mut px, mut py) = (n as u64, 3.0f32.to_bits() as u64, dx as u64, dy as u64);
+    let mut params =
+        [&mut pn as *mut u64 as *mut c_void, &mut pa as *mut u64 as *mut c_void, &mut px as *mut u64 as *mut c_void, &mut py as *mut u64 as *mut c_void];
+    for _ in 0..20 {
+        g.launch(&saxpy, [(n / 256) as u32, 1, 1], [256, 1, 1], 0, &mut params, q3)?;
+    }
+    let idle_before = g.query_stream(q3)?;
+    g.stream_wait_stream(q2, q3)?;
+    unsafe { g.copy_from_async(out.as_mut_ptr().cast(), dy, n * 4, q2)? };
+    g.sync_stream(q2)?;
+    let ok = out.iter().zip(&x).all(|(o, xi)| *o == 1.0 + 20.0 * 3.0 * xi);
+    let idle_after = g.query_stream(q3)?;
+    t.check("stream_wait_stream orders queue 2 after queue 3", ok && idle_after, format!("q3 idle before wait: {idle_before}, after: {idle_after}"));
+    g.free(dx);
+    g.free(dy);
+
+    println!("== fault and recover");
+    let poke = m.function("poke")?;
+    let mut addr = 0x10u64;
+    let mut p = [&mut addr as *mut u64 as *mut c_void];
+    let gen0 = g.generation();
+    let launched = g.launch(&poke, [1, 1, 1], [1, 1, 1], 0, &mut p, s);
+    let synced = g.sync_stream(s);
+    let err = launched.err().or(synced.err());
+    let fault_ok = err.as_ref().is_some_and(|e| e.code == accjit_runtime::consts::acc_error_execution && e.message.contains("CUDA_ERROR"));
+    t.check("store to 0x10 is acc_error_execution", fault_ok, err.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| "no error".into()));
+    t.check("device poisoned after the fault", g.poisoned(), g.poisoned().to_string());
+    let t0 = Instant::now();
+    let rec = g.recover();
+    t.check("recover()", rec.is_ok() && g.generation() == gen0 + 1 && !g.poisoned(), format!("{:.1} ms, generation {}", ms(t0.elapsed()), g.generation()));
+    rec?;
+    let stale = g.launch(&saxpy, [1, 1, 1], [32, 1, 1], 0, &mut params, s).err();
+    t.check("old kernel refused after recover", stale.is_some(), stale.map(|e| e.message).unwrap_or_default());
+    let (m3, origin3) = g.load_module_traced(&ptx)?;
+    let saxpy3 = m3.function("saxpy")?;
+    let x: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+    let y: Vec<f32> = (0..4096).map(|i| (4096 - i) as f32).collect();
+    let ok = run_saxpy(g, &saxpy3, &x, &y, -1.5)?;
+    t.check("device works again (reload + saxpy)", ok && origin3 != ModuleOrigin::Memory, format!("module from {origin3:?}"));
+    Ok(())
+}
+
+fn acc_async_sync() -> i64 {
+    accjit_runtime::consts::acc_async_sync
+}
+
+fn run_saxpy(g: &'static Gpu, f: &cuda::GpuFunction, x: &[f32], y: &[f32], a: f32) -> Result<bool, accjit_runtime::AccError> {
+    let n = x.len();
+    let mem = g.memory();
+    let (dx, dy) = (mem.malloc(n * 4)?, mem.malloc(n * 4)?);
+    unsafe {
+        mem.copy_to(dx, x.as_ptr().cast(), n * 4);
+        mem.copy_to(dy, y.as_ptr().cast(), n * 4);
+    }
+    let (mut pn, mut pa, mut px, mut py) = (n as u64, a.to_bits() as u64, dx as u64, dy as u64);
+    let mut params =
+        [&mut pn as *mut u64 as *mut c_void, &mut pa as *mut u64 as *mut c_void, &mut px as *mut u64 as *mut c_void, &mut py as *mut u64 as *mut c_void];
+    let s = g.stream(acc_async_sync())?;
+    g.launch(f, [n.div_ceil(256) as u32, 1, 1], [256, 1, 1], 0, &mut params, s)?;
+    g.sync_stream(s)?;
+    let mut out = vec![0f32; n];
+    unsafe { mem.copy_from(out.as_mut_ptr().cast(), dy, n * 4) };
+    mem.free(dx);
+    mem.free(dy);
+    if let Some(e) = g.take_error() {
+        return Err(e);
+    }
+    Ok(out.iter().enumerate().all(|(i, &o)| o == a.mul_add(x[i], y[i])))
+}
+
+/// GB/s of `reps` timed runs of `op` (after one warm-up): (best, median).
+fn rate(bytes: usize, reps: usize, mut op: impl FnMut()) -> (f64, f64) {
+    op();
+    let mut v = Vec::new();
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        op();
+        v.push(bytes as f64 / t0.elapsed().as_secs_f64() / 1e9);
+    }
+    let best = v.iter().cloned().fold(0.0, f64::max);
+    (best, median(v))
+}
+
+fn bandwidth(t: &mut Table, g: &'static Gpu, quick: bool) -> Result<(), accjit_runtime::AccError> {
+    let n = GIB;
+    let mem = g.memory();
+    let mut host = vec![0u8; n];
+    for (i, c) in host.chunks_mut(4096).enumerate() {
+        c[0] = i as u8;
+        c[c.len() - 1] = (i >> 8) as u8;
+    }
+    let d = mem.malloc(n)?;
+    let reps = if quick { 3 } else { 5 };
+    let default = g.copy_tuning();
+    let h2d = |h: &Vec<u8>| unsafe { mem.copy_to(d, h.as_ptr(), n) };
+    let (best, med) = rate(n, reps, || h2d(&host));
+    t.check("copyin 1 GiB pageable H2D (staged) >= 40 GB/s", best >= 40.0, format!("best {best:.1} GB/s, median {med:.1}"));
+    let (best, med) = rate(n, reps, || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
+    t.info("copyout 1 GiB pageable D2H (staged)", format!("best {best:.1} GB/s, median {med:.1}"));
+    // Check the bytes survived the round trips.
+    let ok = host.chunks(4096).enumerate().all(|(i, c)| c[0] == i as u8 && c[c.len() - 1] == (i >> 8) as u8);
+    t.check("1 GiB round trip intact", ok && g.take_error().is_none(), "");
+
+    g.set_copy_tuning(CopyTuning { direct_max: usize::MAX, ..default });
+    let (best, _) = rate(n, reps.min(3), || h2d(&host));
+    let (best_d2h, _) = rate(n, reps.min(3), || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
+    t.info("driver-direct pageable H2D / D2H", format!("{best:.1} / {best_d2h:.1} GB/s"));
+    g.set_copy_tuning(default);
+
+    let t0 = Instant::now();
+    let reg = unsafe { g.register_host(host.as_mut_ptr(), n) };
+    let reg_ms = ms(t0.elapsed());
+    match reg {
+        Ok(()) => {
+            let (best, _) = rate(n, reps.min(3), || h2d(&host));
+            let (best_d2h, _) = rate(n, reps.min(3), || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
+            t.info("registered H2D / D2H", format!("{best:.1} / {best_d2h:.1} GB/s (register {reg_ms:.0} ms)"));
+            let _ = unsafe { g.unregister_host(host.as_mut_ptr()) };
+        }
+        Err(e) => t.info("registered H2D / D2H", format!("cannot register: {}", e.message)),
+    }
+
+    // Sweep the staged H2D/D2H over chunk size and host threads.
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let chunks: &[usize] = if quick { &[8 << 20, 16 << 20] } else { &[4 << 20, 8 << 20, 16 << 20, 32 << 20] };
+    let threads: Vec<usize> = [1, 2, 4, 6, 8, 12, 16].into_iter().filter(|&k| k <= cores).collect();
+    let mut best_cfg = (0.0, default);
+    println!("  sweep (H2D GB/s / D2H GB/s):");
+    for &c in chunks {
+        let mut line = format!("    chunk {:>2} MiB:", c >> 20);
+        for &k in &threads {
+            let tune = CopyTuning { chunk_bytes: c, threads: k, ..default };
+            g.set_copy_tuning(tune);
+            let (h, _) = rate(n, 2, || h2d(&host));
+            let (dh, _) = rate(n, 2, || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
+            line += &format!("  t{k}: {h:.1}/{dh:.1}");
+            if h > best_cfg.0 {
+                best_cfg = (h, tune);
+            }
+        }
+        println!("{line}");
+    }
+    g.set_copy_tuning(default);
+    t.info("best staged H2D config", format!("{:.1} GB/s: chunk {} MiB, {} threads", best_cfg.0, best_cfg.1.chunk_bytes >> 20, best_cfg.1.threads));
+    mem.free(d);
+    Ok(())
+}

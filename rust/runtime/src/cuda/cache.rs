@@ -1,0 +1,314 @@
+//! The on-disk kernel cache: bytes (the cubin the driver's JIT produced)
+//! stored under a key (a hash of the PTX text, the device's compute
+//! capability and the driver version), so that a new process skips the
+//! PTX→SASS compilation of kernels it has run before.
+//!
+//! Directory: `ACCJIT_CACHE_DIR`, else `$XDG_CACHE_HOME/accjit`, else
+//! `~/.cache/accjit`. One file per key, `cuda-<32 hex digits>.bin`, made of
+//! a header (magic, format version, the key, payload length, payload
+//! checksum) and the payload. Files are written to a temporary file in the
+//! same directory and renamed into place, so a reader sees a whole file or
+//! none; a file whose header, length or checksum does not match (truncated,
+//! corrupt, another format) is a miss and is overwritten by the next store.
+//! A directory that cannot be written turns the store off for the rest of
+//! the process with one warning on stderr (loads still read what is there);
+//! the in-process module map keeps working either way.
+//!
+//! Nothing here needs a GPU: the unit tests run everywhere.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+const MAGIC: &[u8; 8] = b"ACCJITCB";
+const FORMAT: u32 = 1;
+/// magic, format, reserved, key, payload length, checksum.
+const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
+
+/// Set once the "cannot write" warning has been printed (one per process).
+static WARNED: AtomicBool = AtomicBool::new(false);
+
+/// A cache key: 128 bits of hash over everything the cached bytes depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CacheKey(pub [u8; 16]);
+
+impl CacheKey {
+    /// The key of a cubin compiled from `ptx` for a device of compute
+    /// capability `cc` by driver `driver` (`cuDriverGetVersion`).
+    pub fn for_cubin(ptx: &str, cc: (u32, u32), driver: i32) -> CacheKey {
+        let half = |salt: u64| {
+            let mut h = DefaultHasher::new();
+            salt.hash(&mut h);
+            ptx.hash(&mut h);
+            cc.hash(&mut h);
+            driver.hash(&mut h);
+            h.finish()
+        };
+        let mut k = [0u8; 16];
+        k[..8].copy_from_slice(&half(0x6163_636a_6974_0001).to_le_bytes());
+        k[8..].copy_from_slice(&half(0x6163_636a_6974_0002).to_le_bytes());
+        CacheKey(k)
+    }
+
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// A 64-bit hash of a byte string (the in-process module map's key and the
+/// payload checksum).
+pub fn hash64(bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+/// The kernel cache in one directory.
+#[derive(Debug)]
+pub struct DiskCache {
+    dir: PathBuf,
+    /// Stores failed once: do not try again.
+    read_only: AtomicBool,
+}
+
+impl DiskCache {
+    pub fn new(dir: impl Into<PathBuf>) -> DiskCache {
+        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false) }
+    }
+
+    /// The cache in the directory the environment names (see the module doc).
+    pub fn from_env() -> DiskCache {
+        DiskCache::new(default_dir())
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// True after a store failed (the directory cannot be written).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.load(Relaxed)
+    }
+
+    fn path(&self, key: &CacheKey) -> PathBuf {
+        self.dir.join(format!("cuda-{}.bin", key.hex()))
+    }
+
+    /// The bytes stored under `key`, or `None` (absent, unreadable, corrupt).
+    pub fn load(&self, key: &CacheKey) -> Option<Vec<u8>> {
+        let file = std::fs::read(self.path(key)).ok()?;
+        decode(&file, key)
+    }
+
+    /// Stores `bytes` under `key` atomically. False when the directory
+    /// cannot be written (the first such failure warns once per process and
+    /// turns stores off for this cache).
+    pub fn store(&self, key: &CacheKey, bytes: &[u8]) -> bool {
+        if self.is_read_only() {
+            return false;
+        }
+        match self.write(key, bytes) {
+            Ok(()) => true,
+            Err(e) => {
+                self.read_only.store(true, Relaxed);
+                if !WARNED.swap(true, Relaxed) {
+                    eprintln!(
+                        "accjit: warning: cannot write the kernel cache in {} ({e}); compiled kernels are kept in memory only (set ACCJIT_CACHE_DIR to a writable directory)",
+                        self.dir.display()
+                    );
+                }
+                false
+            }
+        }
+    }
+
+    fn write(&self, key: &CacheKey, bytes: &[u8]) -> std::io::Result<()> {
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
+        std::fs::create_dir_all(&self.dir)?;
+        let target = self.path(key);
+        let tmp = self.dir.join(format!(".cuda-{}.{}.{}.tmp", key.hex(), std::process::id(), SERIAL.fetch_add(1, Relaxed)));
+        let written = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&encode(key, bytes))?;
+            f.flush()?;
+            drop(f);
+            std::fs::rename(&tmp, &target)
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
+    }
+}
+
+/// `ACCJIT_CACHE_DIR`, else `$XDG_CACHE_HOME/accjit`, else `~/.cache/accjit`
+/// (else a directory under the system's temporary directory).
+pub fn default_dir() -> PathBuf {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(d) = env("ACCJIT_CACHE_DIR") {
+        return d;
+    }
+    if let Some(d) = env("XDG_CACHE_HOME") {
+        return d.join("accjit");
+    }
+    if let Some(h) = env("HOME") {
+        return h.join(".cache").join("accjit");
+    }
+    std::env::temp_dir().join("accjit-cache")
+}
+
+fn encode(key: &CacheKey, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&key.0);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&hash64(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+fn decode(file: &[u8], key: &CacheKey) -> Option<Vec<u8>> {
+    if file.len() < HEADER || &file[..8] != MAGIC {
+        return None;
+    }
+    let u64_at = |at: usize| file[at..at + 8].try_into().ok().map(u64::from_le_bytes);
+    let format = u32::from_le_bytes(file[8..12].try_into().ok()?);
+    let len = usize::try_from(u64_at(32)?).ok()?;
+    let sum = u64_at(40)?;
+    let payload = &file[HEADER..];
+    (format == FORMAT && file[16..32] == key.0 && payload.len() == len && hash64(payload) == sum).then(|| payload.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("accjit-cache-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    fn payload(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn keys_depend_on_ptx_capability_and_driver() {
+        let k = CacheKey::for_cubin(".entry k() { ret; }", (9, 0), 13000);
+        assert_eq!(k, CacheKey::for_cubin(".entry k() { ret; }", (9, 0), 13000));
+        assert_ne!(k, CacheKey::for_cubin(".entry k() { ret; } ", (9, 0), 13000));
+        assert_ne!(k, CacheKey::for_cubin(".entry k() { ret; }", (8, 0), 13000));
+        assert_ne!(k, CacheKey::for_cubin(".entry k() { ret; }", (9, 0), 12080));
+        assert_eq!(k.hex().len(), 32);
+    }
+
+    #[test]
+    fn store_then_load_round_trips_and_other_keys_miss() {
+        let dir = scratch("roundtrip");
+        let c = DiskCache::new(dir.join("nested"));
+        let k = CacheKey::for_cubin("a", (9, 0), 1);
+        let other = CacheKey::for_cubin("b", (9, 0), 1);
+        assert_eq!(c.load(&k), None);
+        let bytes = payload(10_000, 7);
+        assert!(c.store(&k, &bytes));
+        assert_eq!(c.load(&k).as_deref(), Some(&bytes[..]));
+        assert_eq!(c.load(&other), None);
+        // Overwrite with other bytes: the new ones are read back.
+        let bytes2 = payload(333, 9);
+        assert!(c.store(&k, &bytes2));
+        assert_eq!(c.load(&k).as_deref(), Some(&bytes2[..]));
+        // No temporary files are left behind.
+        let names: Vec<String> = std::fs::read_dir(c.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, vec![format!("cuda-{}.bin", k.hex())]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn truncated_corrupt_or_misnamed_files_are_misses() {
+        let dir = scratch("corrupt");
+        let c = DiskCache::new(&dir);
+        let k = CacheKey::for_cubin("kernel", (8, 0), 2);
+        let bytes = payload(4096, 3);
+        assert!(c.store(&k, &bytes));
+        let path = c.path(&k);
+        let whole = std::fs::read(&path).unwrap();
+        // Truncated payload.
+        std::fs::write(&path, &whole[..whole.len() - 1]).unwrap();
+        assert_eq!(c.load(&k), None);
+        // Truncated header.
+        std::fs::write(&path, &whole[..HEADER - 3]).unwrap();
+        assert_eq!(c.load(&k), None);
+        // One flipped payload bit.
+        let mut flipped = whole.clone();
+        flipped[HEADER + 100] ^= 0x10;
+        std::fs::write(&path, &flipped).unwrap();
+        assert_eq!(c.load(&k), None);
+        // A valid file of another key copied under this key's name.
+        let other = CacheKey::for_cubin("other", (8, 0), 2);
+        std::fs::write(&path, encode(&other, &bytes)).unwrap();
+        assert_eq!(c.load(&k), None);
+        // Empty file.
+        std::fs::write(&path, b"").unwrap();
+        assert_eq!(c.load(&k), None);
+        // A store repairs it.
+        assert!(c.store(&k, &bytes));
+        assert_eq!(c.load(&k).as_deref(), Some(&bytes[..]));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unwritable_directory_turns_stores_off_without_failing() {
+        let dir = scratch("unwritable");
+        std::fs::create_dir_all(&dir).unwrap();
+        // A directory below a regular file cannot be created, even by root.
+        let blocker = dir.join("file");
+        std::fs::write(&blocker, b"x").unwrap();
+        let c = DiskCache::new(blocker.join("cache"));
+        let k = CacheKey::for_cubin("x", (9, 0), 3);
+        assert!(!c.store(&k, b"bytes"));
+        assert!(c.is_read_only());
+        assert!(WARNED.load(Relaxed));
+        assert!(!c.store(&k, b"bytes"));
+        assert_eq!(c.load(&k), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn concurrent_stores_of_one_key_leave_a_valid_file() {
+        let dir = scratch("concurrent");
+        let c = DiskCache::new(&dir);
+        let k = CacheKey::for_cubin("same", (9, 0), 4);
+        let bytes = payload(1 << 16, 5);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| assert!(c.store(&k, &bytes)));
+            }
+        });
+        assert_eq!(c.load(&k).as_deref(), Some(&bytes[..]));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn default_dir_follows_the_environment_rules() {
+        // Read-only check of the rule (the environment is process-wide, so
+        // the test does not change it).
+        let d = default_dir();
+        match std::env::var_os("ACCJIT_CACHE_DIR").filter(|v| !v.is_empty()) {
+            Some(v) => assert_eq!(d, PathBuf::from(v)),
+            None => assert!(d.ends_with("accjit") || d.ends_with("accjit-cache"), "{}", d.display()),
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The thin edge to libcuda: whether the library is there at all (checked
+//! once, without panicking: cudarc's loader panics when libcuda is missing),
+//! `cuInit`, and the one mapping from a `CUresult` to an [`AccError`] with
+//! the CUDA error name in the message.
+//!
+//! Every other file of the layer calls the driver through `cudarc::driver::sys`
+//! and turns its result into an `AccResult` with [`check`].
+
+use crate::consts::*;
+use crate::error::{AccError, AccResult};
+use cudarc::driver::sys::{self, CUresult};
+use std::ffi::CStr;
+use std::sync::OnceLock;
+
+/// libcuda can be loaded (checked once; cudarc's own loader panics when it
+/// cannot, so nothing may call into `sys` before this says yes).
+pub fn lib_present() -> bool {
+    static PRESENT: OnceLock<bool> = OnceLock::new();
+    *PRESENT.get_or_init(|| std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false))
+}
+
+/// libcuda is present and `cuInit(0)` succeeded (checked once).
+pub fn initialised() -> bool {
+    static INIT: OnceLock<bool> = OnceLock::new();
+    *INIT.get_or_init(|| {
+        // cudarc panics on a missing symbol: keep any such panic inside.
+        lib_present() && std::panic::catch_unwind(|| unsafe { sys::cuInit(0) } == CUresult::CUDA_SUCCESS).unwrap_or(false)
+    })
+}
+
+/// The error's name (`"CUDA_ERROR_ILLEGAL_ADDRESS"`), from the driver when it
+/// knows it, else from the enum.
+pub fn error_name(r: CUresult) -> String {
+    let mut p: *const std::ffi::c_char = std::ptr::null();
+    if lib_present() && unsafe { sys::cuGetErrorName(r, &mut p) } == CUresult::CUDA_SUCCESS && !p.is_null() {
+        if let Ok(s) = unsafe { CStr::from_ptr(p) }.to_str() {
+            return s.to_owned();
+        }
+    }
+    format!("{r:?}")
+}
+
+/// The `acc_error_*` code for a CUDA error.
+pub fn acc_code(r: CUresult) -> i32 {
+    use CUresult::*;
+    match r {
+        CUDA_ERROR_OUT_OF_MEMORY => acc_error_out_of_memory,
+        CUDA_ERROR_NO_DEVICE
+        | CUDA_ERROR_INVALID_DEVICE
+        | CUDA_ERROR_NOT_INITIALIZED
+        | CUDA_ERROR_DEINITIALIZED
+        | CUDA_ERROR_DEVICE_UNAVAILABLE
+        | CUDA_ERROR_DEVICE_NOT_LICENSED
+        | CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
+        | CUDA_ERROR_SYSTEM_NOT_READY
+        | CUDA_ERROR_STUB_LIBRARY
+        | CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE => acc_error_device_unavailable,
+        _ if is_fault(r) => acc_error_execution,
+        CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+        | CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING
+        | CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        | CUDA_ERROR_INVALID_CLUSTER_SIZE => acc_error_execution,
+        _ => acc_error_other,
+    }
+}
+
+/// A fault of a running kernel: the context is poisoned ("sticky" error)
+/// and only a reset makes the device usable again.
+pub fn is_fault(r: CUresult) -> bool {
+    use CUresult::*;
+    matches!(
+        r,
+        CUDA_ERROR_ILLEGAL_ADDRESS
+            | CUDA_ERROR_LAUNCH_FAILED
+            | CUDA_ERROR_ASSERT
+            | CUDA_ERROR_HARDWARE_STACK_ERROR
+            | CUDA_ERROR_ILLEGAL_INSTRUCTION
+            | CUDA_ERROR_MISALIGNED_ADDRESS
+            | CUDA_ERROR_INVALID_ADDRESS_SPACE
+            | CUDA_ERROR_INVALID_PC
+            | CUDA_ERROR_LAUNCH_TIMEOUT
+            | CUDA_ERROR_ECC_UNCORRECTABLE
+            | CUDA_ERROR_NVLINK_UNCORRECTABLE
+            | CUDA_ERROR_CONTAINED
+            | CUDA_ERROR_TENSOR_MEMORY_LEAK
+    )
+}
+
+/// An [`AccError`] for a failed driver call: `"<what>: CUDA_ERROR_X"`.
+pub fn cuda_error(r: CUresult, what: &str) -> AccError {
+    AccError::new(acc_code(r), format!("{what}: {}", error_name(r)))
+}
+
+/// `Ok` for `CUDA_SUCCESS`, else the error of [`cuda_error`].
+pub fn check(r: CUresult, what: &str) -> AccResult<()> {
+    if r == CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(cuda_error(r, what))
+    }
+}
+
+/// `cuDriverGetVersion` (e.g. 13000 for CUDA 13.0); 0 when unknown.
+pub fn driver_version() -> i32 {
+    static VERSION: OnceLock<i32> = OnceLock::new();
+    *VERSION.get_or_init(|| {
+        let mut v = 0;
+        if initialised() && unsafe { sys::cuDriverGetVersion(&mut v) } == CUresult::CUDA_SUCCESS {
+            v
+        } else {
+            0
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_are_execution_errors_and_oom_is_out_of_memory() {
+        assert_eq!(acc_code(CUresult::CUDA_ERROR_ILLEGAL_ADDRESS), acc_error_execution);
+        assert!(is_fault(CUresult::CUDA_ERROR_MISALIGNED_ADDRESS));
+        assert!(!is_fault(CUresult::CUDA_ERROR_INVALID_VALUE));
+        assert_eq!(acc_code(CUresult::CUDA_ERROR_OUT_OF_MEMORY), acc_error_out_of_memory);
+        assert_eq!(acc_code(CUresult::CUDA_ERROR_NO_DEVICE), acc_error_device_unavailable);
+        assert_eq!(acc_code(CUresult::CUDA_ERROR_INVALID_VALUE), acc_error_other);
+    }
+
+    #[test]
+    fn no_panic_without_libcuda() {
+        // On a machine without libcuda this is false; with one, either.
+        let _ = initialised();
+        let _ = driver_version();
+    }
+}

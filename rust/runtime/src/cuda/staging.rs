@@ -1,0 +1,304 @@
+//! Host↔device copies at pinned-memory speed for pageable host memory
+//! (NumPy arrays): a few pinned staging buffers per device
+//! (`cuMemHostAlloc`, [`STAGING_BUFFERS`] × [`STAGING_CHUNK`]), and large
+//! copies cut into chunks and pipelined through them: while the DMA engine
+//! moves chunk k, host threads copy chunk k+1 into the next buffer (a
+//! buffer is reused once the event recorded after its DMA has fired). The
+//! host side of one chunk runs on up to [`COPY_THREADS`] threads of a small
+//! persistent pool, since one core's `memcpy` is slower than the PCIe/C2C
+//! link. Copies of at most [`DIRECT_COPY_MAX`] bytes, and copies to or from
+//! memory that is already pinned (`cuMemHostAlloc`ed or registered), go to
+//! the driver directly.
+//!
+//! Host → device returns once every byte has left the host buffer (the last
+//! DMAs may still run on the stream, reading the staging buffers, which is
+//! what async queues need); device → host returns when the bytes are in the
+//! host buffer. [`CopyTuning`] changes the constants at run time (the
+//! selftest sweeps them).
+
+use super::Gpu;
+use crate::error::AccResult;
+use cudarc::driver::sys::{self, CUresult};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// Bytes per pipelined chunk (and per staging buffer).
+pub const STAGING_CHUNK: usize = 16 << 20;
+/// Staging buffers per device.
+pub const STAGING_BUFFERS: usize = 3;
+/// Copies up to this size go to the driver directly.
+pub const DIRECT_COPY_MAX: usize = 1 << 20;
+/// Host threads copying one chunk (capped by the machine's cores).
+pub const COPY_THREADS: usize = 8;
+/// A host thread copies at least this much of a chunk.
+const THREAD_MIN_BYTES: usize = 1 << 20;
+
+/// The staged-copy parameters of a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyTuning {
+    pub chunk_bytes: usize,
+    pub buffers: usize,
+    pub threads: usize,
+    pub direct_max: usize,
+}
+
+impl Default for CopyTuning {
+    fn default() -> CopyTuning {
+        CopyTuning { chunk_bytes: STAGING_CHUNK, buffers: STAGING_BUFFERS, threads: COPY_THREADS.min(cores()), direct_max: DIRECT_COPY_MAX }
+    }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+struct Buf {
+    host: usize,
+    event: usize,
+    /// A DMA of this buffer was recorded and not yet waited for.
+    busy: bool,
+}
+
+#[derive(Default)]
+struct State {
+    tuning: Option<CopyTuning>,
+    bufs: Vec<Buf>,
+}
+
+#[derive(Default)]
+pub(crate) struct Staging {
+    state: Mutex<State>,
+}
+
+impl Staging {
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Forgets the buffers (their context was destroyed).
+    pub(crate) fn forget(&self) {
+        self.state().bufs.clear();
+    }
+}
+
+/// The pool whose threads copy the host side of chunks.
+fn copy_pool() -> &'static crate::pool::Pool {
+    static POOL: OnceLock<crate::pool::Pool> = OnceLock::new();
+    POOL.get_or_init(|| crate::pool::Pool::new(cores().min(16)))
+}
+
+/// `memcpy` of `len` bytes on up to `threads` threads.
+///
+/// # Safety
+/// Both ranges valid for `len` bytes and disjoint.
+unsafe fn par_copy(src: *const u8, dst: *mut u8, len: usize, threads: usize) {
+    let parts = threads.min(len / THREAD_MIN_BYTES).max(1);
+    if parts == 1 {
+        std::ptr::copy_nonoverlapping(src, dst, len);
+        return;
+    }
+    let piece = len.div_ceil(parts).next_multiple_of(4096);
+    let (s, d) = (src as usize, dst as usize);
+    let copy = move |i: i64| {
+        let from = (i as usize * piece).min(len);
+        let to = (from + piece).min(len);
+        unsafe { std::ptr::copy_nonoverlapping((s + from) as *const u8, (d + from) as *mut u8, to - from) };
+    };
+    let _ = copy_pool().run(parts as i64, 0, &copy);
+}
+
+impl Gpu {
+    pub fn copy_tuning(&self) -> CopyTuning {
+        self.staging.state().tuning.unwrap_or_default()
+    }
+
+    /// Changes the staged-copy parameters (the buffers are reallocated at
+    /// the next staged copy).
+    pub fn set_copy_tuning(&self, t: CopyTuning) {
+        let mut st = self.staging.state();
+        self.release_buffers(&mut st);
+        st.tuning =
+            Some(CopyTuning { chunk_bytes: t.chunk_bytes.max(1 << 16), buffers: t.buffers.max(1), threads: t.threads.max(1), direct_max: t.direct_max });
+    }
+
+    fn release_buffers(&self, st: &mut State) {
+        if st.bufs.is_empty() || self.enter().is_err() {
+            st.bufs.clear();
+            return;
+        }
+        for b in st.bufs.drain(..) {
+            unsafe {
+                if b.busy {
+                    let _ = sys::cuEventSynchronize(b.event as sys::CUevent);
+                }
+                let _ = sys::cuEventDestroy_v2(b.event as sys::CUevent);
+                let _ = sys::cuMemFreeHost(b.host as *mut std::ffi::c_void);
+            }
+        }
+    }
+
+    /// The staging buffers, allocated on first use; false when pinned
+    /// memory cannot be had (copies then go to the driver directly).
+    fn ensure_buffers(&self, st: &mut State) -> bool {
+        let t = st.tuning.unwrap_or_default();
+        if st.bufs.len() == t.buffers {
+            return true;
+        }
+        self.release_buffers(st);
+        for _ in 0..t.buffers {
+            let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
+            if unsafe { sys::cuMemHostAlloc(&mut host, t.chunk_bytes, 0) } != CUresult::CUDA_SUCCESS {
+                self.release_buffers(st);
+                return false;
+            }
+            let event = match self.take_event() {
+                Ok(e) => e,
+                Err(_) => {
+                    let _ = unsafe { sys::cuMemFreeHost(host) };
+                    self.release_buffers(st);
+                    return false;
+                }
+            };
+            st.bufs.push(Buf { host: host as usize, event, busy: false });
+        }
+        true
+    }
+
+    /// True when `host` is pinned memory the DMA engine can read directly.
+    fn is_pinned(&self, host: usize) -> bool {
+        let mut kind: std::ffi::c_uint = 0;
+        let r = unsafe {
+            sys::cuPointerGetAttribute(
+                (&mut kind as *mut std::ffi::c_uint).cast(),
+                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                host as sys::CUdeviceptr,
+            )
+        };
+        r == CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as std::ffi::c_uint
+    }
+
+    fn wait_buffer(&self, b: &mut Buf) -> AccResult<()> {
+        if b.busy {
+            b.busy = false;
+            self.check(unsafe { sys::cuEventSynchronize(b.event as sys::CUevent) }, "cuEventSynchronize (staging)")?;
+        }
+        Ok(())
+    }
+
+    /// Host → device on stream `s` (see the module doc for when it returns).
+    ///
+    /// # Safety
+    /// `host` valid for `bytes`; `dev` a device range of this device.
+    pub unsafe fn copy_to_async(&self, dev: usize, host: *const u8, bytes: usize, s: usize) -> AccResult<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.enter()?;
+        let stream = s as sys::CUstream;
+        let mut st = self.staging.state();
+        let t = st.tuning.unwrap_or_default();
+        if bytes <= t.direct_max || self.is_pinned(host as usize) || !self.ensure_buffers(&mut st) {
+            drop(st);
+            return self.check(sys::cuMemcpyHtoDAsync_v2(dev as sys::CUdeviceptr, host.cast(), bytes, stream), "cuMemcpyHtoDAsync");
+        }
+        let n = st.bufs.len();
+        let (mut off, mut k) = (0, 0);
+        while off < bytes {
+            let len = t.chunk_bytes.min(bytes - off);
+            let b = &mut st.bufs[k % n];
+            self.wait_buffer(b)?;
+            par_copy(host.add(off), b.host as *mut u8, len, t.threads);
+            self.check(
+                sys::cuMemcpyHtoDAsync_v2((dev + off) as sys::CUdeviceptr, b.host as *const std::ffi::c_void, len, stream),
+                "cuMemcpyHtoDAsync (staged)",
+            )?;
+            self.check(sys::cuEventRecord(b.event as sys::CUevent, stream), "cuEventRecord (staging)")?;
+            b.busy = true;
+            off += len;
+            k += 1;
+        }
+        Ok(())
+    }
+
+    /// Device → host after the work on stream `s`. Pageable memory: the
+    /// bytes are in `host` on return. Pinned memory: the copy is enqueued
+    /// (done when the stream is).
+    ///
+    /// # Safety
+    /// `host` valid for `bytes`; `dev` a device range of this device.
+    pub unsafe fn copy_from_async(&self, host: *mut u8, dev: usize, bytes: usize, s: usize) -> AccResult<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.enter()?;
+        let stream = s as sys::CUstream;
+        let mut st = self.staging.state();
+        let t = st.tuning.unwrap_or_default();
+        if bytes <= t.direct_max || self.is_pinned(host as usize) || !self.ensure_buffers(&mut st) {
+            drop(st);
+            return self.check(sys::cuMemcpyDtoHAsync_v2(host.cast(), dev as sys::CUdeviceptr, bytes, stream), "cuMemcpyDtoHAsync");
+        }
+        let n = st.bufs.len();
+        let chunks = bytes.div_ceil(t.chunk_bytes);
+        let span = |k: usize| (k * t.chunk_bytes, t.chunk_bytes.min(bytes - k * t.chunk_bytes));
+        let issue = |gpu: &Gpu, b: &mut Buf, k: usize| -> AccResult<()> {
+            let (off, len) = span(k);
+            gpu.wait_buffer(b)?;
+            gpu.check(sys::cuMemcpyDtoHAsync_v2(b.host as *mut std::ffi::c_void, (dev + off) as sys::CUdeviceptr, len, stream), "cuMemcpyDtoHAsync (staged)")?;
+            gpu.check(sys::cuEventRecord(b.event as sys::CUevent, stream), "cuEventRecord (staging)")?;
+            b.busy = true;
+            Ok(())
+        };
+        for k in 0..chunks.min(n) {
+            issue(self, &mut st.bufs[k], k)?;
+        }
+        for k in 0..chunks {
+            let b = &mut st.bufs[k % n];
+            self.wait_buffer(b)?;
+            let (off, len) = span(k);
+            par_copy(b.host as *const u8, host.add(off), len, t.threads);
+            if k + n < chunks {
+                issue(self, b, k + n)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Device → device on stream `s`.
+    ///
+    /// # Safety
+    /// Both device ranges valid for `bytes` on this device.
+    pub unsafe fn copy_device_async(&self, dst: usize, src: usize, bytes: usize, s: usize) -> AccResult<()> {
+        if bytes == 0 || dst == src {
+            return Ok(());
+        }
+        self.enter()?;
+        self.check(sys::cuMemcpyDtoDAsync_v2(dst as sys::CUdeviceptr, src as sys::CUdeviceptr, bytes, s as sys::CUstream), "cuMemcpyDtoDAsync")
+    }
+
+    /// Zero bytes on stream `s`.
+    ///
+    /// # Safety
+    /// The device range valid for `bytes` on this device.
+    pub unsafe fn zero_async(&self, dev: usize, bytes: usize, s: usize) -> AccResult<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.enter()?;
+        self.check(sys::cuMemsetD8Async(dev as sys::CUdeviceptr, 0, bytes, s as sys::CUstream), "cuMemsetD8Async")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_copy_copies_every_byte() {
+        for &len in &[0usize, 1, 4095, 1 << 20, (3 << 20) + 17, 9 << 20] {
+            let src: Vec<u8> = (0..len).map(|i| (i * 131 + i / 7) as u8).collect();
+            let mut dst = vec![0u8; len];
+            unsafe { par_copy(src.as_ptr(), dst.as_mut_ptr(), len, 4) };
+            assert!(src == dst, "len {len}");
+        }
+    }
+}
