@@ -468,11 +468,14 @@ fn bandwidth(t: &mut Table, g: &'static Gpu, quick: bool) -> Result<(), accjit_r
     t.info("driver-direct pageable H2D / D2H", format!("{best:.1} / {best_d2h:.1} GB/s"));
     g.set_copy_tuning(default);
 
+    let pageable_pinned = g.is_pinned_host(host.as_ptr());
+    t.check("pageable memory is not taken for pinned", !pageable_pinned, pageable_pinned.to_string());
     let t0 = Instant::now();
     let reg = unsafe { g.register_host(host.as_mut_ptr(), n) };
     let reg_ms = ms(t0.elapsed());
     match reg {
         Ok(()) => {
+            t.check("registered memory is recognised as pinned", g.is_pinned_host(host[12345..].as_ptr()), "cuMemHostGetFlags");
             let (best, _) = rate(n, reps.min(3), || h2d(&host));
             let (best_d2h, _) = rate(n, reps.min(3), || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
             t.info("registered H2D / D2H", format!("{best:.1} / {best_d2h:.1} GB/s (register {reg_ms:.0} ms)"));

@@ -86,6 +86,13 @@ fn copy_pool() -> &'static crate::pool::Pool {
     POOL.get_or_init(|| crate::pool::Pool::new(cores().min(16)))
 }
 
+/// The chunk of a staged copy of `bytes`: at most the buffer size, and
+/// small enough that a mid-sized copy is still cut into a few chunks whose
+/// host copies overlap the DMA of the previous ones.
+fn pipeline_chunk(bytes: usize, t: &CopyTuning) -> usize {
+    (bytes / 4).next_multiple_of(4096).clamp(THREAD_MIN_BYTES.min(t.chunk_bytes), t.chunk_bytes)
+}
+
 /// `memcpy` of `len` bytes on up to `threads` threads.
 ///
 /// # Safety
@@ -163,17 +170,14 @@ impl Gpu {
         true
     }
 
-    /// True when `host` is pinned memory the DMA engine can read directly.
-    fn is_pinned(&self, host: usize) -> bool {
-        let mut kind: std::ffi::c_uint = 0;
-        let r = unsafe {
-            sys::cuPointerGetAttribute(
-                (&mut kind as *mut std::ffi::c_uint).cast(),
-                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                host as sys::CUdeviceptr,
-            )
-        };
-        r == CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as std::ffi::c_uint
+    /// True when `host` is page-locked memory (`cuMemHostAlloc`ed or
+    /// registered) that the DMA engine reads directly. Asks
+    /// `cuMemHostGetFlags`, which knows only page-locked memory (unlike the
+    /// pointer's memory type, which heterogeneous memory management may
+    /// report as host memory for any pageable address).
+    pub fn is_pinned_host(&self, host: *const u8) -> bool {
+        let mut flags: std::ffi::c_uint = 0;
+        self.enter().is_ok() && unsafe { sys::cuMemHostGetFlags(&mut flags, host as *mut std::ffi::c_void) } == CUresult::CUDA_SUCCESS
     }
 
     fn wait_buffer(&self, b: &mut Buf) -> AccResult<()> {
@@ -196,14 +200,15 @@ impl Gpu {
         let stream = s as sys::CUstream;
         let mut st = self.staging.state();
         let t = st.tuning.unwrap_or_default();
-        if bytes <= t.direct_max || self.is_pinned(host as usize) || !self.ensure_buffers(&mut st) {
+        if bytes <= t.direct_max || self.is_pinned_host(host) || !self.ensure_buffers(&mut st) {
             drop(st);
             return self.check(sys::cuMemcpyHtoDAsync_v2(dev as sys::CUdeviceptr, host.cast(), bytes, stream), "cuMemcpyHtoDAsync");
         }
         let n = st.bufs.len();
+        let chunk = pipeline_chunk(bytes, &t);
         let (mut off, mut k) = (0, 0);
         while off < bytes {
-            let len = t.chunk_bytes.min(bytes - off);
+            let len = chunk.min(bytes - off);
             let b = &mut st.bufs[k % n];
             self.wait_buffer(b)?;
             par_copy(host.add(off), b.host as *mut u8, len, t.threads);
@@ -233,13 +238,14 @@ impl Gpu {
         let stream = s as sys::CUstream;
         let mut st = self.staging.state();
         let t = st.tuning.unwrap_or_default();
-        if bytes <= t.direct_max || self.is_pinned(host as usize) || !self.ensure_buffers(&mut st) {
+        if bytes <= t.direct_max || self.is_pinned_host(host) || !self.ensure_buffers(&mut st) {
             drop(st);
             return self.check(sys::cuMemcpyDtoHAsync_v2(host.cast(), dev as sys::CUdeviceptr, bytes, stream), "cuMemcpyDtoHAsync");
         }
         let n = st.bufs.len();
-        let chunks = bytes.div_ceil(t.chunk_bytes);
-        let span = |k: usize| (k * t.chunk_bytes, t.chunk_bytes.min(bytes - k * t.chunk_bytes));
+        let chunk = pipeline_chunk(bytes, &t);
+        let chunks = bytes.div_ceil(chunk);
+        let span = |k: usize| (k * chunk, chunk.min(bytes - k * chunk));
         let issue = |gpu: &Gpu, b: &mut Buf, k: usize| -> AccResult<()> {
             let (off, len) = span(k);
             gpu.wait_buffer(b)?;
@@ -291,6 +297,16 @@ impl Gpu {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_fit_the_buffers_and_cut_mid_sized_copies() {
+        let t = CopyTuning::default();
+        assert_eq!(pipeline_chunk(1 << 30, &t), t.chunk_bytes);
+        assert_eq!(pipeline_chunk(8 << 20, &t), 2 << 20);
+        assert_eq!(pipeline_chunk((1 << 20) + 1, &t), THREAD_MIN_BYTES);
+        let small = CopyTuning { chunk_bytes: 1 << 16, ..t };
+        assert_eq!(pipeline_chunk(1 << 30, &small), 1 << 16);
+    }
 
     #[test]
     fn parallel_copy_copies_every_byte() {
