@@ -1,0 +1,77 @@
+//! The CUDA layer over a fake driver: `tests/fake_cuda/libcuda.c` (built
+//! here with the system C compiler) stands in for libcuda, and the layer's
+//! selftest (`examples/cuda_selftest.rs`, the same code the GPU run uses)
+//! runs over it in a child process whose `LD_LIBRARY_PATH` finds it. This
+//! checks on machines without a GPU everything but the GPU itself: loading
+//! and discovery, the allocator's books, the staged copy pipeline (every
+//! byte of round trips of many sizes), streams, the JIT/disk-cache/module
+//! path across processes (a corrupt cubin is a miss), launches, a fault
+//! poisoning the context and `recover()`. Skipped when no C compiler runs.
+
+#[allow(dead_code)]
+#[path = "../examples/cuda_selftest.rs"]
+mod selftest;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const CHILD_ENV: &str = "ACCJIT_FAKE_CUDA_CHILD";
+
+/// Builds the fake libcuda into a fresh directory; None without a compiler.
+fn build_fake() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let ok = Command::new(cc).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).status().ok()?.success();
+    ok.then_some(dir)
+}
+
+/// This test binary again, running only test `name` with the fake driver.
+fn rerun(dir: &Path, name: &str, extra_env: &[(&str, &Path)]) -> Option<Output> {
+    let mut c = Command::new(std::env::current_exe().ok()?);
+    c.args(["--ignored", "--exact", name, "--nocapture", "--test-threads=1"]).env("LD_LIBRARY_PATH", dir).env(CHILD_ENV, "1");
+    for (k, v) in extra_env {
+        c.env(k, v);
+    }
+    c.output().ok()
+}
+
+#[test]
+fn cuda_layer_selftest_on_a_fake_driver() {
+    let Some(dir) = build_fake() else {
+        eprintln!("skipped: no C compiler to build the fake libcuda");
+        return;
+    };
+    let out = rerun(&dir, "fake_driver_selftest", &[]).expect("cannot rerun the test binary");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "selftest over the fake driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(", 0 failed"), "{stdout}");
+    // The checks that matter all ran.
+    for what in ["sync round trips", "module from disk", "corrupt cubin on disk is a miss", "acc_error_execution", "recover()", "device works again"] {
+        assert!(stdout.contains(what), "no '{what}' row:\n{stdout}");
+    }
+}
+
+#[test]
+#[ignore = "child of cuda_layer_selftest_on_a_fake_driver"]
+fn fake_driver_selftest() {
+    assert!(std::env::var_os(CHILD_ENV).is_some(), "run through cuda_layer_selftest_on_a_fake_driver");
+    assert!(accjit_runtime::cuda::available(), "the fake libcuda was not loaded");
+    let dir = PathBuf::from(std::env::var_os("LD_LIBRARY_PATH").unwrap_or_default());
+    let opts = selftest::Options {
+        quick: true,
+        untimed: true,
+        bandwidth_bytes: 64 << 20,
+        spawn_disk_load: Box::new(move |ptx| rerun(&dir, "fake_driver_disk_load", &[("ACCJIT_SELFTEST_PTX", ptx)])),
+    };
+    assert_eq!(selftest::selftest(&opts), 0);
+}
+
+#[test]
+#[ignore = "child of fake_driver_selftest"]
+fn fake_driver_disk_load() {
+    let ptx = std::env::var_os("ACCJIT_SELFTEST_PTX").expect("run through fake_driver_selftest");
+    assert_eq!(selftest::disk_load(Path::new(&ptx)), 0);
+}

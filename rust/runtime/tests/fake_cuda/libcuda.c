@@ -1,0 +1,282 @@
+/* A fake libcuda for testing the runtime's CUDA layer on machines without a
+ * GPU (tests/cuda_fake.rs builds it and runs the layer's selftest over it).
+ *
+ * One device whose "device memory" is host memory; every call is
+ * synchronous. Only the driver functions the layer calls exist. Kernels are
+ * emulated by name: those of examples/cuda_selftest.ptx (saxpy, empty,
+ * poke, bump_table). `poke` of an address below 64 KiB is a fault: it
+ * leaves a sticky CUDA_ERROR_ILLEGAL_ADDRESS that every later call returns
+ * until the primary context is reset, as the real driver does.
+ * The "cubin" of the JIT is the PTX text behind a magic line. */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+    OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, INVALID_DEVICE = 101,
+    INVALID_IMAGE = 200, INVALID_CONTEXT = 201, INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
+    NOT_READY = 600, ILLEGAL_ADDRESS = 700
+};
+
+#define TOTAL_MEMORY (4ull << 30)
+static const char MAGIC[] = "FAKECUBIN\n";
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int initialised, sticky, retained;
+static unsigned long long allocated;
+static int ctx_object; /* the primary context is &ctx_object */
+static __thread void *current;
+
+struct block { void *p; size_t n; struct block *next; };
+static struct block *device_blocks, *pinned;
+
+static void add(struct block **list, void *p, size_t n) {
+    struct block *b = malloc(sizeof *b);
+    b->p = p; b->n = n; b->next = *list; *list = b;
+}
+static size_t take(struct block **list, void *p) {
+    for (struct block **b = list; *b; b = &(*b)->next)
+        if ((*b)->p == p) { struct block *d = *b; size_t n = d->n; *b = d->next; free(d); return n; }
+    return (size_t)-1;
+}
+static int inside(struct block *list, const void *p) {
+    for (; list; list = list->next)
+        if ((const char *)p >= (const char *)list->p && (const char *)p < (const char *)list->p + list->n) return 1;
+    return 0;
+}
+
+#define LIVE() do { if (!initialised) return NOT_INITIALIZED; if (sticky) return sticky; } while (0)
+
+CUresult cuInit(unsigned flags) { (void)flags; initialised = 1; return OK; }
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
+CUresult cuDeviceGetCount(int *n) { if (!initialised) return NOT_INITIALIZED; *n = 1; return OK; }
+CUresult cuDeviceGet(CUdevice *d, int ordinal) { if (ordinal != 0) return INVALID_DEVICE; *d = 0; return OK; }
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) { (void)d; strncpy(name, "Fake CUDA device", len); name[len - 1] = 0; return OK; }
+CUresult cuDeviceTotalMem_v2(size_t *b, CUdevice d) { (void)d; *b = TOTAL_MEMORY; return OK; }
+CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+    (void)d;
+    switch (attr) {
+    case 1: *v = 1024; break;    /* max threads per block */
+    case 10: *v = 32; break;     /* warp size */
+    case 13: *v = 1980000; break;/* clock kHz */
+    case 16: *v = 132; break;    /* SMs */
+    case 36: *v = 2619000; break;
+    case 37: *v = 5120; break;
+    case 75: *v = 9; break;      /* cc major */
+    case 76: *v = 0; break;
+    default: *v = 0;
+    }
+    return OK;
+}
+
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { (void)d; retained++; *ctx = &ctx_object; return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { (void)d; if (retained) retained--; if (!retained) sticky = 0; return OK; }
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) {
+    (void)d;
+    pthread_mutex_lock(&lock);
+    while (device_blocks) { free(device_blocks->p); take(&device_blocks, device_blocks->p); }
+    while (pinned) { take(&pinned, pinned->p); }
+    allocated = 0;
+    sticky = 0;
+    pthread_mutex_unlock(&lock);
+    return OK;
+}
+CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
+CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
+CUresult cuCtxSynchronize(void) { LIVE(); return OK; }
+
+static const char *name_of(CUresult r) {
+    switch (r) {
+    case OK: return "CUDA_SUCCESS";
+    case INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
+    case INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+    case INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
+    case INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
+    case INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+    case NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    case NOT_READY: return "CUDA_ERROR_NOT_READY";
+    case ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    default: return 0;
+    }
+}
+CUresult cuGetErrorName(CUresult r, const char **s) { *s = name_of(r); return *s ? OK : INVALID_VALUE; }
+
+/* --- memory ---------------------------------------------------------------- */
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
+    LIVE();
+    pthread_mutex_lock(&lock);
+    CUresult r = OK;
+    if (allocated + n > TOTAL_MEMORY) r = OUT_OF_MEMORY;
+    else {
+        void *m = aligned_alloc(256, (n + 255) / 256 * 256);
+        if (!m) r = OUT_OF_MEMORY;
+        else { add(&device_blocks, m, n); allocated += n; *p = (CUdeviceptr)(uintptr_t)m; }
+    }
+    pthread_mutex_unlock(&lock);
+    return r;
+}
+CUresult cuMemFree_v2(CUdeviceptr p) {
+    pthread_mutex_lock(&lock);
+    size_t n = take(&device_blocks, (void *)(uintptr_t)p);
+    if (n != (size_t)-1) { allocated -= n; free((void *)(uintptr_t)p); }
+    pthread_mutex_unlock(&lock);
+    return n == (size_t)-1 ? INVALID_VALUE : OK;
+}
+CUresult cuMemGetInfo_v2(size_t *free_, size_t *total) { LIVE(); *total = TOTAL_MEMORY; *free_ = TOTAL_MEMORY - allocated; return OK; }
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) {
+    (void)flags; LIVE();
+    *p = aligned_alloc(4096, (n + 4095) / 4096 * 4096);
+    if (!*p) return OUT_OF_MEMORY;
+    pthread_mutex_lock(&lock); add(&pinned, *p, n); pthread_mutex_unlock(&lock);
+    return OK;
+}
+CUresult cuMemFreeHost(void *p) {
+    pthread_mutex_lock(&lock); size_t n = take(&pinned, p); pthread_mutex_unlock(&lock);
+    if (n == (size_t)-1) return INVALID_VALUE;
+    free(p);
+    return OK;
+}
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
+    (void)flags; LIVE();
+    pthread_mutex_lock(&lock); add(&pinned, p, n); pthread_mutex_unlock(&lock);
+    return OK;
+}
+CUresult cuMemHostUnregister(void *p) {
+    pthread_mutex_lock(&lock); size_t n = take(&pinned, p); pthread_mutex_unlock(&lock);
+    return n == (size_t)-1 ? INVALID_VALUE : OK;
+}
+CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
+    pthread_mutex_lock(&lock); int in = inside(pinned, p); pthread_mutex_unlock(&lock);
+    *flags = 0;
+    return in ? OK : INVALID_VALUE;
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, void *s) { (void)s; LIVE(); memcpy((void *)(uintptr_t)d, h, n); return OK; }
+CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) { (void)s; LIVE(); memcpy(h, (void *)(uintptr_t)d, n); return OK; }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a, CUdeviceptr b, size_t n, void *s) { (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK; }
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *s) { (void)s; LIVE(); memset((void *)(uintptr_t)d, v, n); return OK; }
+
+/* --- streams and events ---------------------------------------------------- */
+CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; LIVE(); *s = malloc(16); return OK; }
+CUresult cuStreamSynchronize(void *s) { (void)s; LIVE(); return OK; }
+CUresult cuStreamQuery(void *s) { (void)s; LIVE(); return OK; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { (void)s; (void)e; (void)flags; LIVE(); return OK; }
+CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; LIVE(); *e = malloc(16); return OK; }
+CUresult cuEventRecord(void *e, void *s) { (void)e; (void)s; LIVE(); return OK; }
+CUresult cuEventSynchronize(void *e) { (void)e; LIVE(); return OK; }
+CUresult cuEventDestroy_v2(void *e) { free(e); return OK; }
+
+/* --- JIT and modules --------------------------------------------------------- */
+struct link { char *ptx; char *cubin; size_t n; };
+CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state) {
+    (void)n; (void)opts; (void)vals; LIVE();
+    *state = calloc(1, sizeof(struct link));
+    return OK;
+}
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t n, const char *name, unsigned no, int *o, void **v) {
+    (void)type; (void)name; (void)no; (void)o; (void)v; LIVE();
+    struct link *l = state;
+    if (n == 0 || ((char *)data)[n - 1] != 0 || !strstr(data, ".version")) return INVALID_PTX;
+    l->ptx = strdup(data);
+    return OK;
+}
+CUresult cuLinkComplete(void *state, void **cubin, size_t *n) {
+    struct link *l = state;
+    if (!l->ptx) return INVALID_VALUE;
+    l->n = strlen(MAGIC) + strlen(l->ptx) + 1;
+    l->cubin = malloc(l->n);
+    strcpy(l->cubin, MAGIC);
+    strcat(l->cubin, l->ptx);
+    *cubin = l->cubin;
+    *n = l->n;
+    return OK;
+}
+CUresult cuLinkDestroy(void *state) { struct link *l = state; free(l->ptx); free(l->cubin); free(l); return OK; }
+
+struct global { char name[64]; void *p; size_t n; };
+struct module { char entries[8][64]; int nentries; struct global globals[4]; int nglobals; };
+struct function { struct module *m; char name[64]; };
+
+CUresult cuModuleLoadData(void **mod, const void *image) {
+    LIVE();
+    const char *text = image;
+    if (strncmp(text, MAGIC, strlen(MAGIC)) != 0) return INVALID_IMAGE;
+    struct module *m = calloc(1, sizeof *m);
+    for (const char *p = text; (p = strstr(p, ".entry ")) && m->nentries < 8; p++) {
+        const char *s = p + 7, *e = strchr(s, '(');
+        if (!e || e - s >= 64) continue;
+        memcpy(m->entries[m->nentries], s, e - s);
+        m->nentries++;
+    }
+    for (const char *p = text; (p = strstr(p, ".global ")) && m->nglobals < 4; p++) {
+        const char *eol = strchr(p, '\n'), *br = strchr(p, '[');
+        if (!br || (eol && br > eol)) continue;
+        const char *s = br;
+        while (s > p && s[-1] != ' ') s--;
+        struct global *g = &m->globals[m->nglobals++];
+        memcpy(g->name, s, br - s < 63 ? br - s : 63);
+        g->n = strtoul(br + 1, 0, 10);
+        g->p = calloc(1, g->n ? g->n : 1);
+    }
+    *mod = m;
+    return OK;
+}
+CUresult cuModuleUnload(void *mod) { (void)mod; return OK; }
+CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
+    LIVE();
+    struct module *m = mod;
+    for (int i = 0; i < m->nentries; i++)
+        if (!strcmp(m->entries[i], name)) {
+            struct function *fn = calloc(1, sizeof *fn);
+            fn->m = m;
+            strncpy(fn->name, name, 63);
+            *f = fn;
+            return OK;
+        }
+    return NOT_FOUND;
+}
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *d, size_t *n, void *mod, const char *name) {
+    LIVE();
+    struct module *m = mod;
+    for (int i = 0; i < m->nglobals; i++)
+        if (!strcmp(m->globals[i].name, name)) { *d = (CUdeviceptr)(uintptr_t)m->globals[i].p; *n = m->globals[i].n; return OK; }
+    return NOT_FOUND;
+}
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) { (void)f; *v = attr == 0 ? 1024 : 0; return OK; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int threads, size_t shared) {
+    (void)f; (void)shared; *n = threads > 0 ? 2048 / threads : 0; return OK;
+}
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *s, void **params, void **extra) {
+    (void)gy; (void)gz; (void)by; (void)bz; (void)shared; (void)s; (void)extra;
+    LIVE();
+    struct function *fn = f;
+    unsigned long long threads = (unsigned long long)gx * bx;
+    if (!strcmp(fn->name, "saxpy")) {
+        unsigned long long n = *(unsigned long long *)params[0];
+        unsigned bits = (unsigned)*(unsigned long long *)params[1];
+        float a; memcpy(&a, &bits, 4);
+        float *x = (float *)(uintptr_t)*(unsigned long long *)params[2];
+        float *y = (float *)(uintptr_t)*(unsigned long long *)params[3];
+        for (unsigned long long i = 0; i < n && i < threads; i++) y[i] = __builtin_fmaf(a, x[i], y[i]);
+    } else if (!strcmp(fn->name, "poke")) {
+        unsigned long long addr = *(unsigned long long *)params[0];
+        if (addr < 65536) sticky = ILLEGAL_ADDRESS; /* reported by a later call */
+        else *(unsigned *)(uintptr_t)addr = 7;
+    } else if (!strcmp(fn->name, "bump_table")) {
+        for (int i = 0; i < fn->m->nglobals; i++)
+            if (!strcmp(fn->m->globals[i].name, "selftest_table"))
+                for (unsigned t = 0; t < bx && t < fn->m->globals[i].n / 4; t++) ((unsigned *)fn->m->globals[i].p)[t] += 1;
+    } else if (strcmp(fn->name, "empty") != 0) {
+        return INVALID_VALUE;
+    }
+    return OK;
+}
