@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 const PTX: &str = include_str!("cuda_selftest.ptx");
 const GIB: usize = 1 << 30;
 
-/// Starts the disk-load child process for a PTX file; its output.
-pub type SpawnDiskLoad = dyn Fn(&std::path::Path) -> Option<std::process::Output>;
+/// Starts the disk-load child process for a PTX file with a cache
+/// directory (`ACCJIT_CACHE_DIR` of the child); its output.
+pub type SpawnDiskLoad = dyn Fn(&std::path::Path, &std::path::Path) -> Option<std::process::Output>;
 
 /// How the selftest runs.
 pub struct Options {
@@ -42,7 +43,9 @@ impl Options {
             quick: args.iter().any(|a| a == "--quick"),
             untimed: false,
             bandwidth_bytes: GIB,
-            spawn_disk_load: Box::new(|ptx| std::process::Command::new(std::env::current_exe().ok()?).arg("--disk-load").arg(ptx).output().ok()),
+            spawn_disk_load: Box::new(|ptx, cache| {
+                std::process::Command::new(std::env::current_exe().ok()?).arg("--disk-load").arg(ptx).env("ACCJIT_CACHE_DIR", cache).output().ok()
+            }),
         }
     }
 }
@@ -314,7 +317,7 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path) -> Result<(),
     let files = std::fs::read_dir(cache_dir).map(|d| d.count()).unwrap_or(0);
     t.check("cubin stored on disk", files == 1, format!("{files} file(s) in {}", cache_dir.display()));
     let ptx_path = cache_dir.join("selftest.ptx.txt");
-    let child = std::fs::write(&ptx_path, &ptx).ok().and_then(|()| (opts.spawn_disk_load)(&ptx_path));
+    let child = std::fs::write(&ptx_path, &ptx).ok().and_then(|()| (opts.spawn_disk_load)(&ptx_path, cache_dir));
     match child {
         Some(out) => {
             let text = child_line(&out);
@@ -338,9 +341,31 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path) -> Result<(),
             *b ^= 0x5a;
         }
         let _ = std::fs::write(&f, &bytes);
-        let text = (opts.spawn_disk_load)(&ptx_path).map(|o| child_line(&o)).unwrap_or_default();
+        let text = (opts.spawn_disk_load)(&ptx_path, cache_dir).map(|o| child_line(&o)).unwrap_or_default();
         t.check("corrupt cubin on disk is a miss", text.starts_with("origin Compiled"), text);
     }
+    // A cache directory that cannot be created: compiled, one warning.
+    let blocked = ptx_path.join("cache");
+    match (opts.spawn_disk_load)(&ptx_path, &blocked) {
+        Some(out) => {
+            let text = child_line(&out);
+            let err = String::from_utf8_lossy(&out.stderr);
+            let warnings = err.matches("warning: cannot write the kernel cache").count();
+            t.check(
+                "unwritable cache dir: compiled, one warning",
+                text.starts_with("origin Compiled") && warnings == 1,
+                format!("{text}; {warnings} warning(s)"),
+            );
+        }
+        None => t.check("unwritable cache dir: compiled, one warning", false, "cannot run the child process"),
+    }
+    // Bad PTX: an error carrying the JIT's name for it.
+    let bad = g.load_module(".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry broken() { this is not ptx; }\n").err();
+    t.check(
+        "bad PTX is an error with the CUDA name",
+        bad.as_ref().is_some_and(|e| e.message.contains("CUDA_ERROR_")),
+        bad.map(|e| e.message.lines().next().unwrap_or("").to_string()).unwrap_or_else(|| "loaded".into()),
+    );
 
     // saxpy on 1M floats.
     let n: usize = 1 << 20;
@@ -543,8 +568,22 @@ fn bandwidth(t: &mut Table, g: &'static Gpu, quick: bool, n: usize) -> Result<()
         }
         println!("{line}");
     }
+    let mut line = "    buffers (best chunk/threads):".to_string();
+    for b in [2, 3, 4, 6] {
+        g.set_copy_tuning(CopyTuning { buffers: b, ..best_cfg.1 });
+        let (h, _) = rate(n, 2, || h2d(&host));
+        let (dh, _) = rate(n, 2, || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
+        line += &format!("  b{b}: {h:.1}/{dh:.1}");
+        if h > best_cfg.0 {
+            best_cfg = (h, CopyTuning { buffers: b, ..best_cfg.1 });
+        }
+    }
+    println!("{line}");
     g.set_copy_tuning(default);
-    t.info("best staged H2D config", format!("{:.1} GB/s: chunk {} MiB, {} threads", best_cfg.0, best_cfg.1.chunk_bytes >> 20, best_cfg.1.threads));
+    t.info(
+        "best staged H2D config",
+        format!("{:.1} GB/s: chunk {} MiB, {} threads, {} buffers", best_cfg.0, best_cfg.1.chunk_bytes >> 20, best_cfg.1.threads, best_cfg.1.buffers),
+    );
     mem.free(d);
     Ok(())
 }

@@ -49,7 +49,16 @@ fn cuda_layer_selftest_on_a_fake_driver() {
     assert!(out.status.success(), "selftest over the fake driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains(", 0 failed"), "{stdout}");
     // The checks that matter all ran.
-    for what in ["sync round trips", "module from disk", "corrupt cubin on disk is a miss", "acc_error_execution", "recover()", "device works again"] {
+    for what in [
+        "sync round trips",
+        "module from disk",
+        "corrupt cubin on disk is a miss",
+        "acc_error_execution",
+        "recover()",
+        "device works again",
+        "unwritable cache dir",
+        "bad PTX",
+    ] {
         assert!(stdout.contains(what), "no '{what}' row:\n{stdout}");
     }
 }
@@ -64,7 +73,7 @@ fn fake_driver_selftest() {
         quick: true,
         untimed: true,
         bandwidth_bytes: 64 << 20,
-        spawn_disk_load: Box::new(move |ptx| rerun(&dir, "fake_driver_disk_load", &[("ACCJIT_SELFTEST_PTX", ptx)])),
+        spawn_disk_load: Box::new(move |ptx, cache| rerun(&dir, "fake_driver_disk_load", &[("ACCJIT_SELFTEST_PTX", ptx), ("ACCJIT_CACHE_DIR", cache)])),
     };
     assert_eq!(selftest::selftest(&opts), 0);
 }

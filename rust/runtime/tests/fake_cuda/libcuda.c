@@ -174,16 +174,24 @@ CUresult cuEventSynchronize(void *e) { (void)e; LIVE(); return OK; }
 CUresult cuEventDestroy_v2(void *e) { free(e); return OK; }
 
 /* --- JIT and modules --------------------------------------------------------- */
-struct link { char *ptx; char *cubin; size_t n; };
+struct link { char *ptx; char *cubin; size_t n; char *log; size_t log_n; };
 CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state) {
-    (void)n; (void)opts; (void)vals; LIVE();
-    *state = calloc(1, sizeof(struct link));
+    LIVE();
+    struct link *l = calloc(1, sizeof(struct link));
+    for (unsigned i = 0; i < n; i++) {
+        if (opts[i] == 5) l->log = vals[i];                          /* CU_JIT_ERROR_LOG_BUFFER */
+        if (opts[i] == 6) l->log_n = (size_t)(uintptr_t)vals[i];     /* ..._SIZE_BYTES */
+    }
+    *state = l;
     return OK;
 }
 CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t n, const char *name, unsigned no, int *o, void **v) {
     (void)type; (void)name; (void)no; (void)o; (void)v; LIVE();
     struct link *l = state;
-    if (n == 0 || ((char *)data)[n - 1] != 0 || !strstr(data, ".version")) return INVALID_PTX;
+    if (n == 0 || ((char *)data)[n - 1] != 0 || !strstr(data, ".version") || strstr(data, "not ptx")) {
+        if (l->log && l->log_n) { strncpy(l->log, "ptxas fatal   : syntax error (fake driver)", l->log_n); l->log[l->log_n - 1] = 0; }
+        return INVALID_PTX;
+    }
     l->ptx = strdup(data);
     return OK;
 }
