@@ -136,7 +136,11 @@ fn main() {
 /// Runs every check and prints the table; the number of failed checks
 /// (0 also when there is no CUDA device).
 pub fn selftest(opts: &Options) -> i32 {
-    if !cuda::available() || cuda::device_count() == 0 {
+    // The first call loads libcuda and runs cuInit.
+    let t0 = Instant::now();
+    let available = cuda::available();
+    let init = t0.elapsed();
+    if !available || cuda::device_count() == 0 {
         println!("cuda_selftest: no CUDA (libcuda not found or no device): nothing to test");
         return 0;
     }
@@ -145,7 +149,7 @@ pub fn selftest(opts: &Options) -> i32 {
     let _ = std::fs::remove_dir_all(&cache_dir);
     std::env::set_var("ACCJIT_CACHE_DIR", &cache_dir);
     let mut t = Table { rows: Vec::new(), untimed: opts.untimed };
-    if let Err(e) = run(&mut t, opts, &cache_dir) {
+    if let Err(e) = run(&mut t, opts, &cache_dir, init) {
         t.check("selftest ran to the end", false, format!("{e}"));
     }
     let _ = std::fs::remove_dir_all(&cache_dir);
@@ -186,14 +190,19 @@ fn child_line(out: &std::process::Output) -> String {
     text.lines().find_map(|l| l.find("origin ").or_else(|| l.find("error ")).map(|i| l[i..].trim().to_string())).unwrap_or_default()
 }
 
-fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path) -> Result<(), accjit_runtime::AccError> {
+fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duration) -> Result<(), accjit_runtime::AccError> {
     let quick = opts.quick;
     println!("== discovery");
     t.info("devices", cuda::device_count().to_string());
     t.info("driver version", cuda::driver_version().to_string());
     let t0 = Instant::now();
     let g: &'static Gpu = cuda::gpu(0)?;
-    t.timed("device start-up (gpu(0)) <= 200 ms", t0.elapsed() <= Duration::from_millis(200), format!("{:.1} ms", ms(t0.elapsed())));
+    let open = t0.elapsed();
+    t.timed(
+        "device start-up (cuInit + context) <= 200 ms",
+        init + open <= Duration::from_millis(200),
+        format!("{:.1} ms (cuInit {:.1}, context {:.1})", ms(init + open), ms(init), ms(open)),
+    );
     t.info("name", g.name());
     let (maj, min) = g.compute_capability();
     t.check("compute capability >= 8.0", maj >= 8, format!("{maj}.{min}"));
@@ -241,6 +250,12 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path) -> Result<(),
         format!("{} driver allocs, {} reuses", s1.driver_allocs - s0.driver_allocs, s1.reuses - s0.reuses),
     );
     t.info("cuMemAlloc vs cached alloc+free", format!("{:.1} µs vs {:.2} µs", first_alloc.as_secs_f64() * 1e6, cached.as_secs_f64() * 1e6));
+    let huge = g.alloc(g.total_memory() * 2).err();
+    t.check(
+        "allocating twice the memory is out_of_memory",
+        huge.as_ref().is_some_and(|e| e.code == accjit_runtime::consts::acc_error_out_of_memory),
+        huge.map(|e| e.message).unwrap_or_else(|| "allocated".into()),
+    );
     let mem = g.memory();
     t.check("memory() is not shared", !mem.is_shared(), "is_shared() = false");
     let mut host = [1u8; 16];

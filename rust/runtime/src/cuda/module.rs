@@ -63,11 +63,6 @@ pub struct GpuFunction {
     loaded: Arc<Loaded>,
 }
 
-// SAFETY: module and function handles are plain driver handles, usable from
-// any thread once the context is current.
-unsafe impl Send for Loaded {}
-unsafe impl Sync for Loaded {}
-
 struct Entry {
     module: GpuModule,
     last_use: u64,
