@@ -256,6 +256,14 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
         huge.as_ref().is_some_and(|e| e.code == accjit_runtime::consts::acc_error_out_of_memory),
         huge.map(|e| e.message).unwrap_or_else(|| "allocated".into()),
     );
+    let probe = g.alloc(4096)?;
+    let on_host = [0u8; 8];
+    t.check(
+        "pointer_device: device memory and host memory",
+        cuda::pointer_device(probe + 100) == Some(0) && cuda::pointer_device(on_host.as_ptr() as usize).is_none(),
+        format!("{:?} / {:?}", cuda::pointer_device(probe + 100), cuda::pointer_device(on_host.as_ptr() as usize)),
+    );
+    g.free(probe);
     let mem = g.memory();
     t.check("memory() is not shared", !mem.is_shared(), "is_shared() = false");
     let mut host = [1u8; 16];
@@ -454,6 +462,29 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
     t.check("stream_wait_stream orders queue 2 after queue 3", ok && idle_after, format!("q3 idle before wait: {idle_before}, after: {idle_after}"));
     g.free(dx);
     g.free(dy);
+
+    if cuda::device_count() > 1 {
+        println!("== second device");
+        let g1 = cuda::gpu(1)?;
+        let n = 64 << 20;
+        let src = random_bytes(n, 1234);
+        let (d0, d1) = (g.alloc(n)?, g1.alloc(n)?);
+        let mut back = vec![0u8; n];
+        let s1 = g1.stream(acc_async_sync())?;
+        unsafe {
+            g.copy_to_async(d0, src.as_ptr(), n, g.stream(acc_async_sync())?)?;
+            g.sync_stream(g.stream(acc_async_sync())?)?;
+            let t1 = Instant::now();
+            g1.copy_peer_async(d1, g, d0, n, s1)?;
+            g1.sync_stream(s1)?;
+            t.info("peer copy device 0 -> 1 (64 MiB)", format!("{:.1} GB/s", n as f64 / t1.elapsed().as_secs_f64() / 1e9));
+            g1.copy_from_async(back.as_mut_ptr(), d1, n, s1)?;
+            g1.sync_stream(s1)?;
+        }
+        t.check("device 1: own memory, peer copy round trip", back == src && cuda::pointer_device(d1) == Some(1), g1.name().to_string());
+        g.free(d0);
+        g1.free(d1);
+    }
 
     println!("== fault and recover");
     let poke = m.function("poke")?;

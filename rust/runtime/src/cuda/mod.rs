@@ -63,6 +63,27 @@ pub fn device_count() -> usize {
     })
 }
 
+/// The CUDA device that device memory at `ptr` belongs to (memory of any
+/// allocator in the process: ours, CuPy's, PyTorch's; managed memory too):
+/// `Some(ordinal)`, or `None` for host memory and unknown addresses. For
+/// arrays handed over through `__cuda_array_interface__`/DLPack.
+pub fn pointer_device(ptr: usize) -> Option<usize> {
+    if !available() || ptr == 0 {
+        return None;
+    }
+    let attr = |a: sys::CUpointer_attribute| {
+        let mut v: std::ffi::c_uint = 0;
+        let r = unsafe { sys::cuPointerGetAttribute((&mut v as *mut std::ffi::c_uint).cast(), a, ptr as sys::CUdeviceptr) };
+        (r == CUresult::CUDA_SUCCESS).then_some(v)
+    };
+    let kind = attr(sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE)?;
+    let managed = attr(sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED).unwrap_or(0) != 0;
+    if kind != sys::CUmemorytype::CU_MEMORYTYPE_DEVICE as std::ffi::c_uint && !managed {
+        return None;
+    }
+    attr(sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL).map(|o| o as usize)
+}
+
 /// Device `ordinal`, its primary context opened on the first call.
 /// Errors: `acc_error_device_unavailable` naming the ordinal (no such
 /// device, no driver, or the context cannot be created; a later call tries

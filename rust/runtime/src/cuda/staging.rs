@@ -281,6 +281,30 @@ impl Gpu {
         self.check(sys::cuMemcpyDtoDAsync_v2(dst as sys::CUdeviceptr, src as sys::CUdeviceptr, bytes, s as sys::CUstream), "cuMemcpyDtoDAsync")
     }
 
+    /// Device → device from another GPU's memory (`src` on `from`) into
+    /// this one's, on this device's stream `s` (peer-to-peer where the
+    /// devices can, through the host otherwise: the driver picks).
+    ///
+    /// # Safety
+    /// `dst` valid for `bytes` on this device, `src` on `from`.
+    pub unsafe fn copy_peer_async(&self, dst: usize, from: &Gpu, src: usize, bytes: usize, s: usize) -> AccResult<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.enter()?;
+        self.check(
+            sys::cuMemcpyPeerAsync(
+                dst as sys::CUdeviceptr,
+                self.cu_context() as sys::CUcontext,
+                src as sys::CUdeviceptr,
+                from.cu_context() as sys::CUcontext,
+                bytes,
+                s as sys::CUstream,
+            ),
+            "cuMemcpyPeerAsync",
+        )
+    }
+
     /// Zero bytes on stream `s`.
     ///
     /// # Safety

@@ -158,6 +158,16 @@ CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
     *flags = 0;
     return in ? OK : INVALID_VALUE;
 }
+CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
+    pthread_mutex_lock(&lock); int dev = inside(device_blocks, (void *)(uintptr_t)p); int host = inside(pinned, (void *)(uintptr_t)p); pthread_mutex_unlock(&lock);
+    if (!dev && !host) return INVALID_VALUE;
+    switch (attr) {
+    case 2: *(unsigned *)data = dev ? 2 : 1; return OK; /* memory type: device / host */
+    case 8: *(unsigned *)data = 0; return OK;           /* is managed */
+    case 9: *(unsigned *)data = 0; return OK;           /* device ordinal */
+    default: return INVALID_VALUE;
+    }
+}
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, void *s) { (void)s; LIVE(); memcpy((void *)(uintptr_t)d, h, n); return OK; }
 CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) { (void)s; LIVE(); memcpy(h, (void *)(uintptr_t)d, n); return OK; }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a, CUdeviceptr b, size_t n, void *s) { (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK; }
