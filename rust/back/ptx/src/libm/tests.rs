@@ -346,6 +346,23 @@ fn exponentials_and_logarithms() {
         measure1("exp", |x| unsafe { c::exp(x) }, &[(0.0, 1.0, true), (1.0, 710.0, true), (700.0, 746.0, true), (1e-300, 1e-6, true)]),
         measure1("exp2", |x| unsafe { c::exp2(x) }, &[(0.0, 1.0, true), (1.0, 1025.0, true), (1e-300, 1e-6, true)]),
         measure1("log", |x| unsafe { c::log(x) }, &[(1e-320, 1e308, false), (0.5, 2.0, false), (0.99, 1.01, false)]),
+        measure1("log2", |x| unsafe { c::log2(x) }, &[(1e-320, 1e308, false), (0.5, 2.0, false), (0.99, 1.01, false)]),
+        measure1("log10", |x| unsafe { c::log10(x) }, &[(1e-320, 1e308, false), (0.5, 2.0, false), (0.99, 1.01, false)]),
+        measure1("log1p", |x| unsafe { c::log1p(x) }, &[(1e-320, 1e308, false), (0.0, 1.0, true), (1e-10, 1e-3, true)]),
+        measure1("expm1", |x| unsafe { c::expm1(x) }, &[(0.0, 1.0, true), (1.0, 710.0, true), (1e-300, 1e-6, true), (0.2, 3.0, true)]),
+    ];
+    report(&r, (2, 1));
+}
+
+#[test]
+fn hyperbolic() {
+    let r = vec![
+        measure1("sinh", |x| unsafe { c::sinh(x) }, &[(0.0, 1.0, true), (1.0, 711.0, true), (1e-300, 1e-6, true)]),
+        measure1("cosh", |x| unsafe { c::cosh(x) }, &[(0.0, 1.0, true), (1.0, 711.0, true), (1e-300, 1e-6, true)]),
+        measure1("tanh", |x| unsafe { c::tanh(x) }, &[(0.0, 1.0, true), (1.0, 30.0, true), (1e-300, 1e-6, true)]),
+        measure1("asinh", |x| unsafe { c::asinh(x) }, &[WIDE, (0.0, 2.0, true)]),
+        measure1("acosh", |x| unsafe { c::acosh(x) }, &[(1.0, 1e308, false), (1.0, 2.0, false)]),
+        measure1("atanh", |x| unsafe { c::atanh(x) }, &[(0.0, 1.0, true), (1e-300, 1e-3, true)]),
     ];
     report(&r, (2, 1));
 }
