@@ -109,6 +109,9 @@ const FUNCS: &[(&str, Builder)] = &[
     ("cos", trig::cos),
     ("tan", trig::tan),
     ("atan", trig::atan),
+    ("asin", trig::asin),
+    ("acos", trig::acos),
+    ("atan2", trig::atan2),
 ];
 
 fn build(c_name: &str) -> Option<Prog> {

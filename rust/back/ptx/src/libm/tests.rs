@@ -78,10 +78,13 @@ fn samples() -> usize {
     std::env::var("ACCJIT_LIBM_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(4000)
 }
 
-/// Distance in representable doubles (±0 are one point); NaN vs NaN is 0, NaN vs number is MAX.
+/// Distance in representable doubles; NaN vs NaN is 0, NaN vs number and +0 vs -0 are MAX.
 fn ulp64(a: f64, b: f64) -> u64 {
     if a.is_nan() || b.is_nan() {
         return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+    }
+    if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
+        return u64::MAX;
     }
     let key = |x: f64| {
         let b = x.to_bits() as i64;
@@ -97,6 +100,9 @@ fn ulp64(a: f64, b: f64) -> u64 {
 fn ulp32(a: f32, b: f32) -> u64 {
     if a.is_nan() || b.is_nan() {
         return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+    }
+    if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
+        return u64::MAX;
     }
     let key = |x: f32| {
         let b = x.to_bits() as i32 as i64;
@@ -254,8 +260,9 @@ fn exact_functions_are_exact() {
         r_exact("sqrt", f64::sqrt),
         r_exact("logb", |x| unsafe { c::logb(x) }),
         measure2("copysign", f64::copysign, &[WIDE], &[WIDE]),
-        measure2("fmin", f64::min, &[WIDE], &[WIDE]),
-        measure2("fmax", f64::max, &[WIDE], &[WIDE]),
+        // Of two zeros fmin gives -0 and fmax +0 (PTX min/max order -0 < +0; C allows either).
+        measure2("fmin", |x, y| if x == 0.0 && y == 0.0 { -(-x + -y) } else { x.min(y) }, &[WIDE], &[WIDE]),
+        measure2("fmax", |x, y| if x == 0.0 && y == 0.0 { x + y } else { x.max(y) }, &[WIDE], &[WIDE]),
         measure2("fdim", |x, y| unsafe { c::fdim(x, y) }, &[WIDE], &[WIDE]),
         measure2f(
             "nextafter",
@@ -336,6 +343,9 @@ fn trigonometric() {
         measure1("cos", |x| unsafe { c::cos(x) }, &TRIG),
         measure1("tan", |x| unsafe { c::tan(x) }, &TRIG),
         measure1("atan", |x| unsafe { c::atan(x) }, &[WIDE, (0.0, 3.0, true)]),
+        measure1("asin", |x| unsafe { c::asin(x) }, &[(0.0, 1.0, true), (0.9, 1.0, true), (1e-300, 1e-3, true)]),
+        measure1("acos", |x| unsafe { c::acos(x) }, &[(0.0, 1.0, true), (0.9, 1.0, true), (1e-300, 1e-3, true)]),
+        measure2("atan2", |y, x| unsafe { c::atan2(y, x) }, &[WIDE, (0.0, 10.0, true)], &[WIDE, (0.0, 10.0, true)]),
     ];
     report(&r, (2, 1));
 }

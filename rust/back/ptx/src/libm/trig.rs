@@ -8,7 +8,7 @@
 //! arithmetic, so sin/cos/tan are accurate over the whole double range.
 
 use super::basic::mulsign_v;
-use super::dsl::{bra_if, label, place, ret, ret_if, sel, set, table, var, Ty, V};
+use super::dsl::{bra_if, label, place, ret, ret_if, sel, set, table, var, IntoV, Ty, V};
 
 const INV_PIO2: f64 = 6.36619772367581382433e-01; // 0x3FE45F30 6DC9C883
 const PIO2_1: f64 = 1.57079632673412561417e+00; // 0x3FF921FB 54400000
@@ -179,6 +179,9 @@ fn k_cos(x: V, y: V) -> V {
 /// sin (cos when `cos`): the kernel for the quadrant n (+1 for cos).
 fn sincos_core(x: V, cos: bool) {
     ret_if((x - x).is_nan(), x - x);
+    // |x| < 2^-26: x itself (and the sign of zero), or 1.
+    let tiny = (x.hi() & 0x7fff_ffffu32).lt(0x3e50_0000u32);
+    ret_if(tiny, if cos { 1.0f64.v(Ty::F64) } else { x });
     let (n, y0, y1) = rem_pio2(x);
     let q = if cos { n + 1 } else { n };
     let s = k_sin(y0, y1);
@@ -245,6 +248,7 @@ fn k_tan(x: V, y: V, odd: V) -> V {
 
 fn tan_core(x: V) {
     ret_if((x - x).is_nan(), x - x);
+    ret_if((x.hi() & 0x7fff_ffffu32).lt(0x3e40_0000u32), x);
     let (n, y0, y1) = rem_pio2(x);
     ret(k_tan(y0, y1, n & 1));
 }
@@ -289,8 +293,102 @@ pub(super) fn atan_v(x: V) -> V {
     let small = xr - xr * (s1 + s2);
     let z = hi - (xr * (s1 + s2) - lo - xr);
     let r = sel(direct, small, mulsign_v(z, x));
+    let r = sel(ix.lt(0x3e40_0000u32), x, r);
     sel(x.is_nan(), x, r)
 }
 pub fn atan(t: Ty) -> super::Prog {
     super::unary(t, |x| ret(atan_v(x)))
+}
+
+const PIO2_HI: f64 = 1.57079632679489655800e+00;
+const PIO2_LO: f64 = 6.12323399573676603587e-17;
+const PS: [f64; 6] = [
+    1.66666666666666657415e-01,
+    -3.25565818622400915405e-01,
+    2.01212532134862925881e-01,
+    -4.00555345006794114027e-02,
+    7.91534994289814532176e-04,
+    3.47933107596021167570e-05,
+];
+const QS: [f64; 4] = [-2.40339491173441421878e+00, 2.02094576023350569471e+00, -6.88283971605453293030e-01, 7.70381505559019352791e-02];
+
+/// fdlibm's rational approximation R(z) of (asin(√z)/√z - 1)/z.
+fn asin_r(z: V) -> V {
+    let p = z * (PS[0] + z * (PS[1] + z * (PS[2] + z * (PS[3] + z * (PS[4] + z * PS[5])))));
+    let q = 1.0 + z * (QS[0] + z * (QS[1] + z * (QS[2] + z * QS[3])));
+    p / q
+}
+
+/// asin (fdlibm e_asin.c).
+fn asin_core(x: V) {
+    let ax = x.abs();
+    ret_if(ax.eq(1.0), x * PIO2_HI);
+    ret_if(ax.gtu(1.0), 0.0 / (x - x));
+    let ix = x.hi() & 0x7fff_ffffu32;
+    // |x| < 0.5 (below 2^-26 x itself).
+    let small = sel(ix.lt(0x3e50_0000u32), x, x + x * asin_r(x * x));
+    ret_if(ix.lt(0x3fe0_0000u32), small);
+    let z = (1.0 - ax) * 0.5;
+    let s = z.sqrt();
+    let r = asin_r(z);
+    let near1 = PIO2_HI - (2.0 * (s + s * r) - PIO2_LO);
+    let f = zero_low_word(s);
+    let c = (z - f * f) / (s + f);
+    let other = 0.5 * PIO2_HI - (2.0 * s * r - (PIO2_LO - 2.0 * c) - (0.5 * PIO2_HI - 2.0 * f));
+    let r = sel(ix.ge(0x3fef_3333u32), near1, other);
+    ret(mulsign_v(r, x));
+}
+pub fn asin(t: Ty) -> super::Prog {
+    super::unary(t, asin_core)
+}
+
+/// acos (fdlibm e_acos.c).
+fn acos_core(x: V) {
+    ret_if(x.eq(1.0), 0.0f64);
+    ret_if(x.eq(-1.0), 2.0 * PIO2_HI);
+    ret_if(x.abs().gtu(1.0), 0.0 / (x - x));
+    let ix = x.hi() & 0x7fff_ffffu32;
+    let small = sel(ix.le(0x3c60_0000u32), PIO2_HI.v(Ty::F64), PIO2_HI - (x - (PIO2_LO - x * asin_r(x * x))));
+    ret_if(ix.lt(0x3fe0_0000u32), small);
+    let neg = x.lt(0.0);
+    let z = sel(neg, (1.0 + x) * 0.5, (1.0 - x) * 0.5);
+    let s = z.sqrt();
+    let r = asin_r(z);
+    let negr = 2.0 * (PIO2_HI - (s + (r * s - PIO2_LO)));
+    let df = zero_low_word(s);
+    let c = (z - df * df) / (s + df);
+    let posr = 2.0 * (df + (r * s + c));
+    ret(sel(neg, negr, posr));
+}
+pub fn acos(t: Ty) -> super::Prog {
+    super::unary(t, acos_core)
+}
+
+const PI: f64 = 3.1415926535897931160E+00;
+const PI_LO: f64 = 1.2246467991473531772E-16;
+
+/// atan2 (fdlibm e_atan2.c); `m` = 2·sign(x) + sign(y) picks the quadrant.
+fn atan2_core(y: V, x: V) {
+    ret_if(x.either_nan(y), x + y);
+    ret_if(x.eq(1.0), atan_v(y));
+    let sy = y.lt(0.0) | (y.eq(0.0) & y.bits().s().lt(0i64));
+    let sx = x.bits().s().lt(0i64);
+    let (ax, ay) = (x.abs(), y.abs());
+    let pi_s = sel(sy, -PI, PI);
+    let pio2_s = sel(sy, -PI / 2.0, PI / 2.0);
+    // y = 0: ±0 for x positive, ±π for x negative.
+    ret_if(y.eq(0.0), sel(sx, pi_s, y));
+    ret_if(x.eq(0.0), pio2_s);
+    let inf = f64::INFINITY;
+    let both_inf = sel(sx, sel(sy, -3.0 * PI / 4.0, 3.0 * PI / 4.0), sel(sy, -PI / 4.0, PI / 4.0));
+    let x_inf = sel(sx, pi_s, sel(sy, -0.0f64, 0.0));
+    ret_if(ax.eq(inf), sel(ay.eq(inf), both_inf, x_inf));
+    let (ix, iy) = (ax.hi(), ay.hi());
+    ret_if((ix + (64u32 << 20)).lt(iy) | ay.eq(inf), pio2_s);
+    let z = sel(sx & (iy + (64u32 << 20)).lt(ix), 0.0f64, atan_v((y / x).abs()));
+    let r = sel(sx, PI - (z - PI_LO), z);
+    ret(mulsign_v(r, sel(sy, -1.0f64, 1.0)));
+}
+pub fn atan2(t: Ty) -> super::Prog {
+    super::binary(t, atan2_core)
 }
