@@ -31,6 +31,7 @@ __all__ = [
     "update_self",
     "is_present",
     "deviceptr",
+    "device_view",
     "hostptr",
     "ref_counts",
     "present_table",
@@ -63,6 +64,18 @@ update_device = _api.update_device
 update_self = _api.update_self
 is_present = _api.is_present
 deviceptr = _api.deviceptr
+
+
+def device_view(x):
+    """The device copy of the present NumPy array ``x`` as a zero-copy view for
+    CuPy, PyTorch or Numba (nvidia device): the view has
+    ``__cuda_array_interface__`` (v3) and ``__dlpack__``/``__dlpack_device__``,
+    so ``cupy.asarray(v)``, ``torch.from_dlpack(v)`` and
+    ``numba.cuda.as_cuda_array(v)`` see the same device memory the kernels use.
+    The view keeps ``x`` alive and is valid while ``x`` stays present.
+    """
+    return _core.DeviceView(x)
+
 hostptr = _api.hostptr
 ref_counts = _api.ref_counts
 present_table = _api.present_table

@@ -19,6 +19,7 @@
 mod caller;
 mod data;
 mod errors;
+mod interop;
 mod marshal;
 mod module;
 mod profile;
@@ -139,6 +140,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DeviceTypeUnavailableError", py.get_type::<DeviceTypeUnavailableError>())?;
     errors::register(m)?;
     m.add_class::<PyProgram>()?;
+    m.add_class::<interop::DeviceView>()?;
     m.add_function(wrap_pyfunction!(compile_c, m)?)?;
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
     m.add_function(wrap_pyfunction!(clear_cache, m)?)?;

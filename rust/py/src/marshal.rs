@@ -18,6 +18,9 @@ use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyString, PyTuple};
 pub struct Marshalled {
     pub slots: Vec<u64>,
     pub keep: Vec<Py<PyAny>>,
+    /// CUDA arrays mapped onto themselves for the call (`interop::bind`);
+    /// unmapped with `interop::unmap` when it returns.
+    pub mapped: Vec<u64>,
 }
 
 /// The NumPy dtype (kind, itemsize, name) matching a C pointee scalar.
@@ -73,12 +76,12 @@ pub fn marshal(f: &FunctionInfo, args: &Bound<'_, PyTuple>) -> PyResult<Marshall
             f.signature()
         )));
     }
-    let mut m = Marshalled { slots: Vec::with_capacity(args.len()), keep: Vec::new() };
+    let mut m = Marshalled { slots: Vec::with_capacity(args.len()), keep: Vec::new(), mapped: Vec::new() };
     for (p, a) in f.params.iter().zip(args.iter()) {
         let slot = match &p.ty {
             Type::Scalar(s) => scalar(f, p, *s, &a)?,
-            Type::Ptr(pointee) => pointer(f, p, pointee, &a, &mut m.keep)?,
-            Type::Array(elem, _) => pointer(f, p, elem, &a, &mut m.keep)?,
+            Type::Ptr(pointee) => pointer(f, p, pointee, &a, &mut m)?,
+            Type::Array(elem, _) => pointer(f, p, elem, &a, &mut m)?,
             _ => return Err(PyTypeError::new_err(format!("{}: this parameter type cannot be passed from Python", prefix(f, p)))),
         };
         m.slots.push(slot);
@@ -141,13 +144,25 @@ fn scalar(f: &FunctionInfo, p: &ParamInfo, s: Scalar, a: &Bound<'_, PyAny>) -> P
     Ok(if s.is_signed() { v as i64 as u64 } else { v as u64 })
 }
 
-fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>, keep: &mut Vec<Py<PyAny>>) -> PyResult<u64> {
+fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<u64> {
     if a.is_none() {
         return Ok(0);
     }
     if matches!(pointee, Type::Func(_)) {
         return Err(PyTypeError::new_err(format!("{}: function pointers cannot be passed from Python", prefix(f, p))));
     }
+    if a.cast::<PyUntypedArray>().is_err() {
+        if let Some(cuda) = crate::interop::cuda_array(a)? {
+            let (addr, mapped) = crate::interop::bind(&prefix(f, p), pointee, p.const_pointee == Some(false), &cuda)?;
+            if mapped {
+                m.mapped.push(addr);
+            }
+            m.keep.push(a.clone().unbind());
+            m.keep.extend(cuda.keep);
+            return Ok(addr);
+        }
+    }
+    let keep = &mut m.keep;
     let arr = a.cast::<PyUntypedArray>().map_err(|_| {
         let hint = match required_dtype(pointee) {
             Some(d) => format!("; pass np.asarray(..., dtype=np.{d})"),

@@ -101,6 +101,7 @@ impl PyProgram {
             let program = self.program.clone();
             let slots = m.slots;
             let keep = m.keep;
+            let mapped = m.mapped;
             let ret = run_interruptible(py, true, move || {
                 let mut ret = [0u64; 2];
                 program.prepare();
@@ -109,6 +110,7 @@ impl PyProgram {
                 // and the code by `program` until the call returns (or, if
                 // the program ends early, forever: the thread parks).
                 unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
+                mapped.into_iter().for_each(crate::interop::unmap);
                 drop(keep);
                 drop(program);
                 ret

@@ -490,3 +490,14 @@ pub fn set_cuda_stream(async_: i64, stream: usize) -> AccResult<()> {
     }
     Ok(())
 }
+
+/// Waits until the work queued on a CUDA stream of another library has
+/// finished: the producer's stream of a CUDA array passed in (CUDA Array
+/// Interface v3 `stream`), before a kernel uses the array.
+pub fn sync_foreign_stream(stream: usize) -> AccResult<()> {
+    let dev = device::current_device()?;
+    if dev.ty != DeviceType::Nvidia {
+        return Ok(());
+    }
+    cuda::gpu(dev.num)?.sync_stream(stream)
+}
