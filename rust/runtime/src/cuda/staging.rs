@@ -47,8 +47,11 @@ impl Default for CopyTuning {
     }
 }
 
+/// The machine's cores (asked once: `available_parallelism` reads cgroup
+/// files on every call).
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 struct Buf {
