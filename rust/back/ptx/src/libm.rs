@@ -24,6 +24,8 @@ mod eval;
 #[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
 mod explog;
 #[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
+mod pow;
+#[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
 mod trig;
 
 use std::fmt::Write as _;
@@ -93,6 +95,7 @@ const FUNCS: &[(&str, Builder)] = &[
     ("fmod", basic::fmod),
     ("remainder", basic::remainder),
     ("exp", explog::exp),
+    ("pow", pow::pow),
     ("exp2", explog::exp2),
     ("log", explog::log),
     ("log2", explog::log2),

@@ -359,6 +359,12 @@ fn exponentials_and_logarithms() {
         measure1("log2", |x| unsafe { c::log2(x) }, &[(1e-320, 1e308, false), (0.5, 2.0, false), (0.99, 1.01, false)]),
         measure1("log10", |x| unsafe { c::log10(x) }, &[(1e-320, 1e308, false), (0.5, 2.0, false), (0.99, 1.01, false)]),
         measure1("log1p", |x| unsafe { c::log1p(x) }, &[(1e-320, 1e308, false), (0.0, 1.0, true), (1e-10, 1e-3, true)]),
+        measure2(
+            "pow",
+            |x, y| unsafe { c::pow(x, y) },
+            &[(0.0, 10.0, false), (1e-300, 1e300, false), (0.5, 2.0, true), (0.999, 1.001, false), (0.0, 3.0, true)],
+            &[(0.0, 10.0, true), (0.0, 2.0, true), (0.0, 700.0, true), (1e5, 1e12, true), (-40.0, 40.0, false)],
+        ),
         measure1("expm1", |x| unsafe { c::expm1(x) }, &[(0.0, 1.0, true), (1.0, 710.0, true), (1e-300, 1e-6, true), (0.2, 3.0, true)]),
     ];
     report(&r, (2, 1));
@@ -404,4 +410,16 @@ fn every_name_builds() {
         assert_eq!(f.symbol, format!("__accjit_{n}"));
     }
     assert!(libm_func("fopen").is_none());
+}
+
+#[test]
+fn pow_of_negative_bases_with_integer_exponents() {
+    let pow = build("pow").unwrap();
+    let mut rng = Rng(4242);
+    for _ in 0..samples() {
+        let x = -rng.in_range(1e-3, 1e3, false);
+        let y = ((rng.unit() - 0.5) * 200.0).round();
+        let want = unsafe { c::pow(x, y) };
+        assert!(ulp64(eval2(&pow, x, y), want) <= 1, "pow({x:e}, {y}) = {:e}, libm {want:e}", eval2(&pow, x, y));
+    }
 }
