@@ -26,6 +26,8 @@ mod explog;
 #[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
 mod pow;
 #[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
+mod special;
+#[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
 mod trig;
 
 use std::fmt::Write as _;
@@ -96,6 +98,10 @@ const FUNCS: &[(&str, Builder)] = &[
     ("remainder", basic::remainder),
     ("exp", explog::exp),
     ("pow", pow::pow),
+    ("cbrt", special::cbrt),
+    ("hypot", special::hypot),
+    ("erf", special::erf),
+    ("erfc", special::erfc),
     ("exp2", explog::exp2),
     ("log", explog::log),
     ("log2", explog::log2),

@@ -104,6 +104,18 @@ pub fn log(t: Ty) -> super::Prog {
     super::unary(t, log_core)
 }
 
+/// exp(hi + lo) for a double-double argument with hi + lo in (-1100, 709)
+/// (no special cases): the reduction by k·ln2 is exact on hi, the two-sum
+/// of the reduced hi and lo keeps the argument's low part.
+pub(super) fn exp_dd(hi: V, lo: V) -> V {
+    let k = ((hi + lo) * INVLN2).rint();
+    let a = hi - k * LN2HI;
+    let t = a + lo;
+    let bv = t - a;
+    let err = (a - (t - bv)) + (lo - bv);
+    scalbn_v(exp_poly(t, k * LN2LO - err), k.to(Ty::S32))
+}
+
 /// exp(x) inline (special cases included).
 pub(super) fn exp_v(x: V) -> V {
     sub(Ty::F64, || exp_core(x))

@@ -371,6 +371,22 @@ fn exponentials_and_logarithms() {
 }
 
 #[test]
+fn roots_and_special_functions() {
+    let r = vec![
+        measure1("cbrt", |x| unsafe { c::cbrt(x) }, &[WIDE, (0.0, 10.0, true), (1e-320, 1e-300, true)]),
+        measure1("erf", |x| unsafe { c::erf(x) }, &[(0.0, 1.0, true), (1.0, 7.0, true), (1e-300, 1e-5, true), WIDE]),
+        measure1("erfc", |x| unsafe { c::erfc(x) }, &[(0.0, 1.0, true), (1.0, 28.0, true), (1e-300, 1e-5, true), (0.0, 6.0, true)]),
+        measure2(
+            "hypot",
+            |x, y| unsafe { c::hypot(x, y) },
+            &[WIDE, (0.0, 10.0, true), (1e200, 1e308, true)],
+            &[WIDE, (0.0, 10.0, true), (1e-300, 1e300, true)],
+        ),
+    ];
+    report(&r, (2, 1));
+}
+
+#[test]
 fn hyperbolic() {
     let r = vec![
         measure1("sinh", |x| unsafe { c::sinh(x) }, &[(0.0, 1.0, true), (1.0, 711.0, true), (1e-300, 1e-6, true)]),
