@@ -17,13 +17,22 @@ use std::process::{Command, Output};
 
 const CHILD_ENV: &str = "ACCJIT_FAKE_CUDA_CHILD";
 
-/// Builds the fake libcuda into a fresh directory; None without a compiler.
-fn build_fake() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}", std::process::id()));
+/// Builds the fake libcuda (with extra C flags) into a fresh directory;
+/// None without a compiler.
+fn build_fake(flags: &[&str]) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}_{}", std::process::id(), flags.len()));
     std::fs::create_dir_all(&dir).ok()?;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let ok = Command::new(cc).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).status().ok()?.success();
+    let ok = Command::new(cc)
+        .args(flags)
+        .args(["-shared", "-fPIC", "-O1", "-o"])
+        .arg(dir.join("libcuda.so"))
+        .arg(&src)
+        .args(["-lpthread", "-lm"])
+        .status()
+        .ok()?
+        .success();
     ok.then_some(dir)
 }
 
@@ -39,7 +48,7 @@ fn rerun(dir: &Path, name: &str, extra_env: &[(&str, &Path)]) -> Option<Output> 
 
 #[test]
 fn cuda_layer_selftest_on_a_fake_driver() {
-    let Some(dir) = build_fake() else {
+    let Some(dir) = build_fake(&[]) else {
         eprintln!("skipped: no C compiler to build the fake libcuda");
         return;
     };
@@ -83,4 +92,28 @@ fn fake_driver_selftest() {
 fn fake_driver_disk_load() {
     let ptx = std::env::var_os("ACCJIT_SELFTEST_PTX").expect("run through fake_driver_selftest");
     assert_eq!(selftest::disk_load(Path::new(&ptx)), 0);
+}
+
+#[test]
+fn a_driver_lacking_a_function_is_no_driver() {
+    let Some(dir) = build_fake(&["-DFAKE_OLD_DRIVER"]) else {
+        eprintln!("skipped: no C compiler to build the fake libcuda");
+        return;
+    };
+    let out = rerun(&dir, "fake_old_driver", &[]).expect("cannot rerun the test binary");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("1 passed"), "{stdout}");
+}
+
+#[test]
+#[ignore = "child of a_driver_lacking_a_function_is_no_driver"]
+fn fake_old_driver() {
+    assert!(std::env::var_os(CHILD_ENV).is_some(), "run through a_driver_lacking_a_function_is_no_driver");
+    use accjit_runtime::cuda;
+    assert!(!cuda::available());
+    assert_eq!(cuda::device_count(), 0);
+    assert_eq!(cuda::gpu(0).err().map(|e| e.code), Some(accjit_runtime::consts::acc_error_device_unavailable));
+    assert_eq!(cuda::pointer_device(0x1000), None);
 }

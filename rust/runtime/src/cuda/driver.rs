@@ -19,12 +19,72 @@ pub fn lib_present() -> bool {
     *PRESENT.get_or_init(|| std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false))
 }
 
-/// libcuda is present and `cuInit(0)` succeeded (checked once).
+/// Every driver function the layer calls (a test keeps the list complete).
+/// cudarc panics at the first call of a function the library lacks, so a
+/// driver missing any of them counts as no driver at all.
+pub const REQUIRED: &[&str] = &[
+    "cuCtxGetCurrent",
+    "cuCtxSetCurrent",
+    "cuCtxSynchronize",
+    "cuDeviceGet",
+    "cuDeviceGetAttribute",
+    "cuDeviceGetCount",
+    "cuDeviceGetName",
+    "cuDevicePrimaryCtxRelease_v2",
+    "cuDevicePrimaryCtxReset_v2",
+    "cuDevicePrimaryCtxRetain",
+    "cuDeviceTotalMem_v2",
+    "cuDriverGetVersion",
+    "cuEventCreate",
+    "cuEventDestroy_v2",
+    "cuEventRecord",
+    "cuEventSynchronize",
+    "cuFuncGetAttribute",
+    "cuGetErrorName",
+    "cuInit",
+    "cuLaunchKernel",
+    "cuLinkAddData_v2",
+    "cuLinkComplete",
+    "cuLinkCreate_v2",
+    "cuLinkDestroy",
+    "cuMemAlloc_v2",
+    "cuMemFreeHost",
+    "cuMemFree_v2",
+    "cuMemGetInfo_v2",
+    "cuMemHostAlloc",
+    "cuMemHostGetFlags",
+    "cuMemHostRegister_v2",
+    "cuMemHostUnregister",
+    "cuMemcpyDtoDAsync_v2",
+    "cuMemcpyDtoHAsync_v2",
+    "cuMemcpyHtoDAsync_v2",
+    "cuMemcpyPeerAsync",
+    "cuMemsetD8Async",
+    "cuModuleGetFunction",
+    "cuModuleGetGlobal_v2",
+    "cuModuleLoadData",
+    "cuModuleUnload",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cuPointerGetAttribute",
+    "cuStreamCreate",
+    "cuStreamQuery",
+    "cuStreamSynchronize",
+    "cuStreamWaitEvent",
+];
+
+/// The functions of [`REQUIRED`] the loaded libcuda lacks.
+fn missing_symbols() -> Vec<&'static str> {
+    let lib = unsafe { sys::culib() };
+    REQUIRED.iter().copied().filter(|name| unsafe { lib.get::<*const ()>(name.as_bytes()) }.is_err()).collect()
+}
+
+/// libcuda is present with every function of [`REQUIRED`], and `cuInit(0)`
+/// succeeded (checked once).
 pub fn initialised() -> bool {
     static INIT: OnceLock<bool> = OnceLock::new();
     *INIT.get_or_init(|| {
         // cudarc panics on a missing symbol: keep any such panic inside.
-        lib_present() && std::panic::catch_unwind(|| unsafe { sys::cuInit(0) } == CUresult::CUDA_SUCCESS).unwrap_or(false)
+        lib_present() && std::panic::catch_unwind(|| missing_symbols().is_empty() && unsafe { sys::cuInit(0) } == CUresult::CUDA_SUCCESS).unwrap_or(false)
     })
 }
 
@@ -125,6 +185,24 @@ mod tests {
         assert_eq!(acc_code(CUresult::CUDA_ERROR_OUT_OF_MEMORY), acc_error_out_of_memory);
         assert_eq!(acc_code(CUresult::CUDA_ERROR_NO_DEVICE), acc_error_device_unavailable);
         assert_eq!(acc_code(CUresult::CUDA_ERROR_INVALID_VALUE), acc_error_other);
+    }
+
+    #[test]
+    fn required_lists_every_driver_function_the_layer_calls() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cuda");
+        let mut called = std::collections::BTreeSet::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+            for (i, _) in text.match_indices("sys::cu") {
+                let name: String = text[i + 5..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                // Driver calls only (not the loader `culib`, not this test's pattern).
+                if text[i + 5 + name.len()..].starts_with('(') && name != "culib" {
+                    called.insert(name);
+                }
+            }
+        }
+        let listed: std::collections::BTreeSet<String> = REQUIRED.iter().map(|s| s.to_string()).collect();
+        assert_eq!(called, listed);
     }
 
     #[test]

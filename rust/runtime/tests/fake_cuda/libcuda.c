@@ -6,7 +6,8 @@
  * emulated by name: those of examples/cuda_selftest.ptx (saxpy, empty,
  * poke, bump_table). `poke` of an address below 64 KiB is a fault: it
  * leaves a sticky CUDA_ERROR_ILLEGAL_ADDRESS that every later call returns
- * until the primary context is reset, as the real driver does.
+ * until the primary context is reset, as the real driver does. Built with
+ * -DFAKE_OLD_DRIVER it lacks one function the layer needs.
  * The "cubin" of the JIT is the PTX text behind a magic line. */
 
 #include <pthread.h>
@@ -171,6 +172,11 @@ CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, void *s) { (void)s; LIVE(); memcpy((void *)(uintptr_t)d, h, n); return OK; }
 CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) { (void)s; LIVE(); memcpy(h, (void *)(uintptr_t)d, n); return OK; }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a, CUdeviceptr b, size_t n, void *s) { (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK; }
+#ifndef FAKE_OLD_DRIVER /* a driver that lacks a function the layer needs */
+CUresult cuMemcpyPeerAsync(CUdeviceptr a, void *ca, CUdeviceptr b, void *cb, size_t n, void *s) {
+    (void)ca; (void)cb; (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK;
+}
+#endif
 CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *s) { (void)s; LIVE(); memset((void *)(uintptr_t)d, v, n); return OK; }
 
 /* --- streams and events ---------------------------------------------------- */
