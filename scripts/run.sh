@@ -34,6 +34,16 @@ build() {
     "$PY" -c "import accjit" || { log "build failed: accjit does not import"; exit 1; }
 }
 
+# ptxas (pip's nvidia-cuda-nvcc-cu12) into the venv, for the test that
+# assembles the PTX of the conformance corpus (rust/back/ptx/tests/ptxas.rs
+# finds it there); without it that test is skipped, not failed.
+setup_ptxas() {
+    if ! ls "$VENV"/lib/python*/site-packages/nvidia/cuda_nvcc/bin/ptxas >/dev/null 2>&1; then
+        log "pip install nvidia-cuda-nvcc-cu12 (ptxas)"
+        "$PY" -m pip install --disable-pip-version-check -q nvidia-cuda-nvcc-cu12 || log "ptxas could not be installed: PTX assembly checks will be skipped"
+    fi
+}
+
 # The lint gate: one format (rustfmt.toml) and no clippy warnings, in every
 # target of every crate. Installs the two rustup components when missing.
 lint() {
@@ -61,6 +71,7 @@ case "$cmd" in
         ;;
     test)
         setup_venv pytest pandas matplotlib
+        setup_ptxas
         build
         # Both suites always run (a Rust failure must not hide the Python
         # results); the exit status is non-zero if either failed.

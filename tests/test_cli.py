@@ -84,6 +84,39 @@ def test_clif_and_ir(accjit_cli, prog):
     assert "main" in r.stdout
 
 
+def test_ptx(accjit_cli, tmp_path):
+    p = tmp_path / "k.c"
+    p.write_text(
+        "void scale(int n, float a, float *x) {\n"
+        "  #pragma acc parallel loop copy(x[0:n])\n"
+        "  for (int i = 0; i < n; i++) x[i] *= a;\n"
+        "}\n"
+    )
+    r = accjit_cli("ptx", p)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(".version ")
+    assert ".visible .entry scale_parallel_0(" in r.stdout
+    # The module's own PTX is the same back end's.
+    import accjit as acc
+
+    assert ".entry scale_parallel_0(" in acc.c(p.read_text()).ptx()
+
+
+def test_ptx_rejects_host_only_calls(accjit_cli, tmp_path):
+    p = tmp_path / "bad.c"
+    p.write_text(
+        "#include <stdio.h>\n"
+        "void f(int n, int *y) {\n"
+        "  #pragma acc parallel loop copy(y[0:n])\n"
+        "  for (int i = 0; i < n; i++) y[i] = fopen(\"x\", \"r\") != 0;\n"
+        "}\n"
+    )
+    r = accjit_cli("ptx", p)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert f"{p}:4:" in r.stderr and "'fopen'" in r.stderr and "nvidia" in r.stderr
+
+
 def test_info(accjit_cli):
     r = accjit_cli("info")
     assert r.returncode == 0

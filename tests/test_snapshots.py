@@ -1,6 +1,7 @@
-"""Snapshot tests: generated IR and CLIF for tests/in/*.c, rendered
-diagnostics for tests/in/diag/*.c, compared with committed files in
-tests/out/{ir,clif,diag}/. Re-bless with ACCJIT_BLESS=1 after reviewing a change:
+"""Snapshot tests: generated IR and CLIF for tests/in/*.c, PTX for
+tests/in/*.c and tests/in/ptx/*.c (`accjit ptx`), rendered diagnostics for
+tests/in/diag/*.c, compared with committed files in
+tests/out/{ir,clif,ptx,diag}/. Re-bless with ACCJIT_BLESS=1 after reviewing a change:
 
     ACCJIT_BLESS=1 python -m pytest tests/test_snapshots.py
 """
@@ -64,6 +65,19 @@ def test_codegen_snapshot(kind, src):
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     check(kind, Path(src).stem, ADDR.sub("<addr>", r.stdout))
+
+
+PTX_IN = sorted([*(p.name for p in IN.glob("*.c")), *("ptx/" + p.name for p in (IN / "ptx").glob("*.c"))])
+
+
+@pytest.mark.parametrize("src", PTX_IN)
+def test_ptx_snapshot(src):
+    # The nvidia back end's PTX, made without a GPU.
+    r = accjit("ptx", src, cwd=IN)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    assert r.stdout.startswith(".version ")
+    check("ptx", Path(src).stem, r.stdout)
 
 
 @pytest.mark.parametrize("src", sorted(p.name for p in (IN / "diag").glob("*.c")))

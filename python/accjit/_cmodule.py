@@ -134,6 +134,13 @@ class CModule:
         """The lowered IR as text."""
         return self._core.ir()
 
+    def ptx(self) -> str:
+        """The PTX the nvidia back end makes of this module's kernels (as
+        lowered for the module's device type; `accjit ptx prog.c` lowers for
+        the nvidia device). No GPU is needed. Raises CompileError when a
+        kernel uses something the nvidia back end does not support yet."""
+        return self._core.ptx()
+
     def run_main(self, argv: Sequence[str] = ("prog",)) -> int:
         """Run the program's main(argc, argv) and return its status."""
         return self._core.run_main([str(a) for a in argv])

@@ -3,6 +3,7 @@
     accjit run [-D NAME[=VAL]] [-U NAME] [-I DIR] [--device TYPE] prog.c [args...]
     accjit clif [options] prog.c      print the generated Cranelift IR
     accjit ir   [options] prog.c      print the lowered accjit IR
+    accjit ptx  [options] prog.c      print the PTX of its kernels for the nvidia device
     accjit info                       device types, threads, versions
 
 `run` exits with main's return value. A compile error prints the rendered
@@ -35,6 +36,11 @@ def _parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=what)
         _add_compile_options(p)
         p.add_argument("file", help="the C source file")
+    p = sub.add_parser("ptx", help="print the PTX of the kernels for the nvidia device (no GPU needed)")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define a macro")
+    p.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME", help="undefine a macro")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add an include directory")
+    p.add_argument("file", help="the C source file")
     sub.add_parser("info", help="list device types, thread count and versions")
     return ap
 
@@ -98,6 +104,23 @@ def main(argv=None) -> int:
     if args.cmd == "clif":
         m = _compile(args, keep_clif=True)
         sys.stdout.write(m.clif())
+        return 0
+    if args.cmd == "ptx":
+        from . import _core
+        from ._cmodule import _normalize_defines
+
+        try:
+            with open(args.file, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError as e:
+            print(f"accjit: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+            return 2
+        try:
+            out = _core.ptx_text(text, name=args.file, defines=_normalize_defines(args.defines), undefines=args.undefines, include_dirs=args.include_dirs)
+        except _core.CompileError as e:
+            sys.stderr.write(e.rendered if e.rendered.endswith("\n") else e.rendered + "\n")
+            return 1
+        sys.stdout.write(out)
         return 0
     if args.cmd == "ir":
         m = _compile(args)

@@ -289,6 +289,28 @@ fn checked_ir(module: &Module, stage: Stage, producer: &str) -> Result<(), Diagn
     })
 }
 
+/// The PTX of a C program's kernels for the nvidia device (`accjit ptx`):
+/// front end, `lower` for device type "nvidia", then the PTX back end.
+/// Nothing is loaded or run; no GPU is needed.
+pub fn ptx_text(name: &str, text: &str, opts: &Options) -> Result<String, CompileError> {
+    let mut sm = SourceMap::new();
+    let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
+    let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
+    let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let lower_opts = accjit_lower::LowerOptions { device_type: "nvidia".into() };
+    guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm))).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    checked_ir(&module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    module_ptx(&module, &sm)
+}
+
+/// The PTX of a lowered module's kernels (`Program.ptx()`: the program's
+/// own lowering, for the device type it was compiled for).
+pub fn module_ptx(module: &Module, sm: &SourceMap) -> Result<String, CompileError> {
+    let opts = accjit_back_ptx::PtxOptions::default();
+    guarded("the PTX back end", || accjit_back_ptx::compile(module, &opts)).map(|p| p.text).map_err(|d| CompileError::from_diagnostics(&d, sm))
+}
+
 /// The text form of a lowered module (`accjit ir`).
 pub fn ir_text(module: &Module) -> String {
     accjit_ir::print::module_to_string(module)

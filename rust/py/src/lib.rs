@@ -57,7 +57,7 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-fn compile_error(py: Python<'_>, e: &accjit_driver::CompileError) -> PyErr {
+pub(crate) fn compile_error(py: Python<'_>, e: &accjit_driver::CompileError) -> PyErr {
     let err = CompileError::new_err(e.headline.clone());
     let v = err.value(py);
     let set = || -> PyResult<()> {
@@ -106,6 +106,34 @@ fn compile_c(
     })
 }
 
+/// The PTX of C source text's kernels for the nvidia device (`accjit ptx`);
+/// no GPU is needed. Raises `CompileError` like `compile_c`.
+#[pyfunction]
+#[pyo3(signature = (source, name = "<string>".to_string(), defines = None, undefines = None, include_dirs = None))]
+fn ptx_text(
+    py: Python<'_>,
+    source: String,
+    name: String,
+    defines: Option<Vec<(String, Option<String>)>>,
+    undefines: Option<Vec<String>>,
+    include_dirs: Option<Vec<PathBuf>>,
+) -> PyResult<String> {
+    guard(|| {
+        let opts = accjit_driver::Options {
+            defines: defines.unwrap_or_default(),
+            undefines: undefines.unwrap_or_default(),
+            include_dirs: include_dirs.unwrap_or_default(),
+            ..accjit_driver::Options::default()
+        };
+        let r = py.detach(|| catch_unwind(AssertUnwindSafe(|| accjit_driver::ptx_text(&name, &source, &opts))));
+        match r {
+            Ok(Ok(text)) => Ok(text),
+            Ok(Err(e)) => Err(compile_error(py, &e)),
+            Err(p) => Err(PyRuntimeError::new_err(format!("internal error in accjit (please report): {}", panic_message(&*p)))),
+        }
+    })
+}
+
 /// `{hits, misses, stale, compilations, entries, capacity}` of the in-process cache.
 #[pyfunction]
 fn cache_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -143,6 +171,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<interop::DeviceView>()?;
     m.add_function(wrap_pyfunction!(compile_c, m)?)?;
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(ptx_text, m)?)?;
     m.add_function(wrap_pyfunction!(clear_cache, m)?)?;
     runtime::register(m)?;
     data::register(m)?;

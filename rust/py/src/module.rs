@@ -143,6 +143,14 @@ impl PyProgram {
         self.program.clif().to_string()
     }
 
+    /// The PTX the nvidia back end makes of this program's kernels (as
+    /// lowered for the device type it was compiled for; `accjit ptx` and
+    /// `ptx_text` lower for the nvidia device). Raises `CompileError` when a
+    /// kernel uses what the back end does not support.
+    fn ptx(&self, py: Python<'_>) -> PyResult<String> {
+        crate::guard(|| accjit_driver::module_ptx(self.program.module(), self.program.source_map()).map_err(|e| crate::compile_error(py, &e)))
+    }
+
     /// The lowered IR as text.
     fn ir(&self) -> PyResult<String> {
         crate::guard(|| Ok(self.program.ir_text()))

@@ -1,5 +1,217 @@
-//! NVIDIA back end: PTX text from the IR's kernels (code generator, C math functions as `.func`s, atomics).
+//! The NVIDIA back end: PTX text from a lowered IR module's kernels (the
+//! host code stays with the Cranelift back end). [`compile`] makes one PTX
+//! module per IR module: a `.visible .entry` per `Module::kernels` entry, in
+//! order (the kernel ABI of CONTRACT9, `kernel.rs`), a `.func` per function
+//! device code calls (`routine.rs`), a `.visible .global` per global device
+//! code references (named by [`global_symbol`]; [`PtxModule::globals`] lists
+//! them for the runtime), the math library's `.func`s that are used
+//! (`libm.rs`), and `vprintf`'s declaration when `printf` is used.
+//!
+//! The files, one job each:
+//! - `ty`: PTX types and state spaces; `emit`: registers, labels, lines;
+//! - `func`: per-function state, where locals live; `value`: values,
+//!   loads/stores, conversions; `expr`: expressions and operators;
+//!   `call`: calls (functions, math, `acc_on_device`); `printf`: `vprintf`;
+//! - `stmt`: statements and the predication of single-mode side effects;
+//! - `kernel`: entry points, the execution model, `AccLoop` partitioning,
+//!   broadcasts; `reduce`: reductions; `private`: private copies;
+//!   `update`: `#pragma acc atomic`; `routine`: `.func`s;
+//! - `libm`, `atomic`: C math functions and atomic emitters (ptxlib).
+//!
+//! Anything the back end cannot compile for the GPU yet is a diagnostic with
+//! the span of the construct ("not supported on the nvidia device yet: …"),
+//! never a panic and never wrong PTX.
 
 pub mod atomic;
+mod call;
+mod emit;
+mod expr;
+mod func;
+mod kernel;
 pub mod libm;
+mod printf;
+mod private;
+mod reduce;
+mod routine;
+mod stmt;
 pub mod ty;
+mod update;
+mod value;
+
+use std::collections::BTreeSet;
+
+use accjit_ir::{Diagnostics, Module};
+
+/// Code-generation options.
+#[derive(Clone, Debug)]
+pub struct PtxOptions {
+    /// The `.target` compute capability (80 = `sm_80`).
+    pub sm: u32,
+    /// Keep a comment naming each kernel's source construct.
+    pub keep_comments: bool,
+}
+
+impl Default for PtxOptions {
+    fn default() -> Self {
+        PtxOptions { sm: 80, keep_comments: true }
+    }
+}
+
+/// One compiled module.
+#[derive(Clone, Debug)]
+pub struct PtxModule {
+    /// The whole module; assembles with ptxas.
+    pub text: String,
+    /// Per `Module::kernels` entry, in order.
+    pub kernels: Vec<PtxKernel>,
+    /// The globals device code references.
+    pub globals: Vec<PtxGlobal>,
+}
+
+/// Launch facts of one kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxKernel {
+    /// The `.entry` name (the kernel's name, made a PTX identifier).
+    pub entry: String,
+    /// Per parameter: 0 = one `.u64` slot, n = an n-byte by-value aggregate.
+    pub param_bytes: Vec<u32>,
+    /// Suggested `blockDim.x` (vector lanes): 256 when a vector level is used
+    /// or implied, 32 when workers are used too (a worker is then one warp,
+    /// which the kernel checks), 1 when nothing is partitioned below gangs.
+    pub vector: u32,
+    /// Suggested `blockDim.y` (workers): 4 when worker loops are used, else 1.
+    pub workers: u32,
+    /// Upper bound on useful gangs (1 for serial).
+    pub max_gangs: Option<u64>,
+    pub gang_dims: u8,
+    /// A grid size to use when `num_gangs` is absent: 1 for kernels with no
+    /// gang-partitioned work (gang-redundant code would otherwise run once
+    /// per gang); None lets the runtime size the grid for the device.
+    pub default_gangs: Option<u64>,
+}
+
+/// A global device code references.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxGlobal {
+    pub ir_name: String,
+    /// The `.global` symbol ([`global_symbol`] of `ir_name`).
+    pub symbol: String,
+    pub bytes: u64,
+    /// Index in `Module::globals`.
+    pub ir_global: u32,
+}
+
+/// The name of the module's shared scratch buffer (reductions, broadcasts).
+pub(crate) const SMEM: &str = "__accjit_smem";
+
+/// A name made a PTX identifier: letters, digits and `_` are kept, any other
+/// byte becomes `$` and two hex digits (so distinct names stay distinct).
+pub fn escape_ident(name: &str) -> String {
+    let mut s = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("${b:02x}"));
+        }
+    }
+    if s.is_empty() || s.as_bytes()[0].is_ascii_digit() || s.starts_with('$') {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// The `.global` symbol of IR global `ir_name`.
+pub fn global_symbol(ir_name: &str) -> String {
+    format!("__accjit_g_{}", escape_ident(ir_name))
+}
+
+/// Compile the kernels of a lowered module (and what they call) to PTX.
+pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnostics> {
+    let mut diags = vec![];
+    let mut kernels = vec![];
+    let mut entries = String::new();
+    let mut uses_all = func::Uses::default();
+    let merge = |all: &mut func::Uses, u: func::Uses| {
+        all.libm.extend(u.libm);
+        all.vprintf |= u.vprintf;
+        all.globals.extend(u.globals);
+        all.funcs.extend(u.funcs);
+        all.smem = all.smem.max(u.smem);
+    };
+    for k in &module.kernels {
+        match kernel::compile_kernel(module, k) {
+            Ok(out) => {
+                if opts.keep_comments {
+                    entries.push_str(&format!("// kernel {} ({})\n", k.name, k.construct.name()));
+                }
+                entries.push_str(&out.text);
+                entries.push('\n');
+                kernels.push(out.info);
+                merge(&mut uses_all, out.uses);
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+    // Every function device code calls, transitively.
+    let mut done = BTreeSet::new();
+    let mut protos = String::new();
+    let mut funcs = String::new();
+    loop {
+        let next: Vec<u32> = uses_all.funcs.difference(&done).copied().collect();
+        if next.is_empty() {
+            break;
+        }
+        for i in next {
+            done.insert(i);
+            match routine::compile_func(module, i as usize) {
+                Ok(out) => {
+                    protos.push_str(&out.header);
+                    protos.push_str(";\n");
+                    funcs.push_str(&out.text);
+                    funcs.push('\n');
+                    merge(&mut uses_all, out.uses);
+                }
+                Err(d) => diags.push(d),
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    let mut text = format!(".version 7.8\n.target sm_{}\n.address_size 64\n\n", opts.sm.max(80));
+    if uses_all.vprintf {
+        text.push_str(printf::VPRINTF_DECL);
+    }
+    let mut globals = vec![];
+    for &g in &uses_all.globals {
+        let gl = &module.globals[g as usize];
+        let symbol = global_symbol(&gl.name);
+        let bytes = accjit_ir::size_of(&gl.ty, &module.structs);
+        let align = accjit_ir::align_of(&gl.ty, &module.structs).clamp(1, 16);
+        let init = match &gl.init {
+            Some(i) if i.relocs.is_empty() && i.bytes.iter().any(|&b| b != 0) => {
+                let bs: Vec<String> = i.bytes.iter().map(|b| b.to_string()).collect();
+                format!(" = {{{}}}", bs.join(", "))
+            }
+            _ => String::new(),
+        };
+        text.push_str(&format!(".visible .global .align {align} .b8 {symbol}[{}]{init};\n", bytes.max(1)));
+        globals.push(PtxGlobal { ir_name: gl.name.clone(), symbol, bytes, ir_global: g });
+    }
+    if uses_all.smem > 0 {
+        text.push_str(&format!(".shared .align 16 .b8 {SMEM}[{}];\n", uses_all.smem));
+    }
+    text.push('\n');
+    for name in &uses_all.libm {
+        if let Some(lf) = libm::libm_func(name) {
+            text.push_str(&lf.body);
+            text.push('\n');
+        }
+    }
+    text.push_str(&protos);
+    text.push('\n');
+    text.push_str(&funcs);
+    text.push_str(&entries);
+    Ok(PtxModule { text, kernels, globals })
+}

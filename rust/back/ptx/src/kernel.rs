@@ -1,0 +1,521 @@
+//! Kernels as `.entry` points and the mapping of OpenACC's levels onto the
+//! GPU (the kernel ABI of CONTRACT9: one `.u64` parameter per kernel
+//! parameter, by-value aggregates as `.b8` arrays).
+//!
+//! Execution model. A gang is a thread block; its vector lanes are
+//! `%tid.x` and its workers `%tid.y`. Code outside partitioned loops
+//! (gang-redundant, worker-single, vector-single) runs redundantly in every
+//! thread of the block, each thread holding its own copy of the gang's and
+//! the worker's locals, so control flow stays uniform and barriers are legal;
+//! statements with side effects there are predicated to the single executor
+//! (`stmt.rs`), and the locals that cross from single-mode code into
+//! partitioned code (`ExecInfo::broadcasts`) are broadcast from it first —
+//! through shared memory and `bar.sync` where the whole block is uniform
+//! (worker-single code), with a warp shuffle from lane 0 inside
+//! worker-partitioned code (a worker is then one warp: such kernels ask for
+//! 32 lanes and check it at entry).
+//!
+//! An `AccLoop` runs its collapsed iteration space `[0, Π trip)` as a
+//! strided loop: each executor starts at its own index among the executors of
+//! the loop's levels (the block's coordinate along the gang dimension, the
+//! lane, the worker) and steps by their number, so any grid and block size is
+//! correct. Collapsed indices are decomposed once per executor and advanced
+//! with carries. A gang loop whose body holds no worker or vector loop and
+//! calls no partitioned routine runs over every thread of the grid (gang,
+//! worker and vector at once, as NVHPC does: the iterations of a gang loop
+//! are independent) — what makes `parallel loop` fast.
+
+use std::collections::HashMap;
+
+use accjit_ir::{AccLoop, Block, Callee, Diagnostic, ExprKind, Kernel, Level, LocalId, ParamKind, Scalar, Span, StmtKind, Type};
+
+use crate::expr::unsupported;
+use crate::func::{FnCx, KState};
+use crate::ty::PtxTy;
+use crate::value::{scalar_of, Val};
+
+/// Whether a kernel parameter is passed by value as a `.b8` array.
+pub fn by_value_bytes(p: &accjit_ir::KernelParam, structs: &[accjit_ir::StructDef]) -> u32 {
+    let aggregate = matches!(p.ty, Type::Struct(_) | Type::Complex(_) | Type::Array(..) | Type::Desc { .. });
+    if p.kind == ParamKind::Value && aggregate {
+        accjit_ir::size_of(&p.ty, structs).max(1) as u32
+    } else {
+        0
+    }
+}
+
+/// Whether a gang loop's body may run over every thread of the grid: no
+/// loop with a level inside and no call of a partitioned routine.
+pub fn widenable(f: &accjit_ir::Function, functions: &[accjit_ir::Function], body: &Block) -> bool {
+    let mut ok = true;
+    accjit_ir::exec::visit_stmts(body, &mut |_, s| {
+        if let StmtKind::AccLoop(l) = &s.kind {
+            ok &= !(l.gang || l.worker || l.vector);
+        }
+        for e in crate::stmt::own_exprs(s) {
+            accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
+                if let ExprKind::Call(Callee::Func(id), _) = &x.kind {
+                    ok &= functions.get(id.index()).and_then(|g| g.routine.as_ref()).is_none_or(|r| r.level == Level::Seq);
+                }
+            });
+        }
+    });
+    ok
+}
+
+/// The levels a kernel's code uses: (worker, vector-or-widened, gang).
+fn levels_used(k: &Kernel, functions: &[accjit_ir::Function]) -> (bool, bool, bool) {
+    let (mut w, mut v, mut g) = (false, false, false);
+    accjit_ir::exec::visit_stmts(&k.func.body, &mut |_, s| {
+        if let StmtKind::AccLoop(l) = &s.kind {
+            w |= l.worker;
+            v |= l.vector || (l.gang && widenable(&k.func, functions, &l.body));
+            g |= l.gang;
+        }
+        for e in crate::stmt::own_exprs(s) {
+            accjit_ir::walk::for_each_expr(&k.func, e, &mut |_, x| {
+                if let ExprKind::Call(Callee::Func(id), _) = &x.kind {
+                    if let Some(r) = functions.get(id.index()).and_then(|f| f.routine.as_ref()) {
+                        w |= r.level <= Level::Worker;
+                        v |= r.level <= Level::Vector;
+                        g |= r.level == Level::Gang;
+                    }
+                }
+            });
+        }
+    });
+    (w, v, g)
+}
+
+/// One compiled kernel: its `.entry` text and launch facts.
+pub struct KernelOut {
+    pub text: String,
+    pub info: crate::PtxKernel,
+    pub uses: crate::func::Uses,
+}
+
+pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, Diagnostic> {
+    let f = &k.func;
+    if f.sig.ret != Type::Void {
+        return Err(Diagnostic::error(k.span, format!("internal error: kernel '{}' returns a value", k.name)));
+    }
+    if f.locals.len() < k.params.len() {
+        return Err(Diagnostic::error(k.span, format!("internal error: kernel '{}' has fewer locals than parameters", k.name)));
+    }
+    if k.exec.modes.len() != accjit_ir::exec::count_stmts(&f.body) {
+        return Err(Diagnostic::error(k.span, format!("internal error: kernel '{}' has no execution modes (lower computes them)", k.name)));
+    }
+    let mut ids = HashMap::new();
+    accjit_ir::exec::visit_stmts(&f.body, &mut |id, s| {
+        ids.insert(s as *const _, id);
+    });
+    let mut fx = FnCx::new(ir, f);
+    fx.kernel = Some(KState { exec: &k.exec, ids, gang_dims: k.gang_dims, warp_workers: false });
+    fx.effect_written = fx.effect_written_locals(&f.body);
+    fx.prologue();
+    let mut params = vec![];
+    let mut param_bytes = vec![];
+    for (j, p) in k.params.iter().enumerate() {
+        let bytes = by_value_bytes(p, &ir.structs);
+        param_bytes.push(bytes);
+        let v = if bytes > 0 {
+            params.push(format!(".param .align 8 .b8 p{j}[{bytes}]"));
+            // Copy the bytes out of the parameter space into the frame.
+            let t = fx.temp(bytes as u64, 16);
+            let mut off = 0u64;
+            while off < bytes as u64 {
+                let w = if bytes as u64 - off >= 8 { 8 } else { 1 };
+                let (ty, s) = if w == 8 { ("u64", PtxTy::B64) } else { ("u8", PtxTy::B32) };
+                let r = fx.e.reg(s);
+                fx.e.line(&format!("ld.param.{ty} {r}, [p{j}+{off}];"));
+                fx.e.line(&format!("st.{ty} [{t}+{off}], {r};"));
+                off += w;
+            }
+            match &p.ty {
+                Type::Complex(_) => fx.load_val(&p.ty, &t),
+                _ => Val::Mem(t),
+            }
+        } else {
+            params.push(format!(".param .u64 p{j}"));
+            let raw = fx.e.reg(PtxTy::B64);
+            fx.e.line(&format!("ld.param.u64 {raw}, [p{j}];"));
+            decode_slot(&mut fx, &raw, &p.ty, k.span)?
+        };
+        let lty = f.locals[j].ty.clone();
+        let v = fx.cast(v, &p.ty, &lty, k.span)?;
+        fx.write_local(LocalId(j as u32), v, k.span)?;
+    }
+    for r in &k.reductions {
+        fx.reduction_start(r, k.span)?;
+    }
+    fx.lower_block(&f.body)?;
+    let exit = fx.exit.clone();
+    fx.e.place(&exit);
+    // Every gang combines its partials into the targets once.
+    fx.mode = accjit_ir::exec::ExecMode::default();
+    for r in &k.reductions {
+        fx.reduction_end(r, false, false, k.span)?;
+    }
+    fx.e.line("ret;");
+    for (i, placed) in fx.placed.iter().enumerate() {
+        if fx.labels[i].is_some() && !placed {
+            return Err(Diagnostic::error(f.span, format!("label '{}' used but not defined", f.labels[i])));
+        }
+    }
+    let warp_workers = fx.kernel.as_ref().is_some_and(|k| k.warp_workers);
+    let entry = crate::escape_ident(&k.name);
+    let mut text = format!(".visible .entry {entry}(\n    {}\n)\n{{\n", params.join(",\n    "));
+    text.push_str(&fx.frame_decls());
+    if warp_workers {
+        text.push_str("    {\n    .reg .pred %wp;\n    .reg .b32 %wn;\n    mov.u32 %wn, %ntid.x;\n    setp.ne.u32 %wp, %wn, 32;\n    @%wp trap;\n    }\n");
+    }
+    text.push_str(&fx.e.body);
+    text.push_str("}\n");
+    let (w, v, g) = levels_used(k, &ir.functions);
+    let (vector, workers) = match (w, v) {
+        (true, _) => (32, 4),
+        (false, true) => (256, 1),
+        (false, false) => (1, 1),
+    };
+    let info = crate::PtxKernel {
+        entry,
+        param_bytes,
+        vector,
+        workers,
+        max_gangs: k.max_gangs,
+        gang_dims: k.gang_dims,
+        default_gangs: if g || k.max_gangs.is_some() { None } else { Some(1) },
+    };
+    Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
+}
+
+/// A parameter's value from its 64-bit slot (docs/runtime-abi.md): integers
+/// in the low bits, a float in the low 32 bits, double bits, addresses.
+fn decode_slot(fx: &mut FnCx, raw: &str, ty: &Type, span: Span) -> Result<Val, Diagnostic> {
+    match ty {
+        Type::Struct(_) | Type::Desc { .. } | Type::Array(..) => Ok(Val::Mem(raw.to_string())),
+        Type::Complex(_) => Ok(fx.load_val(ty, raw)),
+        _ => {
+            let s = scalar_of(ty).ok_or_else(|| unsupported(span, format!("a kernel parameter of type {ty:?}")))?;
+            Ok(Val::S(match s {
+                Scalar::F64 => {
+                    let r = fx.sreg(s);
+                    fx.e.line(&format!("mov.b64 {r}, {raw};"));
+                    r
+                }
+                Scalar::F32 => {
+                    let lo = fx.e.reg(PtxTy::B32);
+                    fx.e.line(&format!("cvt.u32.u64 {lo}, {raw};"));
+                    let r = fx.sreg(s);
+                    fx.e.line(&format!("mov.b32 {r}, {lo};"));
+                    r
+                }
+                Scalar::I64 | Scalar::U64 => raw.to_string(),
+                s => fx.cast_scalar(raw, Scalar::U64, s),
+            }))
+        }
+    }
+}
+
+impl<'m> FnCx<'m> {
+    fn loop_i64(&mut self, e: accjit_ir::ExprId, span: Span) -> Result<String, Diagnostic> {
+        let v = self.lower_expr(e)?;
+        let ty = self.ety(e);
+        self.as_i64(v, &ty, span)
+    }
+
+    /// Set a loop variable from its i64 value.
+    fn set_loop_var(&mut self, var: LocalId, v: &str, span: Span) -> Result<(), Diagnostic> {
+        let ty = self.local_ty(var);
+        let v = self.cast(Val::S(v.to_string()), &Type::I64, &ty, span)?;
+        self.write_local(var, v, span)
+    }
+
+    /// The block's coordinate and extent along the gang dimension `d` of a
+    /// grid of `dims` dimensions (the linear block index and count for a
+    /// one-dimensional grid), as i64.
+    fn gang_coord(&mut self, d: u8) -> (String, String) {
+        let dims = self.kernel.as_ref().map_or(3, |k| k.gang_dims);
+        if dims <= 1 {
+            let g = self.builtin(accjit_ir::Builtin::GangIndex);
+            let n = self.builtin(accjit_ir::Builtin::NumGangs);
+            return (g, n);
+        }
+        let axis = ["x", "y", "z"][(d.clamp(1, 3) - 1) as usize];
+        let (c, n) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
+        self.e.line(&format!("mov.u32 {c}, %ctaid.{axis};"));
+        self.e.line(&format!("mov.u32 {n}, %nctaid.{axis};"));
+        let (c64, n64) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+        self.e.line(&format!("cvt.u64.u32 {c64}, {c};"));
+        self.e.line(&format!("cvt.u64.u32 {n64}, {n};"));
+        (c64, n64)
+    }
+
+    /// This thread's index among the threads of its block partitioned over
+    /// lanes (`x`) and/or workers (`y`), and their number (i64).
+    fn thread_coord(&mut self, x: bool, y: bool) -> (String, String) {
+        let (t, n) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+        let tid = self.tid.clone();
+        match (x, y) {
+            (true, true) => {
+                let l = self.e.reg(PtxTy::B32);
+                self.e.line(&format!("mad.lo.u32 {l}, {}, {}, {};", tid.y, tid.nx, tid.x));
+                self.e.line(&format!("cvt.u64.u32 {t}, {l};"));
+                self.e.line(&format!("mul.wide.u32 {n}, {}, {};", tid.nx, tid.ny));
+            }
+            (true, false) => {
+                self.e.line(&format!("cvt.u64.u32 {t}, {};", tid.x));
+                self.e.line(&format!("cvt.u64.u32 {n}, {};", tid.nx));
+            }
+            (false, true) => {
+                self.e.line(&format!("cvt.u64.u32 {t}, {};", tid.y));
+                self.e.line(&format!("cvt.u64.u32 {n}, {};", tid.ny));
+            }
+            (false, false) => {
+                self.e.line(&format!("mov.u64 {t}, 0;"));
+                self.e.line(&format!("mov.u64 {n}, 1;"));
+            }
+        }
+        (t, n)
+    }
+
+    pub fn lower_acc_loop(&mut self, l: &'m AccLoop) -> Result<(), Diagnostic> {
+        let span = l.span;
+        let n = l.dims.len();
+        if n == 0 {
+            return Err(Diagnostic::error(span, "internal error: an acc loop without dimensions"));
+        }
+        let outer_mode = self.mode;
+        let outer_widened = self.widened;
+        let (mut lbs, mut steps, mut trips) = (vec![], vec![], vec![]);
+        for d in &l.dims {
+            lbs.push(self.loop_i64(d.lb, span)?);
+            steps.push(self.loop_i64(d.step, span)?);
+            let t = self.loop_i64(d.trip, span)?;
+            let t2 = self.e.reg(PtxTy::B64);
+            self.e.line(&format!("max.s64 {t2}, {t}, 0;"));
+            trips.push(t2);
+        }
+        let total = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("mov.u64 {total}, {};", trips[0]));
+        for t in &trips[1..] {
+            self.e.line(&format!("mul.lo.s64 {total}, {total}, {t};"));
+        }
+        let widen = l.gang && !l.worker && !l.vector && !outer_widened && widenable(self.f, &self.ir.functions, &l.body);
+        let (xp, yp) = (l.vector || widen, l.worker || widen);
+        let (t, tn) = self.thread_coord(xp, yp);
+        let (start, stride) = if l.gang {
+            let (g, gn) = self.gang_coord(l.gang_dim);
+            let (s, st) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+            self.e.line(&format!("mad.lo.s64 {s}, {g}, {tn}, {t};"));
+            self.e.line(&format!("mul.lo.s64 {st}, {gn}, {tn};"));
+            (s, st)
+        } else {
+            (t, tn)
+        };
+        // Per-thread storage of the loop's private copies and reductions.
+        let mark = if !l.private_copies.is_empty() || l.reductions.iter().any(|r| !matches!(r.form, accjit_ir::RedForm::Scalar)) {
+            let m = self.e.reg(PtxTy::B64);
+            self.e.line(&format!("stacksave.u64 {m};"));
+            Some(m)
+        } else {
+            None
+        };
+        self.make_private_copies(&l.private_copies, span)?;
+        for r in &l.reductions {
+            self.reduction_start(r, span)?;
+        }
+        let (head, cont, exit) = (self.e.label(), self.e.label(), self.e.label());
+        let k = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("mov.u64 {k}, {start};"));
+        let p0 = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.ge.s64 {p0}, {k}, {total};"));
+        self.e.line(&format!("@{p0} bra {exit};"));
+        // Digits of the start index and of the stride (innermost fastest).
+        let mut digits = vec![String::new(); n];
+        let mut sdig = vec![String::new(); n];
+        let var1 = self.e.reg(PtxTy::B64);
+        let vstep1 = self.e.reg(PtxTy::B64);
+        if n == 1 {
+            self.e.line(&format!("mad.lo.s64 {var1}, {start}, {}, {};", steps[0], lbs[0]));
+            self.e.line(&format!("mul.lo.s64 {vstep1}, {stride}, {};", steps[0]));
+        } else {
+            let (rest, srest) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+            self.e.line(&format!("mov.u64 {rest}, {start};"));
+            self.e.line(&format!("mov.u64 {srest}, {stride};"));
+            for d in (1..n).rev() {
+                let (dg, sd) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+                self.e.line(&format!("rem.u64 {dg}, {rest}, {};", trips[d]));
+                self.e.line(&format!("div.u64 {rest}, {rest}, {};", trips[d]));
+                self.e.line(&format!("rem.u64 {sd}, {srest}, {};", trips[d]));
+                self.e.line(&format!("div.u64 {srest}, {srest}, {};", trips[d]));
+                digits[d] = dg;
+                sdig[d] = sd;
+            }
+            digits[0] = rest;
+            sdig[0] = srest;
+        }
+        self.e.place(&head);
+        if n == 1 {
+            self.set_loop_var(l.dims[0].var, &var1, span)?;
+        } else {
+            for d in 0..n {
+                let v = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("mad.lo.s64 {v}, {}, {}, {};", digits[d], steps[d], lbs[d]));
+                self.set_loop_var(l.dims[d].var, &v, span)?;
+            }
+        }
+        self.widened = outer_widened || widen;
+        if self.kernel.is_none() {
+            // In routines the modes are tracked here (kernels have ExecInfo).
+            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker, l.vector);
+        }
+        self.loops.push((exit.clone(), Some(cont.clone())));
+        let r = self.lower_block(&l.body);
+        self.loops.pop();
+        self.widened = outer_widened;
+        r?;
+        self.e.place(&cont);
+        self.e.line(&format!("add.s64 {k}, {k}, {stride};"));
+        if n == 1 {
+            self.e.line(&format!("add.s64 {var1}, {var1}, {vstep1};"));
+        } else {
+            let carry = self.e.reg(PtxTy::B64);
+            self.e.line(&format!("mov.u64 {carry}, 0;"));
+            for d in (1..n).rev() {
+                let dg = &digits[d];
+                self.e.line(&format!("add.s64 {dg}, {dg}, {};", sdig[d]));
+                self.e.line(&format!("add.s64 {dg}, {dg}, {carry};"));
+                let p = self.e.reg(PtxTy::Pred);
+                self.e.line(&format!("setp.ge.s64 {p}, {dg}, {};", trips[d]));
+                self.e.line(&format!("selp.u64 {carry}, 1, 0, {p};"));
+                let sub = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("selp.u64 {sub}, {}, 0, {p};", trips[d]));
+                self.e.line(&format!("sub.s64 {dg}, {dg}, {sub};"));
+            }
+            self.e.line(&format!("add.s64 {}, {}, {};", digits[0], digits[0], sdig[0]));
+            self.e.line(&format!("add.s64 {}, {}, {carry};", digits[0], digits[0]));
+        }
+        let p1 = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.lt.s64 {p1}, {k}, {total};"));
+        self.e.line(&format!("@{p1} bra {head};"));
+        self.e.place(&exit);
+        self.mode = outer_mode;
+        for r in &l.reductions {
+            self.reduction_end(r, xp, yp, span)?;
+        }
+        if let Some(m) = mark {
+            self.e.line(&format!("stackrestore.u64 {m};"));
+        }
+        Ok(())
+    }
+
+    /// The generic address of the module's shared scratch buffer, with at
+    /// least `bytes` bytes.
+    pub fn smem(&mut self, bytes: u64) -> String {
+        self.uses.smem = self.uses.smem.max(bytes);
+        let r = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("mov.u64 {r}, {};", crate::SMEM));
+        let g = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("cvta.shared.u64 {g}, {r};"));
+        g
+    }
+
+    /// Copy the values of `b.locals` from the single executor of `mode` to
+    /// the executors the entry activates.
+    pub fn broadcast(&mut self, b: &accjit_ir::Broadcast, mode: accjit_ir::exec::ExecMode, span: Span) -> Result<(), Diagnostic> {
+        if !mode.worker {
+            // The whole block is uniform here: through shared memory.
+            let mut slots = vec![];
+            let mut off = 0u64;
+            for &l in &b.locals {
+                let size = match self.local_slot(l, span)? {
+                    crate::func::Slot::Reg(_) => 8,
+                    crate::func::Slot::Reg2(..) => 16,
+                    crate::func::Slot::Mem(_) => self.size_of(&self.local_ty(l)).div_ceil(8) * 8,
+                };
+                slots.push((l, off));
+                off += size;
+            }
+            if off > 4096 {
+                return Err(unsupported(span, "broadcasting more than 4 KiB of locals into a partitioned loop"));
+            }
+            let buf = self.smem(off.max(8));
+            let skip = self.e.label();
+            self.e.line("bar.sync 0;");
+            let src = self.single_pred(mode).unwrap_or_else(|| self.tid.xy0.clone());
+            self.e.line(&format!("@!{src} bra {skip};"));
+            for &(l, o) in &slots {
+                let ty = self.local_ty(l);
+                let v = self.read_local(l, span)?;
+                let at = self.offset(&buf, o as i64);
+                match v {
+                    Val::Mem(a) => {
+                        let size = self.size_of(&ty);
+                        self.copy_bytes(&at, &a, size, 8.min(self.align_of(&ty)));
+                    }
+                    v => self.store_val(&ty, &v, &at, span)?,
+                }
+            }
+            self.e.place(&skip);
+            self.e.line("bar.sync 0;");
+            for &(l, o) in &slots {
+                let ty = self.local_ty(l);
+                let at = self.offset(&buf, o as i64);
+                match self.local_place(l, span)? {
+                    crate::func::Place::Mem(a) => {
+                        let size = self.size_of(&ty);
+                        self.copy_bytes(&a, &at, size, 8.min(self.align_of(&ty)));
+                    }
+                    p => {
+                        let v = self.load_val(&ty, &at);
+                        self.write_place(&p, &ty, &v, span)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        // Inside worker-partitioned code a worker is one warp: shuffle from lane 0.
+        if let Some(k) = self.kernel.as_mut() {
+            k.warp_workers = true;
+        }
+        for &l in &b.locals {
+            let ty = self.local_ty(l);
+            match self.local_slot(l, span)? {
+                crate::func::Slot::Reg(r) => {
+                    let s = scalar_of(&ty).unwrap_or(Scalar::U64);
+                    self.shfl_idx0(&r, s);
+                }
+                crate::func::Slot::Reg2(a, b2) => {
+                    let s = match ty {
+                        Type::Complex(s) => s,
+                        _ => Scalar::F64,
+                    };
+                    self.shfl_idx0(&a, s);
+                    self.shfl_idx0(&b2, s);
+                }
+                crate::func::Slot::Mem(_) => return Err(unsupported(span, "broadcasting a local kept in memory inside worker-partitioned code")),
+            }
+        }
+        Ok(())
+    }
+
+    /// `r` = lane 0's `r` in this warp.
+    fn shfl_idx0(&mut self, r: &str, s: Scalar) {
+        match crate::value::reg_ty(s) {
+            PtxTy::B64 | PtxTy::F64 => {
+                let (lo, hi) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
+                self.e.line(&format!("mov.b64 {{{lo}, {hi}}}, {r};"));
+                self.e.line(&format!("shfl.sync.idx.b32 {lo}, {lo}, 0, 31, -1;"));
+                self.e.line(&format!("shfl.sync.idx.b32 {hi}, {hi}, 0, 31, -1;"));
+                self.e.line(&format!("mov.b64 {r}, {{{lo}, {hi}}};"));
+            }
+            _ => {
+                let b = self.e.reg(PtxTy::B32);
+                self.e.line(&format!("mov.b32 {b}, {r};"));
+                self.e.line(&format!("shfl.sync.idx.b32 {b}, {b}, 0, 31, -1;"));
+                self.e.line(&format!("mov.b32 {r}, {b};"));
+            }
+        }
+    }
+}
