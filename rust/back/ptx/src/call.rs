@@ -36,7 +36,7 @@ pub fn func_symbol(name: &str) -> String {
 /// Externs that only compute a value from their arguments (math): their
 /// calls need no predication in single-mode code.
 pub fn pure_extern(name: &str) -> bool {
-    native_math(name).is_some() || crate::libm::libm_func(name).is_some() || name == "acc_on_device" || matches!(name, "abs" | "labs" | "llabs")
+    native_math(name).is_some() || has_libm(name) || name == "acc_on_device" || matches!(name, "abs" | "labs" | "llabs")
 }
 
 /// The native instruction of a C math function: (mnemonic, operand count).
@@ -94,7 +94,7 @@ impl FnCx<'_> {
                 if matches!(name, "memcpy" | "memmove" | "memset") && args.len() == 3 {
                     return self.lower_mem_builtin(name, args, span);
                 }
-                if native_math(name).is_some() || crate::libm::libm_func(name).is_some() {
+                if native_math(name).is_some() || has_libm(name) {
                     let mut vals = vec![];
                     let mut tys = vec![];
                     for (k, &a) in args.iter().enumerate() {
@@ -361,4 +361,9 @@ fn is_c_math(name: &str) -> bool {
     ];
     let base = name.strip_suffix('f').or_else(|| name.strip_suffix('l')).filter(|b| MATH.contains(b)).unwrap_or(name);
     MATH.contains(&base)
+}
+
+/// Whether the math library has a device form of `name`.
+fn has_libm(name: &str) -> bool {
+    crate::libm::libm_names().iter().any(|n| n == name)
 }
