@@ -39,6 +39,8 @@ pub struct Uses {
     pub funcs: BTreeSet<u32>,
     /// Bytes of the module's shared scratch buffer needed.
     pub smem: u64,
+    /// The module's global lock is used.
+    pub lock: bool,
 }
 
 /// Where a local lives.

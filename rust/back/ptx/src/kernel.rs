@@ -87,6 +87,15 @@ fn levels_used(k: &Kernel, functions: &[accjit_ir::Function]) -> (bool, bool, bo
     (w, v, g)
 }
 
+/// A barrier kind (`FnCx::loop_sync`).
+#[derive(Clone, Copy)]
+enum Sync {
+    Block,
+    Warp,
+    /// `Warp` when the block has 32 lanes, else `Block` (vector routines).
+    ByShape,
+}
+
 /// One compiled kernel: its `.entry` text and launch facts.
 pub struct KernelOut {
     pub text: String,
@@ -112,6 +121,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     let mut fx = FnCx::new(ir, f);
     fx.kernel = Some(KState { exec: &k.exec, ids, gang_dims: k.gang_dims, warp_workers: false });
     fx.effect_written = fx.effect_written_locals(&f.body);
+    check_shared_memory_locals(&fx, k)?;
     fx.prologue();
     let mut params = vec![];
     let mut param_bytes = vec![];
@@ -187,6 +197,66 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         default_gangs: if g || k.max_gangs.is_some() { None } else { Some(1) },
     };
     Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
+}
+
+/// The local a pointer expression points into (`&a[0] + i`, `a + i` after
+/// decay, `&s.m`), if it is a local's own storage.
+fn ptr_root(fx: &FnCx, e: accjit_ir::ExprId) -> Option<LocalId> {
+    match &fx.expr(e).kind {
+        ExprKind::AddrOf(p) => place_root(fx, *p),
+        ExprKind::Binary(_, a, b) => ptr_root(fx, *a).or_else(|| ptr_root(fx, *b)),
+        ExprKind::Cast(a) | ExprKind::Comma(_, a) => ptr_root(fx, *a),
+        _ => None,
+    }
+}
+
+fn place_root(fx: &FnCx, e: accjit_ir::ExprId) -> Option<LocalId> {
+    match &fx.expr(e).kind {
+        ExprKind::Local(l) => Some(*l),
+        ExprKind::Member(p, _) => place_root(fx, *p),
+        ExprKind::Deref(p) => ptr_root(fx, *p),
+        _ => None,
+    }
+}
+
+/// Locals in memory that a gang (or worker) shares and that its workers or
+/// lanes write in partitioned code would need one copy in shared memory;
+/// each thread has its own here, so such kernels are refused rather than
+/// miscompiled.
+fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<(), Diagnostic> {
+    let f = &k.func;
+    let mut err = None;
+    accjit_ir::exec::visit_stmts(&f.body, &mut |id, s| {
+        let mode = k.exec.modes.get(id.index()).copied().unwrap_or_default();
+        if !(mode.worker || mode.vector) || err.is_some() {
+            return;
+        }
+        for e in crate::stmt::own_exprs(s) {
+            accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
+                let place = match &x.kind {
+                    ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => *p,
+                    _ => return,
+                };
+                let Some(l) = place_root(fx, place) else { return };
+                if !matches!(fx.locals.get(l.index()), Some(crate::func::Slot::Mem(_))) {
+                    return;
+                }
+                let shared = match k.exec.locality.get(l.index()) {
+                    Some(accjit_ir::Locality::Gang) => true,
+                    Some(accjit_ir::Locality::Worker) => mode.vector,
+                    _ => false,
+                };
+                if shared && err.is_none() {
+                    let name = &f.locals[l.index()].name;
+                    err = Some(unsupported(
+                        x.span,
+                        format!("'{name}' is shared by the gang's workers or lanes and written in partitioned code (it would need shared memory)"),
+                    ));
+                }
+            });
+        }
+    });
+    err.map_or(Ok(()), Err)
 }
 
 /// A parameter's value from its 64-bit slot (docs/runtime-abi.md): integers
@@ -325,6 +395,12 @@ impl<'m> FnCx<'m> {
         for r in &l.reductions {
             self.reduction_start(r, span)?;
         }
+        // The executors of a worker/vector loop see what single-mode code
+        // stored before it, and the code after it what they stored.
+        let sync = self.loop_sync(l, outer_mode, outer_widened);
+        if let Some(s) = sync {
+            self.emit_sync(s);
+        }
         let (head, cont, exit) = (self.e.label(), self.e.label(), self.e.label());
         let k = self.e.reg(PtxTy::B64);
         self.e.line(&format!("mov.u64 {k}, {start};"));
@@ -401,6 +477,9 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("@{p1} bra {head};"));
         self.e.place(&exit);
         self.mode = outer_mode;
+        if let Some(s) = sync {
+            self.emit_sync(s);
+        }
         for r in &l.reductions {
             self.reduction_end(r, xp, yp, span)?;
         }
@@ -408,6 +487,48 @@ impl<'m> FnCx<'m> {
             self.e.line(&format!("stackrestore.u64 {m};"));
         }
         Ok(())
+    }
+
+    /// The barrier around a loop that activates workers or vector lanes:
+    /// the whole block's (`bar.sync`) where the block is uniform, the warp's
+    /// where a worker (one warp) activates its lanes; none for gang loops and
+    /// inside widened loops.
+    fn loop_sync(&mut self, l: &AccLoop, outer: accjit_ir::exec::ExecMode, widened: bool) -> Option<Sync> {
+        if widened || l.gang || !(l.worker || l.vector) {
+            return None;
+        }
+        if !outer.worker && !outer.vector {
+            return Some(Sync::Block);
+        }
+        if outer.worker && !outer.vector && l.vector {
+            return Some(match self.kernel.as_mut() {
+                Some(k) => {
+                    k.warp_workers = true;
+                    Sync::Warp
+                }
+                None => Sync::ByShape,
+            });
+        }
+        None
+    }
+
+    fn emit_sync(&mut self, s: Sync) {
+        match s {
+            Sync::Block => self.e.line("bar.sync 0;"),
+            Sync::Warp => self.e.line("bar.warp.sync -1;"),
+            Sync::ByShape => {
+                // A vector routine: a warp per worker, or the uniform block.
+                let p = self.e.reg(PtxTy::Pred);
+                self.e.line(&format!("setp.eq.u32 {p}, {}, 32;", self.tid.nx));
+                let (w, done) = (self.e.label(), self.e.label());
+                self.e.line(&format!("@{p} bra {w};"));
+                self.e.line("bar.sync 0;");
+                self.e.line(&format!("bra {done};"));
+                self.e.place(&w);
+                self.e.line("bar.warp.sync -1;");
+                self.e.place(&done);
+            }
+        }
     }
 
     /// The generic address of the module's shared scratch buffer, with at

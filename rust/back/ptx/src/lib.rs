@@ -104,6 +104,9 @@ pub struct PtxGlobal {
 /// The name of the module's shared scratch buffer (reductions, broadcasts).
 pub(crate) const SMEM: &str = "__accjit_smem";
 
+/// The module's spin lock (atomic combines PTX has no instruction for).
+pub(crate) const LOCK: &str = "__accjit_lock";
+
 /// A name made a PTX identifier: letters, digits and `_` are kept, any other
 /// byte becomes `$` and two hex digits (so distinct names stay distinct).
 pub fn escape_ident(name: &str) -> String {
@@ -138,6 +141,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         all.globals.extend(u.globals);
         all.funcs.extend(u.funcs);
         all.smem = all.smem.max(u.smem);
+        all.lock |= u.lock;
     };
     for k in &module.kernels {
         match kernel::compile_kernel(module, k) {
@@ -198,6 +202,9 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         };
         text.push_str(&format!(".visible .global .align {align} .b8 {symbol}[{}]{init};\n", bytes.max(1)));
         globals.push(PtxGlobal { ir_name: gl.name.clone(), symbol, bytes, ir_global: g });
+    }
+    if uses_all.lock {
+        text.push_str(&format!(".global .align 4 .u32 {LOCK};\n"));
     }
     if uses_all.smem > 0 {
         text.push_str(&format!(".shared .align 16 .b8 {SMEM}[{}];\n", uses_all.smem));

@@ -245,6 +245,32 @@ impl FnCx<'_> {
         if !x && !y {
             return Ok(v);
         }
+        if self.kernel.is_none() && self.mode.worker && x && !y {
+            // A vector routine: called from worker-partitioned code (32
+            // lanes, a warp per worker) or from uniform code (the block's
+            // lanes): decided by the block shape at run time.
+            let out = self.val_regs(ty);
+            let (block, done) = (self.e.label(), self.e.label());
+            let p = self.e.reg(PtxTy::Pred);
+            self.e.line(&format!("setp.ne.u32 {p}, {}, 32;", self.tid.nx));
+            self.e.line(&format!("@{p} bra {block};"));
+            let w = self.allreduce_at(op, ty, v.clone(), x, y, span)?;
+            self.move_val(&out, &w, ty);
+            self.e.line(&format!("bra {done};"));
+            self.e.place(&block);
+            self.mode.worker = false;
+            let b = self.allreduce_at(op, ty, v, x, y, span);
+            self.mode.worker = true;
+            let b = b?;
+            self.move_val(&out, &b, ty);
+            self.e.place(&done);
+            return Ok(out);
+        }
+        self.allreduce_at(op, ty, v, x, y, span)
+    }
+
+    /// [`allreduce`] in the current mode.
+    fn allreduce_at(&mut self, op: RedOp, ty: &Type, v: Val, x: bool, y: bool, span: Span) -> Result<Val, Diagnostic> {
         match ty {
             Type::Complex(s) if op == RedOp::Add => {
                 let (re, im) = self.complex_parts(&v, ty, span)?;
@@ -252,31 +278,111 @@ impl FnCx<'_> {
                 let im = self.allreduce_scalar(op, *s, &im, x, y, span)?;
                 Ok(Val::C(re, im))
             }
+            Type::Complex(s) => self.allreduce_complex(op, *s, v, x, y, span),
             Type::Scalar(s) => Ok(Val::S(self.allreduce_scalar(op, *s, &v.s(span)?, x, y, span)?)),
             _ => Err(unsupported(span, format!("a '{}' reduction of {ty:?} across threads", op.symbol()))),
         }
+    }
+
+    /// A complex `*` all-reduce: warp shuffles of both parts inside
+    /// worker-partitioned code, otherwise a serial pass over every thread's
+    /// value in shared memory (16-byte slots).
+    fn allreduce_complex(&mut self, op: RedOp, s: Scalar, v: Val, x: bool, y: bool, span: Span) -> Result<Val, Diagnostic> {
+        let ty = Type::Complex(s);
+        let (re, im) = self.complex_parts(&v, &ty, span)?;
+        if self.mode.worker && x && !y {
+            if let Some(k) = self.kernel.as_mut() {
+                k.warp_workers = true;
+            }
+            let mut acc = Val::C(re, im);
+            for off in [16, 8, 4, 2, 1] {
+                let (a, b) = self.complex_parts(&acc, &ty, span)?;
+                let oa = self.shfl_bfly(&a, s, off);
+                let ob = self.shfl_bfly(&b, s, off);
+                acc = self.combine(op, &acc, &Val::C(oa, ob), &ty, span)?;
+            }
+            return Ok(acc);
+        }
+        let tid = self.tid.clone();
+        let buf = self.smem(1024 * 16);
+        let lin = self.e.reg(PtxTy::B32);
+        self.e.line(&format!("mad.lo.u32 {lin}, {}, {}, {};", tid.y, tid.nx, tid.x));
+        self.e.line("bar.sync 0;");
+        let at = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("mul.wide.u32 {at}, {lin}, 16;"));
+        self.e.line(&format!("add.s64 {at}, {at}, {buf};"));
+        self.store_scalar(s, &re, &at, 0);
+        self.store_scalar(s, &im, &at, 8);
+        self.e.line("bar.sync 0;");
+        let (first, n, step) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
+        match (x, y) {
+            (true, true) => {
+                self.e.line(&format!("mov.u32 {first}, 0;"));
+                self.e.line(&format!("mul.lo.u32 {n}, {}, {};", tid.nx, tid.ny));
+                self.e.line(&format!("mov.u32 {step}, 1;"));
+            }
+            (true, false) => {
+                self.e.line(&format!("mul.lo.u32 {first}, {}, {};", tid.y, tid.nx));
+                self.e.line(&format!("mov.u32 {n}, {};", tid.nx));
+                self.e.line(&format!("mov.u32 {step}, 1;"));
+            }
+            _ => {
+                self.e.line(&format!("mov.u32 {first}, {};", tid.x));
+                self.e.line(&format!("mov.u32 {n}, {};", tid.ny));
+                self.e.line(&format!("mov.u32 {step}, {};", tid.nx));
+            }
+        }
+        let id = self.identity(op, &ty, span)?;
+        let acc = self.val_regs(&ty);
+        self.move_val(&acc, &id, &ty);
+        let (j, idx) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
+        self.e.line(&format!("mov.u32 {j}, 0;"));
+        self.e.line(&format!("mov.u32 {idx}, {first};"));
+        let (head, exit) = (self.e.label(), self.e.label());
+        self.e.place(&head);
+        let p = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.ge.u32 {p}, {j}, {n};"));
+        self.e.line(&format!("@{p} bra {exit};"));
+        let a2 = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("mul.wide.u32 {a2}, {idx}, 16;"));
+        self.e.line(&format!("add.s64 {a2}, {a2}, {buf};"));
+        let r = self.load_scalar(s, &a2, 0);
+        let i = self.load_scalar(s, &a2, 8);
+        let c = self.combine(op, &acc, &Val::C(r, i), &ty, span)?;
+        self.move_val(&acc, &c, &ty);
+        self.e.line(&format!("add.u32 {j}, {j}, 1;"));
+        self.e.line(&format!("add.u32 {idx}, {idx}, {step};"));
+        self.e.line(&format!("bra {head};"));
+        self.e.place(&exit);
+        Ok(acc)
+    }
+
+    /// `v` of the lane `off` away in this warp (butterfly).
+    fn shfl_bfly(&mut self, v: &str, s: Scalar, off: u32) -> String {
+        let other = self.sreg(s);
+        match reg_ty(s) {
+            PtxTy::B64 | PtxTy::F64 => {
+                let (lo, hi) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
+                self.e.line(&format!("mov.b64 {{{lo}, {hi}}}, {v};"));
+                self.e.line(&format!("shfl.sync.bfly.b32 {lo}, {lo}, {off}, 31, -1;"));
+                self.e.line(&format!("shfl.sync.bfly.b32 {hi}, {hi}, {off}, 31, -1;"));
+                self.e.line(&format!("mov.b64 {other}, {{{lo}, {hi}}};"));
+            }
+            _ => {
+                let b = self.e.reg(PtxTy::B32);
+                self.e.line(&format!("mov.b32 {b}, {v};"));
+                self.e.line(&format!("shfl.sync.bfly.b32 {b}, {b}, {off}, 31, -1;"));
+                self.e.line(&format!("mov.b32 {other}, {b};"));
+            }
+        }
+        other
     }
 
     /// `v` combined with the other lanes of its warp (butterfly; every lane gets the result).
     fn warp_reduce(&mut self, op: RedOp, s: Scalar, v: &str, span: Span) -> Result<String, Diagnostic> {
         let mut acc = v.to_string();
         for off in [16, 8, 4, 2, 1] {
-            let other = self.sreg(s);
-            match reg_ty(s) {
-                PtxTy::B64 | PtxTy::F64 => {
-                    let (lo, hi) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
-                    self.e.line(&format!("mov.b64 {{{lo}, {hi}}}, {acc};"));
-                    self.e.line(&format!("shfl.sync.bfly.b32 {lo}, {lo}, {off}, 31, -1;"));
-                    self.e.line(&format!("shfl.sync.bfly.b32 {hi}, {hi}, {off}, 31, -1;"));
-                    self.e.line(&format!("mov.b64 {other}, {{{lo}, {hi}}};"));
-                }
-                _ => {
-                    let b = self.e.reg(PtxTy::B32);
-                    self.e.line(&format!("mov.b32 {b}, {acc};"));
-                    self.e.line(&format!("shfl.sync.bfly.b32 {b}, {b}, {off}, 31, -1;"));
-                    self.e.line(&format!("mov.b32 {other}, {b};"));
-                }
-            }
+            let other = self.shfl_bfly(&acc, s, off);
             acc = self.combine_scalar(op, &acc, &other, s, span)?;
         }
         Ok(acc)
@@ -431,7 +537,60 @@ impl FnCx<'_> {
                 self.cas_update(addr, s, span, &mut |fx, cur| fx.combine_scalar(op, cur, &x, s, span))?;
                 Ok(())
             }
+            Type::Complex(_) => {
+                // No 128-bit compare-and-swap on sm_80: under the module's lock.
+                self.locked(|fx| {
+                    let old = fx.load_volatile_val(ty, addr);
+                    let new = fx.combine(op, &old, v, ty, span)?;
+                    fx.store_volatile_val(ty, &new, addr, span)
+                })
+            }
             _ => Err(unsupported(span, format!("an atomic '{}' combine of {ty:?}", op.symbol()))),
+        }
+    }
+
+    /// Run `body` holding the module's global spin lock (one thread at a
+    /// time in the whole grid; threads of one warp may wait for each other
+    /// since sm_70's independent thread scheduling).
+    pub fn locked(&mut self, body: impl FnOnce(&mut Self) -> Result<(), Diagnostic>) -> Result<(), Diagnostic> {
+        self.uses.lock = true;
+        let (l, g) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+        self.e.line(&format!("mov.u64 {l}, {};", crate::LOCK));
+        self.e.line(&format!("cvta.global.u64 {g}, {l};"));
+        let head = self.e.label();
+        self.e.place(&head);
+        let (old, p) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::Pred));
+        self.e.line(&format!("atom.acquire.gpu.cas.b32 {old}, [{g}], 0, 1;"));
+        self.e.line(&format!("setp.ne.u32 {p}, {old}, 0;"));
+        self.e.line(&format!("@{p} bra {head};"));
+        body(self)?;
+        let r = self.e.reg(PtxTy::B32);
+        self.e.line(&format!("atom.release.gpu.exch.b32 {r}, [{g}], 0;"));
+        Ok(())
+    }
+
+    fn load_volatile_val(&mut self, ty: &Type, addr: &str) -> Val {
+        match ty {
+            Type::Complex(s) => {
+                let (a, b) = (self.sreg(*s), self.sreg(*s));
+                let m = crate::value::mem_ty(*s);
+                self.e.line(&format!("ld.volatile.{m} {a}, [{addr}];"));
+                self.e.line(&format!("ld.volatile.{m} {b}, [{addr}+{}];", s.size()));
+                Val::C(a, b)
+            }
+            _ => self.load_val(ty, addr),
+        }
+    }
+
+    fn store_volatile_val(&mut self, ty: &Type, v: &Val, addr: &str, span: Span) -> Result<(), Diagnostic> {
+        match (ty, v) {
+            (Type::Complex(s), Val::C(a, b)) => {
+                let m = crate::value::mem_ty(*s);
+                self.e.line(&format!("st.volatile.{m} [{addr}], {a};"));
+                self.e.line(&format!("st.volatile.{m} [{addr}+{}], {b};", s.size()));
+                Ok(())
+            }
+            _ => self.store_val(ty, v, addr, span),
         }
     }
 

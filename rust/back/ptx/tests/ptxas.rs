@@ -48,7 +48,6 @@ fn assemble(ptxas: &Path, text: &str, tag: &str) -> Result<(), String> {
 /// Programs whose kernels use what the nvidia back end does not support
 /// yet, with the reason (the list should shrink).
 const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
-    ("008_reduction_complex.c", "a '*' reduction of double _Complex across threads"),
     ("150_nested_functions_in_region.c", "the math function atan2 (not in the math library yet)"),
     ("154_complex_kernels.c", "the complex function cexp"),
 ];
