@@ -47,10 +47,7 @@ fn assemble(ptxas: &Path, text: &str, tag: &str) -> Result<(), String> {
 
 /// Programs whose kernels use what the nvidia back end does not support
 /// yet, with the reason (the list should shrink).
-const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
-    ("150_nested_functions_in_region.c", "the math function atan2 (not in the math library yet)"),
-    ("154_complex_kernels.c", "the complex function cexp"),
-];
+const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[("154_complex_kernels.c", "the complex function cexp")];
 
 #[test]
 fn conformance_corpus_assembles() {
