@@ -590,6 +590,14 @@ fn bandwidth(t: &mut Table, g: &'static Gpu, quick: bool, n: usize) -> Result<()
             let (best_d2h, _) = rate(n, reps.min(3), || unsafe { mem.copy_from(host.as_mut_ptr(), d, n) });
             t.info("registered H2D / D2H", format!("{best:.1} / {best_d2h:.1} GB/s (register {reg_ms:.0} ms)"));
             let _ = unsafe { g.unregister_host(host.as_mut_ptr()) };
+            // Pinning in place for one copy: register + copy + unregister.
+            let (once, _) = rate(n, reps.min(3), || unsafe {
+                if g.register_host(host.as_mut_ptr(), n).is_ok() {
+                    mem.copy_to(d, host.as_ptr(), n);
+                    let _ = g.unregister_host(host.as_mut_ptr());
+                }
+            });
+            t.info("register + H2D + unregister (one-shot)", format!("{once:.1} GB/s"));
         }
         Err(e) => t.info("registered H2D / D2H", format!("cannot register: {}", e.message)),
     }
