@@ -184,7 +184,10 @@ impl Gpu {
             streams: stream::Streams::default(),
             modules: module::Modules::default(),
         };
-        g.enter().map_err(|e| unavailable(ordinal, e))?;
+        if let Err(e) = g.enter() {
+            let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(dev) };
+            return Err(unavailable(ordinal, e));
+        }
         Ok(g)
     }
 
