@@ -74,10 +74,8 @@ def launch(src: str, values: list[dict], grid=None, block=None):
     with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
         f.write(ptx)
         path = f.name
-    try:
-        mod = cp.RawModule(path=path)
-    finally:
-        os.unlink(path)
+    # RawModule loads the file lazily (at get_function): keep it until the end.
+    mod = cp.RawModule(path=path)
     dev = cp.cuda.Device()
     sms = dev.attributes["MultiProcessorCount"]
     secs = 0.0
@@ -95,6 +93,7 @@ def launch(src: str, values: list[dict], grid=None, block=None):
         stop.record()
         stop.synchronize()
         secs = cp.cuda.get_elapsed_time(start, stop) / 1e3
+    os.unlink(path)
     return secs
 
 
