@@ -30,7 +30,10 @@ const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
 /// Set once the "cannot write" warning has been printed (one per process).
 static WARNED: AtomicBool = AtomicBool::new(false);
 
-/// A cache key: 128 bits of hash over everything the cached bytes depend on.
+/// A cache key: a 64-bit hash of everything the cached bytes depend on
+/// (one pass over the PTX: it is on the path of every load), widened with a
+/// second hash of that and the sizes so that file names and headers carry
+/// 128 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CacheKey(pub [u8; 16]);
 
@@ -38,17 +41,17 @@ impl CacheKey {
     /// The key of a cubin compiled from `ptx` for a device of compute
     /// capability `cc` by driver `driver` (`cuDriverGetVersion`).
     pub fn for_cubin(ptx: &str, cc: (u32, u32), driver: i32) -> CacheKey {
-        let half = |salt: u64| {
-            let mut h = DefaultHasher::new();
-            salt.hash(&mut h);
-            ptx.hash(&mut h);
-            cc.hash(&mut h);
-            driver.hash(&mut h);
-            h.finish()
-        };
+        let mut h = DefaultHasher::new();
+        0x6163_636a_6974_0001u64.hash(&mut h);
+        ptx.hash(&mut h);
+        cc.hash(&mut h);
+        driver.hash(&mut h);
+        let first = h.finish();
+        let mut h = DefaultHasher::new();
+        (0x6163_636a_6974_0002u64, first, ptx.len(), cc, driver).hash(&mut h);
         let mut k = [0u8; 16];
-        k[..8].copy_from_slice(&half(0x6163_636a_6974_0001).to_le_bytes());
-        k[8..].copy_from_slice(&half(0x6163_636a_6974_0002).to_le_bytes());
+        k[..8].copy_from_slice(&first.to_le_bytes());
+        k[8..].copy_from_slice(&h.finish().to_le_bytes());
         CacheKey(k)
     }
 
