@@ -65,3 +65,19 @@ impl Emitter {
         s
     }
 }
+
+/// The atomic emitters of `atomic.rs` write through the same builder.
+impl crate::atomic::Emit for Emitter {
+    fn reg(&mut self, ty: PtxTy) -> String {
+        Emitter::reg(self, ty)
+    }
+    fn label(&mut self) -> String {
+        Emitter::label(self)
+    }
+    fn line(&mut self, text: &str) {
+        match text.strip_suffix(':') {
+            Some(l) if !text.contains(' ') => self.place(l),
+            _ => Emitter::line(self, text),
+        }
+    }
+}

@@ -120,6 +120,8 @@ pub struct FnCx<'m> {
     /// only these can differ between the threads running single-mode code
     /// redundantly, so only these are broadcast.
     pub effect_written: BTreeSet<LocalId>,
+    /// Locals pointing at private copies made in the kernel body.
+    pub copy_ptrs: BTreeSet<LocalId>,
 }
 
 /// Which locals have their address taken.
@@ -197,6 +199,7 @@ impl<'m> FnCx<'m> {
             thread_ptrs: BTreeSet::new(),
             store_pred: None,
             effect_written: BTreeSet::new(),
+            copy_ptrs: BTreeSet::new(),
         }
     }
 

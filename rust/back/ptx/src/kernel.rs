@@ -121,6 +121,23 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     let mut fx = FnCx::new(ir, f);
     fx.kernel = Some(KState { exec: &k.exec, ids, gang_dims: k.gang_dims, warp_workers: false });
     fx.effect_written = fx.effect_written_locals(&f.body);
+    accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| match &s.kind {
+        StmtKind::Privates(copies, _) => fx.copy_ptrs.extend(copies.iter().map(|c| c.ptr)),
+        StmtKind::AccLoop(l) => {
+            fx.copy_ptrs.extend(l.private_copies.iter().map(|c| c.ptr));
+            for r in &l.reductions {
+                if let accjit_ir::RedForm::Objects { storage: accjit_ir::RedStorage::Copy(c), .. } = &r.form {
+                    fx.copy_ptrs.insert(c.ptr);
+                }
+            }
+        }
+        _ => {}
+    });
+    for r in &k.reductions {
+        if let accjit_ir::RedForm::Objects { .. } = r.form {
+            fx.copy_ptrs.insert(r.private);
+        }
+    }
     check_shared_memory_locals(&fx, k)?;
     fx.prologue();
     let mut params = vec![];
@@ -203,6 +220,11 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
 /// decay, `&s.m`), if it is a local's own storage.
 fn ptr_root(fx: &FnCx, e: accjit_ir::ExprId) -> Option<LocalId> {
     match &fx.expr(e).kind {
+        // A pointer to a private copy (its storage is the executor's own).
+        ExprKind::Load(p) => match fx.expr(*p).kind {
+            ExprKind::Local(l) if fx.copy_ptrs.contains(&l) => Some(l),
+            _ => None,
+        },
         ExprKind::AddrOf(p) => place_root(fx, *p),
         ExprKind::Binary(_, a, b) => ptr_root(fx, *a).or_else(|| ptr_root(fx, *b)),
         ExprKind::Cast(a) | ExprKind::Comma(_, a) => ptr_root(fx, *a),
@@ -238,7 +260,7 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<(), Diagnostic> {
                     _ => return,
                 };
                 let Some(l) = place_root(fx, place) else { return };
-                if !matches!(fx.locals.get(l.index()), Some(crate::func::Slot::Mem(_))) {
+                if !matches!(fx.locals.get(l.index()), Some(crate::func::Slot::Mem(_))) && !fx.copy_ptrs.contains(&l) {
                     return;
                 }
                 let shared = match k.exec.locality.get(l.index()) {
@@ -397,7 +419,7 @@ impl<'m> FnCx<'m> {
         }
         // The executors of a worker/vector loop see what single-mode code
         // stored before it, and the code after it what they stored.
-        let sync = self.loop_sync(l, outer_mode, outer_widened);
+        let sync = self.loop_sync(l, outer_mode, outer_widened, xp, yp);
         if let Some(s) = sync {
             self.emit_sync(s);
         }
@@ -493,11 +515,13 @@ impl<'m> FnCx<'m> {
     /// the whole block's (`bar.sync`) where the block is uniform, the warp's
     /// where a worker (one warp) activates its lanes; none for gang loops and
     /// inside widened loops.
-    fn loop_sync(&mut self, l: &AccLoop, outer: accjit_ir::exec::ExecMode, widened: bool) -> Option<Sync> {
-        if widened || l.gang || !(l.worker || l.vector) {
+    fn loop_sync(&mut self, l: &AccLoop, outer: accjit_ir::exec::ExecMode, widened: bool, xp: bool, yp: bool) -> Option<Sync> {
+        if widened || !(xp || yp) {
             return None;
         }
         if !outer.worker && !outer.vector {
+            // Gang loops too: the block's other threads see what its
+            // single executor stored before (gang-redundant code).
             return Some(Sync::Block);
         }
         if outer.worker && !outer.vector && l.vector {

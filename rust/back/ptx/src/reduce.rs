@@ -512,26 +512,19 @@ impl FnCx<'_> {
             Type::Scalar(s) => {
                 let s = *s;
                 let x = v.s(span)?;
-                let native = match (op, s) {
-                    (RedOp::Add, Scalar::F32 | Scalar::F64) => Some(format!("add.{}", op_ty(s))),
-                    (RedOp::Add, Scalar::I32 | Scalar::U32) => Some("add.u32".into()),
-                    (RedOp::Add, Scalar::I64 | Scalar::U64) => Some("add.u64".into()),
-                    (RedOp::Max | RedOp::Min, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
-                        Some(format!("{}.{}", if op == RedOp::Max { "max" } else { "min" }, op_ty(s)))
-                    }
-                    (RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
-                        let o = match op {
-                            RedOp::BitAnd => "and",
-                            RedOp::BitOr => "or",
-                            _ => "xor",
-                        };
-                        Some(format!("{o}.{}", bits_ty(s)))
-                    }
-                    _ => None,
+                let aop = match op {
+                    _ if s == Scalar::Bool => None,
+                    RedOp::Add => Some(crate::atomic::AtomicOp::Add),
+                    RedOp::Mul => Some(crate::atomic::AtomicOp::Mul),
+                    RedOp::Max => Some(crate::atomic::AtomicOp::Max),
+                    RedOp::Min => Some(crate::atomic::AtomicOp::Min),
+                    RedOp::BitAnd => Some(crate::atomic::AtomicOp::And),
+                    RedOp::BitOr => Some(crate::atomic::AtomicOp::Or),
+                    RedOp::BitXor => Some(crate::atomic::AtomicOp::Xor),
+                    RedOp::LogAnd | RedOp::LogOr => None,
                 };
-                if let Some(ins) = native {
-                    let old = self.sreg(s);
-                    self.e.line(&format!("atom.{ins} {old}, [{addr}], {x};"));
+                if let Some(aop) = aop {
+                    self.rmw(aop, s, addr, &x);
                     return Ok(());
                 }
                 self.cas_update(addr, s, span, &mut |fx, cur| fx.combine_scalar(op, cur, &x, s, span))?;

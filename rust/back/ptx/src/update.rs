@@ -8,9 +8,11 @@
 
 use accjit_ir::{AtomicBinOp, AtomicOp, BinOp, Diagnostic, ExprId, Scalar, Span, Type};
 
+use crate::atomic::AtomicOp as AOp;
 use crate::expr::unsupported;
 use crate::func::{FnCx, Place};
-use crate::value::{bits_ty, op_ty, scalar_of, Val};
+use crate::ty::{PtxTy, Space};
+use crate::value::{bits_ty, scalar_of, Val};
 
 /// The usual arithmetic conversions of two scalar types (ints at least `int`).
 fn arith_type(a: &Type, b: &Type) -> Type {
@@ -105,42 +107,35 @@ impl<'m> FnCx<'m> {
                 return Ok((old, new));
             }
         };
-        // A native read-modify-write where the operation is exact in x's type.
-        let int_operand = scalar_of(&rty).is_some_and(|r| r.is_int());
-        let same_float = scalar_of(&rty) == Some(s) && s.is_float();
-        let native = match (op, reversed) {
-            _ if s.size() < 4 => None,
-            (None, _) => Some(format!("exch.{}", bits_ty(s).replace("f", "b"))),
-            (Some(AtomicBinOp::Add), _) if s.is_float() && same_float => Some(format!("add.{}", op_ty(s))),
-            (Some(_), _) if s.is_float() || !int_operand => None,
-            (Some(AtomicBinOp::Add), _) => Some(format!("add.{}", if s.size() == 8 { "u64" } else { "u32" })),
-            (Some(AtomicBinOp::BitAnd), _) => Some(format!("and.{}", bits_ty(s))),
-            (Some(AtomicBinOp::BitOr), _) => Some(format!("or.{}", bits_ty(s))),
-            (Some(AtomicBinOp::BitXor), _) => Some(format!("xor.{}", bits_ty(s))),
-            (Some(AtomicBinOp::Max), _) => Some(format!("max.{}", op_ty(s))),
-            (Some(AtomicBinOp::Min), _) => Some(format!("min.{}", op_ty(s))),
+        // The math library's read-modify-write (native `atom` or its CAS
+        // loop) where the operation in x's type is the C one: the operand
+        // has x's type, or is an integer for a wrapping integer operation.
+        let same = scalar_of(&rty) == Some(s);
+        let int_operand = s.is_int() && scalar_of(&rty).is_some_and(|r| r.is_int());
+        let rmw = match (op, reversed) {
+            _ if s == Scalar::Bool => None,
+            (None, _) => Some(AOp::Exch),
+            (Some(AtomicBinOp::Add), _) if same || int_operand => Some(AOp::Add),
+            (Some(AtomicBinOp::Mul), _) if same || int_operand => Some(AOp::Mul),
+            (Some(AtomicBinOp::Sub), false) if same || int_operand => Some(AOp::Sub),
+            (Some(AtomicBinOp::BitAnd), _) if int_operand => Some(AOp::And),
+            (Some(AtomicBinOp::BitOr), _) if int_operand => Some(AOp::Or),
+            (Some(AtomicBinOp::BitXor), _) if int_operand => Some(AOp::Xor),
+            (Some(AtomicBinOp::Div), false) if same => Some(AOp::Div),
+            (Some(AtomicBinOp::Max), _) if same => Some(AOp::Max),
+            (Some(AtomicBinOp::Min), _) if same => Some(AOp::Min),
+            (Some(AtomicBinOp::Shl), false) if same => Some(AOp::Shl),
+            (Some(AtomicBinOp::Shr), false) if same => Some(AOp::Shr),
             _ => None,
         };
-        if let Some(ins) = native {
+        if let Some(aop) = rmw {
             let r = self.cast(rv, &rty, &xty, span)?.s(span)?;
-            let old = self.sreg(s);
-            let (o, n) = if s.is_float() && ins.starts_with("exch") {
-                // Exchange moves the bits.
-                let w = if s.size() == 8 { crate::ty::PtxTy::B64 } else { crate::ty::PtxTy::B32 };
-                let (rb, ob) = (self.e.reg(w), self.e.reg(w));
-                self.e.line(&format!("mov.{} {rb}, {r};", bits_ty(s).replace('f', "b")));
-                self.e.line(&format!("atom.{ins} {ob}, [{addr}], {rb};"));
-                self.e.line(&format!("mov.{} {old}, {ob};", bits_ty(s).replace('f', "b")));
-                (Val::S(old), Val::S(r))
-            } else {
-                self.e.line(&format!("atom.{ins} {old}, [{addr}], {r};"));
-                let new = match op {
-                    None => Val::S(r.clone()),
-                    Some(o) => self.apply_atomic_op(Some(o), Val::S(old.clone()), &xty, Val::S(r), &xty, reversed, span)?,
-                };
-                (Val::S(old), new)
+            let old = self.rmw(aop, s, &addr, &r);
+            let new = match op {
+                None => Val::S(r.clone()),
+                Some(o) => self.apply_atomic_op(Some(o), Val::S(old.clone()), &xty, Val::S(r), &xty, reversed, span)?,
             };
-            return Ok((o, n));
+            return Ok((Val::S(old), new));
         }
         let (old, new) = self.cas_update(&addr, s, span, &mut |fx, cur| {
             let n = fx.apply_atomic_op(op, Val::S(cur.to_string()), &xty, rv.clone(), &rty, reversed, span)?;
@@ -190,6 +185,45 @@ impl<'m> FnCx<'m> {
         let ct = if matches!(bop, BinOp::Shl | BinOp::Shr) { xty.clone() } else { arith_type(xty, rty) };
         let r = self.binop(bop, a, at, b, bt, &ct, span)?;
         self.cast(r, &ct, xty, span)
+    }
+}
+
+/// The PTX type of an IR scalar for the atomic emitters.
+pub fn ptx_scalar(s: Scalar) -> PtxTy {
+    match s {
+        Scalar::Bool | Scalar::U8 => PtxTy::U8,
+        Scalar::I8 => PtxTy::S8,
+        Scalar::I16 => PtxTy::S16,
+        Scalar::U16 => PtxTy::U16,
+        Scalar::I32 => PtxTy::S32,
+        Scalar::U32 => PtxTy::U32,
+        Scalar::I64 => PtxTy::S64,
+        Scalar::U64 => PtxTy::U64,
+        Scalar::F32 => PtxTy::F32,
+        Scalar::F64 => PtxTy::F64,
+    }
+}
+
+impl FnCx<'_> {
+    /// `atomic.rs`'s read-modify-write on a generic address; `v` and the
+    /// returned old value in this back end's registers (`.b32` for 8- and
+    /// 16-bit integers, converted to and from `atomic.rs`'s `.b16`).
+    pub fn rmw(&mut self, op: AOp, s: Scalar, addr: &str, v: &str) -> String {
+        let t = ptx_scalar(s);
+        if s.size() >= 4 {
+            return crate::atomic::atomic_rmw(&mut self.e, op, t, s.is_signed(), Space::Generic, addr, v);
+        }
+        let h = self.e.reg(PtxTy::B16);
+        self.e.line(&format!("cvt.u16.u32 {h}, {v};"));
+        let old16 = crate::atomic::atomic_rmw(&mut self.e, op, t, s.is_signed(), Space::Generic, addr, &h);
+        let r = self.sreg(s);
+        let src = if s.is_signed() { "s16" } else { "u16" };
+        self.e.line(&format!("cvt.{}.{src} {r}, {old16};", if s.is_signed() { "s32" } else { "u32" }));
+        // An 8-bit value: normalised to its own width.
+        if s.size() == 1 {
+            return self.cast_scalar(&r, Scalar::I32, s);
+        }
+        r
     }
 }
 
