@@ -3,7 +3,7 @@
 //! Remez polynomials of fdlibm, and scaling by 2^k with one rounding.
 
 use super::basic::scalbn_v;
-use super::dsl::{ret, ret_if, sel, sub, words, IntoV, Ty, V};
+use super::dsl::{fma, ret, ret_if, sel, sub, words, IntoV, Ty, V};
 
 const LN2HI: f64 = 6.93147180369123816490e-01; // 0x3fe62e42 fee00000
 const LN2LO: f64 = 1.90821492927058770002e-10; // 0x3dea39ef 35793c76
@@ -48,7 +48,7 @@ fn exp2_core(x: V) {
     let k = x.rint();
     let r = x - k;
     let t = r * LN2;
-    let t_err = super::dsl::fma(r, LN2, -t) + r * LN2_REST;
+    let t_err = fma(r, LN2, -t) + r * LN2_REST;
     ret(scalbn_v(exp_poly(t, -t_err), k.to(Ty::S32)));
 }
 pub fn exp2(t: Ty) -> super::Prog {
@@ -275,8 +275,13 @@ fn tanh_core(x: V) {
     let w = ax.hi();
     let above = w.gt(0x3fd0_58aeu32);
     let t = expm1_v(sel(above, 2.0 * ax, -2.0 * ax));
-    let r = sel(w.ge(0x0010_0000u32), -t / (t + 2.0), ax);
-    let r = sel(above, t / (t + 2.0), r);
+    // t/(t + 2) with the rounding of t + 2 and of the quotient corrected (fdlibm's form has 2 ulp here).
+    let d = t + 2.0;
+    let d_err = (2.0 - d) + t;
+    let q = t / d;
+    let q = q + (fma(-q, d, t) - q * d_err) / d;
+    let r = sel(w.ge(0x0010_0000u32), -q, ax);
+    let r = sel(above, q, r);
     let r = sel(w.gt(0x3fe1_93eau32), 1.0 - 2.0 / (t + 2.0), r);
     let r = sel(w.gt(0x4034_0000u32), 1.0 - 0.0 / ax, r);
     ret(super::basic::mulsign_v(r, x));

@@ -165,7 +165,10 @@ fn erf_small_y(x: V) -> V {
 fn erfc2(ix: V, x: V) -> V {
     let ax = x.abs();
     let s1 = ax - 1.0;
-    let erfc1 = 1.0 - ERX - horner(s1, &PA) / one_plus(s1, &QA);
+    // 1 - erx - P/Q with the quotient's rounding error put back (cancellation: the result is ~0.1).
+    let (pa, qa) = (horner(s1, &PA), one_plus(s1, &QA));
+    let quo = pa / qa;
+    let erfc1 = ((1.0 - ERX) - quo) - fma(-quo, qa, pa) / qa;
     let s = 1.0 / (ax * ax);
     let mid = ix.lt(0x4006_db6du32);
     let r = sel(mid, horner(s, &RA), horner(s, &RB));
