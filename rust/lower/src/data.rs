@@ -5,7 +5,8 @@
 //!   temporaries, where the region starts; `__accjit_data_enter` runs before
 //!   the region and `__accjit_data_exit` after it (in reverse order), with the
 //!   structured flag for compute, `data` and `declare` regions.
-//! - `attach` clauses, and sections of pointer members (`s.p[0:n]`), attach
+//! - `attach` clauses, and sections through stored pointers (`s.p[0:n]`,
+//!   `a[i][0:m]`), attach
 //!   the pointer after its data enters and detach it before its data exits.
 //! - Deep sections (`a[0:n][0:m]` on `T **`, `VarRef::deep`) become one
 //!   `__accjit_deep` call each (enter, exit, update): the runtime walks the
@@ -100,8 +101,16 @@ pub fn async_val(f: &mut Function, a: &AsyncClause, span: Span, out: &mut Vec<St
     AsyncVal::Temp(l)
 }
 
+/// A section through a pointer stored in memory the program may also make
+/// present — a member (`s.p[0:n]`) or an element (`a[i][0:m]` on a `T **`):
+/// the pointer is a pointer reference, so the clause attaches it (§2.7.2:
+/// no action unless the pointer itself is present).
 fn is_attach_section(f: &Function, v: &VarRef) -> bool {
-    !v.deep && (!v.sections.is_empty() && v.base != v.root && f.expr(v.base).ty.is_ptr() && matches!(f.expr(v.base).kind, ExprKind::Member(..)))
+    !v.deep
+        && (!v.sections.is_empty()
+            && v.base != v.root
+            && f.expr(v.base).ty.is_ptr()
+            && matches!(f.expr(v.base).kind, ExprKind::Member(..) | ExprKind::Deref(..)))
 }
 
 /// A local `[n x i64]` array holding `values` (statements into `out`).

@@ -215,7 +215,7 @@ fn data_op(py: Python<'_>, op: Op, array: &Bound<'_, PyAny>, async_: Option<i64>
         let loc = loc_for_events(py, loc);
         // The description is only built when someone will read it.
         let var = name.or_else(|| accjit_runtime::prof::active().then(|| a.desc()));
-        let ctx = Ctx { name: var.as_deref(), loc: loc.as_deref(), construct: acc_construct_runtime_api, implicit: false, api: true };
+        let ctx = Ctx { name: var.as_deref(), loc: loc.as_deref(), construct: acc_construct_runtime_api, implicit: false, api: true, inner: false };
         let (asy, h, b) = (async_arg(async_), a.addr, a.bytes);
         py.detach(|| op.run(h, b, asy, finalize, ctx)).map_err(|e| py_err(py, e.with_var(Some(&a.desc())), loc.as_deref()))
     })

@@ -185,10 +185,37 @@ pub fn translate_args(dev: &Device, slot: &KernelSlot, args: &mut [u64], strict:
         if addr == 0 || !(*k == PARAM_DEVICE_ADDR || (*k == PARAM_SNAPSHOT && !strict)) {
             continue;
         }
+        if strict {
+            // The section a clause in force on the parameter's variable made
+            // present: `present(a[500:250])` and the kernel gets `a`, which
+            // lies below it (or in another section of the same array). Its
+            // device pointer keeps the offset: the device copy's address
+            // less (section start − addr).
+            let var = slot.param_name(i);
+            let short = var.rsplit('.').next().unwrap_or(&var).to_string();
+            let below_end = |h: usize| t.get(h).is_some_and(|e| addr <= e.host + e.bytes);
+            if let Some(e) =
+                crate::data::section_in_force(dev, &var, below_end).or_else(|| crate::data::section_in_force(dev, &short, below_end)).and_then(|h| t.get(h))
+            {
+                args[i] = e.dev.wrapping_sub(e.host.wrapping_sub(addr)) as u64;
+                continue;
+            }
+        }
         match t.find(addr, 1) {
             Some(e) => args[i] = e.dev_of(addr) as u64,
+            // Already a device address: a device copy's (`acc_deviceptr`,
+            // `use_device`) or device memory (`acc_malloc`, `deviceptr`).
+            None if strict && (t.host_of(addr).is_some() || dev.mem.owns(addr)) => {}
+            // A region's no_create (or zero-length section) of absent data.
+            None if strict && t.absent_allowed(addr) => {}
             None if strict => {
                 let var = slot.param_name(i);
+                // `main.cube` (a static local) is `cube` in its clauses.
+                let short = var.rsplit('.').next().unwrap_or(&var);
+                if let Some(e) = t.find_section_of(addr, &var).or_else(|| t.find_section_of(addr, short)) {
+                    args[i] = e.dev.wrapping_sub(e.host - addr) as u64;
+                    continue;
+                }
                 return Err(AccError::new(
                     acc_error_not_present,
                     format!(

@@ -81,17 +81,36 @@ pub struct Ctx<'a> {
     pub implicit: bool,
     /// Called through the API routines (absent data at exit is an error).
     pub api: bool,
+    /// The data is not the named variable's own section (the rows of a deep
+    /// section): it is not what a pointer argument of that name stands for.
+    pub inner: bool,
 }
 
 impl<'a> Ctx<'a> {
     pub fn api() -> Ctx<'a> {
-        Ctx { name: None, loc: None, construct: acc_construct_runtime_api, implicit: false, api: true }
+        Ctx { name: None, loc: None, construct: acc_construct_runtime_api, implicit: false, api: true, inner: false }
     }
     pub fn directive(name: Option<&'a str>, loc: Option<&'a str>, construct: i32) -> Ctx<'a> {
-        Ctx { name, loc, construct, implicit: false, api: false }
+        Ctx { name, loc, construct, implicit: false, api: false, inner: false }
     }
     fn err(&self, e: AccError) -> AccError {
         e.with_var(self.name).with_loc(self.loc)
+    }
+    /// The same, for the blocks below the first level of a deep section.
+    pub fn inner(self) -> Ctx<'a> {
+        Ctx { inner: true, ..self }
+    }
+    /// The variable the clause names: `a` of `a[10:20]`, `s.x` of `s.x[0:n]`.
+    fn var(&self) -> Option<&'a str> {
+        if self.inner {
+            return None;
+        }
+        let n = self.name?;
+        let (v, rest) = n.split_once('[').unwrap_or((n, ""));
+        // `a[i][0:m]` names a row a[i] points to, not a section of `a`.
+        let first = rest.split(']').next().unwrap_or("");
+        let v = v.trim();
+        (!v.is_empty() && (rest.is_empty() || first.contains(':'))).then_some(v)
     }
 }
 
@@ -227,6 +246,52 @@ unsafe fn do_step(dev: &Device, s: &Step) {
     }
 }
 
+/// A structured data clause in force on this thread: variable `var`'s
+/// section is the entry at host address `host` of device `dev`.
+struct InForce {
+    var: Box<str>,
+    dev: usize,
+    host: usize,
+}
+
+thread_local! {
+    /// The structured clauses in force, innermost last (entered at region
+    /// entry, dropped at its exit): what a pointer argument of a launch
+    /// stands for when it does not lie in the section its clause made
+    /// present (`present(a[500:250])` and the kernel gets `a`).
+    static IN_FORCE: std::cell::RefCell<Vec<InForce>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The clauses in force kept per thread (older ones are forgotten first).
+const IN_FORCE_MAX: usize = 256;
+
+fn clause_entered(dev: &Device, var: &str, host: usize) {
+    IN_FORCE.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.len() == IN_FORCE_MAX {
+            f.remove(0);
+        }
+        f.push(InForce { var: var.into(), dev: dev as *const Device as usize, host });
+    });
+}
+
+fn clause_left(dev: &Device, var: &str, host: usize) {
+    let d = dev as *const Device as usize;
+    IN_FORCE.with(|f| {
+        let mut f = f.borrow_mut();
+        if let Some(i) = f.iter().rposition(|c| c.dev == d && c.host == host && &*c.var == var) {
+            f.remove(i);
+        }
+    });
+}
+
+/// The host start of the section the innermost structured clause in force
+/// on variable `var` (on `dev`) made present, among those `accept` allows.
+pub(crate) fn section_in_force(dev: &Device, var: &str, mut accept: impl FnMut(usize) -> bool) -> Option<usize> {
+    let d = dev as *const Device as usize;
+    IN_FORCE.with(|f| f.borrow().iter().rev().find(|c| c.dev == d && &*c.var == var && accept(c.host)).map(|c| c.host))
+}
+
 /// The journal record of a structured reference (see `hosted.rs`).
 fn held(dev: &'static Device, addr: usize, bytes: usize) -> Held {
     Held::Data { dev: dev as *const Device as usize, addr, bytes }
@@ -274,6 +339,12 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
     let result = {
         let mut t = dev.table();
         let l = t.lookup(addr, bytes);
+        if let (Lookup::Present(k), Some(var)) = (l, ctx.var()) {
+            t.name_entry(k, var);
+            if structured && bytes > 0 {
+                clause_entered(dev, var, k);
+            }
+        }
         match l {
             Lookup::Present(k) => {
                 let e = t.get_mut(k).ok_or_else(|| AccError::new(acc_error_other, "present table inconsistent"))?;
@@ -287,14 +358,30 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
                 }
                 e.dev_of(addr)
             }
-            _ if bytes == 0 => addr,
+            _ if bytes == 0 => {
+                if structured && !dev.mem.is_shared() {
+                    t.allow_absent(addr, 0);
+                }
+                addr
+            }
             Lookup::Partly(..) => return Err(ctx.err(lookup_err(dev, clause.name(), addr, bytes, l))),
             Lookup::NotPresent => match clause {
                 Present => return Err(ctx.err(lookup_err(dev, clause.name(), addr, bytes, l))),
-                NoCreate => addr,
+                NoCreate => {
+                    if structured && !dev.mem.is_shared() {
+                        t.allow_absent(addr, bytes);
+                    }
+                    addr
+                }
                 _ => {
                     let d = dev.mem.alloc_copy(addr, bytes).map_err(|e| ctx.err(e.with_range(addr, bytes)))?;
                     t.insert(Entry { host: addr, bytes, dev: d, structured: structured as u64, dynamic: !structured as u64, mapped: false });
+                    if let Some(var) = ctx.var() {
+                        t.name_entry(addr, var);
+                        if structured {
+                            clause_entered(dev, var, addr);
+                        }
+                    }
                     if structured {
                         hosted::journal_push(held(dev, addr, bytes));
                     }
@@ -324,22 +411,33 @@ pub fn exit(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl:
         _ => {}
     }
     let mut plan = Plan::new(dev, async_, ctx)?;
+    let structured = fl & STRUCTURED != 0;
     if addr == 0 || bytes == 0 {
+        if addr != 0 && structured && !dev.mem.is_shared() && dev.table().lookup(addr, bytes) == Lookup::NotPresent {
+            dev.table().release_absent(addr);
+        }
         return Ok(());
     }
-    let structured = fl & STRUCTURED != 0;
     {
         let mut t = dev.table();
         let l = t.lookup(addr, bytes);
         let k = match l {
             Lookup::Present(k) => k,
-            Lookup::NotPresent if !ctx.api => return Ok(()),
+            Lookup::NotPresent if !ctx.api => {
+                if structured && clause == NoCreate && !dev.mem.is_shared() {
+                    t.release_absent(addr);
+                }
+                return Ok(());
+            }
             _ => return Err(ctx.err(lookup_err(dev, clause.name(), addr, bytes, l))),
         };
         let e = t.get_mut(k).ok_or_else(|| AccError::new(acc_error_other, "present table inconsistent"))?;
         if structured {
             if e.structured == 0 {
                 return Ok(());
+            }
+            if let Some(var) = ctx.var() {
+                clause_left(dev, var, k);
             }
             e.structured -= 1;
             hosted::journal_pop(held(dev, addr, bytes));
@@ -398,6 +496,15 @@ const PTR: usize = std::mem::size_of::<usize>();
 
 /// The attach action for the pointer stored at host address `ptr_addr`.
 pub fn attach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
+    attach_section(dev, ptr_addr, None, fl, async_, ctx)
+}
+
+/// The attach action where the pointer's target is known to be present
+/// from `section` on (a deep section `a[1:4][10:20]` makes each row present
+/// from element 10): the device pointer is the section's device address
+/// less the same offset, so the kernel's `a[i][10..30]` lands in the
+/// device copy. `None`: the target itself must be present.
+pub fn attach_section(dev: &'static Device, ptr_addr: usize, section: Option<usize>, fl: i64, async_: i64, ctx: Ctx) -> AccResult<()> {
     let mut plan = Plan::new(dev, async_, ctx)?;
     if ptr_addr == 0 {
         return Err(ctx.err(AccError::new(acc_error_invalid_null_pointer, "attach: invalid null pointer (the address of the pointer to attach is null)")));
@@ -414,7 +521,8 @@ pub fn attach(dev: &'static Device, ptr_addr: usize, fl: i64, async_: i64, ctx: 
         if target == 0 {
             return Ok(());
         }
-        let Some(tdev) = t.find(target, 1).map(|e| e.dev_of(target)) else { return Ok(()) };
+        let at = section.unwrap_or(target);
+        let Some(tdev) = t.find(at, 1).map(|e| e.dev_of(at).wrapping_sub(at.wrapping_sub(target))) else { return Ok(()) };
         if fl & STRUCTURED != 0 {
             hosted::journal_push(Held::Attach { dev: dev as *const Device as usize, ptr_addr });
         }

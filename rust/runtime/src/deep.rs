@@ -73,8 +73,10 @@ pub fn deep(dev: &'static Device, op: DeepOp, clause: Clause, base: usize, level
                 if p == 0 {
                     continue;
                 }
-                deep(dev, op, clause, p, &levels[1..], fl, async_, ctx)?;
-                data::attach(dev, pa, fl & flags::STRUCTURED, async_, ctx)?;
+                deep(dev, op, clause, p, &levels[1..], fl, async_, ctx.inner())?;
+                // The row is present from its section's first element on.
+                let (section, _) = block(p, &levels[1])?;
+                data::attach_section(dev, pa, Some(section), fl & flags::STRUCTURED, async_, ctx)?;
             }
         }
         DeepOp::Exit => {
@@ -85,7 +87,7 @@ pub fn deep(dev: &'static Device, op: DeepOp, clause: Clause, base: usize, level
                     continue;
                 }
                 data::detach(dev, pa, fl & (flags::STRUCTURED | flags::FINALIZE), async_, ctx)?;
-                deep(dev, op, clause, p, &levels[1..], fl, async_, ctx)?;
+                deep(dev, op, clause, p, &levels[1..], fl, async_, ctx.inner())?;
             }
             data::exit(dev, clause, addr, bytes, fl, async_, ctx)?;
         }

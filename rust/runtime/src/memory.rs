@@ -61,6 +61,11 @@ pub trait Memory: Send + Sync {
     unsafe fn zero(&self, dev: usize, bytes: usize);
     /// Total and free bytes (for `acc_get_property`).
     fn memory_info(&self) -> (usize, usize);
+    /// True when `addr` lies in a live `malloc` block (a device address a
+    /// program got from `acc_malloc`); false when unknown.
+    fn owns(&self, _addr: usize) -> bool {
+        false
+    }
 }
 
 /// Host memory used as device memory (host and multicore devices).
@@ -158,6 +163,8 @@ impl Memory for SharedMemory {
 #[derive(Debug, Default)]
 pub struct SeparateMemory {
     held: AtomicUsize,
+    /// Live `acc_malloc` blocks: start → bytes.
+    blocks: Mutex<std::collections::BTreeMap<usize, usize>>,
 }
 
 /// Fills fresh blocks of [`SeparateMemory`], so that a missing copy shows.
@@ -190,10 +197,19 @@ impl Memory for SeparateMemory {
         if bytes == 0 {
             return Ok(0);
         }
-        self.block(bytes)
+        let p = self.block(bytes)?;
+        self.blocks.lock().unwrap_or_else(|p| p.into_inner()).insert(p, bytes);
+        Ok(p)
     }
     fn free(&self, dev: usize) {
+        if let Some(bytes) = self.blocks.lock().unwrap_or_else(|p| p.into_inner()).remove(&dev) {
+            let _ = self.held.fetch_update(Relaxed, Relaxed, |h| Some(h.saturating_sub(bytes)));
+        }
         unsafe { libc::free(dev as *mut libc::c_void) }
+    }
+    fn owns(&self, addr: usize) -> bool {
+        let b = self.blocks.lock().unwrap_or_else(|p| p.into_inner());
+        b.range(..=addr).next_back().is_some_and(|(s, n)| addr < s + n)
     }
     unsafe fn copy_to(&self, dev: usize, host: *const u8, bytes: usize) {
         std::ptr::copy(host, dev as *mut u8, bytes);

@@ -45,7 +45,7 @@ pub fn discover() -> Vec<Device> {
             Device::new(
                 DeviceType::Nvidia,
                 i,
-                Box::new(GpuMemory { ordinal: i, inner: OnceLock::new() }),
+                Box::new(GpuMemory { ordinal: i, inner: OnceLock::new(), blocks: Mutex::new(Default::default()) }),
                 Box::new(GpuCompute { ordinal: i }),
                 Queues::with_streams(Box::new(GpuStreams { ordinal: i, used: Mutex::new(BTreeSet::new()) })),
             )
@@ -75,10 +75,12 @@ pub(crate) struct LoadedFn {
 
 // --- memory -------------------------------------------------------------------
 
-/// The GPU's memory, opened at first use.
+/// The GPU's memory, opened at first use; keeps the `acc_malloc` blocks'
+/// extents so that a launch recognises device addresses (`owns`).
 struct GpuMemory {
     ordinal: usize,
     inner: OnceLock<Box<dyn Memory>>,
+    blocks: Mutex<std::collections::BTreeMap<usize, usize>>,
 }
 
 impl GpuMemory {
@@ -104,12 +106,20 @@ impl Memory for GpuMemory {
         }
     }
     fn malloc(&self, bytes: usize) -> AccResult<usize> {
-        self.mem()?.malloc(bytes)
+        let p = self.mem()?.malloc(bytes)?;
+        if p != 0 {
+            lock(&self.blocks).insert(p, bytes);
+        }
+        Ok(p)
     }
     fn free(&self, dev: usize) {
+        lock(&self.blocks).remove(&dev);
         if let Ok(m) = self.mem() {
             m.free(dev)
         }
+    }
+    fn owns(&self, addr: usize) -> bool {
+        lock(&self.blocks).range(..=addr).next_back().is_some_and(|(s, n)| addr < s + n)
     }
     unsafe fn copy_to(&self, dev: usize, host: *const u8, bytes: usize) {
         if let Ok(m) = self.mem() {

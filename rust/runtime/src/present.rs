@@ -61,6 +61,16 @@ pub struct PresentTable {
     attached: HashMap<usize, Attachment>,
     /// Entries whose device address differs from the host address.
     remapped: usize,
+    /// Host ranges (start → bytes, count) that a region names in
+    /// `no_create` (or as a zero-length section) while they are absent: a
+    /// kernel may receive their host address without using it (see
+    /// [`PresentTable::absent_allowed`]).
+    absent: BTreeMap<usize, (usize, u64)>,
+    /// Per entry (host start): the variables whose data clauses named it
+    /// (`a` of `a[10:20]`), so that a launch can tell which present section
+    /// a pointer to the start of its array stands for (see
+    /// [`PresentTable::find_section_of`]).
+    names: HashMap<usize, Vec<Box<str>>>,
 }
 
 impl PresentTable {
@@ -123,9 +133,35 @@ impl PresentTable {
         self.entries.insert(e.host, e);
     }
 
+    /// Records that a data clause on variable `var` named the entry at `host_start`.
+    pub fn name_entry(&mut self, host_start: usize, var: &str) {
+        let v = self.names.entry(host_start).or_default();
+        if v.len() < 8 && !v.iter().any(|n| &**n == var) {
+            v.push(var.into());
+        }
+    }
+
+    /// The section a pointer `addr` into no present data stands for: the
+    /// first entry above `addr` (or the one ending at `addr`) that a data
+    /// clause on variable `var` named. `copyin(a[10:20])` makes present
+    /// `a + 10` onwards while the kernel receives `a`; its device pointer is
+    /// the section's device address less the same offset (the bias GCC and
+    /// nvc give such pointers), and the kernel's accesses `a[10..30]` land
+    /// in the device copy.
+    pub fn find_section_of(&self, addr: usize, var: &str) -> Option<&Entry> {
+        let named = |e: &&Entry| self.names.get(&e.host).is_some_and(|ns| ns.iter().any(|n| &**n == var));
+        if let Some((_, e)) = self.entries.range(..addr).next_back() {
+            if e.host + e.bytes == addr && named(&e) {
+                return Some(e);
+            }
+        }
+        self.entries.range(addr..).map(|(_, e)| e).find(named)
+    }
+
     /// Removes an entry and the attachment records of pointers inside it.
     pub fn remove(&mut self, host_start: usize) -> Option<Entry> {
         let e = self.entries.remove(&host_start)?;
+        self.names.remove(&host_start);
         if e.dev != e.host {
             self.remapped -= 1;
         }
@@ -141,6 +177,8 @@ impl PresentTable {
     /// Removes every entry (shutdown), returning them.
     pub fn drain(&mut self) -> Vec<Entry> {
         self.by_dev.clear();
+        self.absent.clear();
+        self.names.clear();
         self.attached.clear();
         self.remapped = 0;
         std::mem::take(&mut self.entries).into_values().collect()
@@ -151,6 +189,32 @@ impl PresentTable {
         let (_, host) = self.by_dev.range(..=dev).next_back()?;
         let e = self.entries.get(host)?;
         (dev < e.dev + e.bytes.max(1)).then(|| e.host + (dev - e.dev))
+    }
+
+    /// A region names absent `[addr, addr+bytes)` in `no_create` (or as a
+    /// zero-length section): until [`PresentTable::release_absent`], a
+    /// launch may pass host addresses inside it through untranslated — the
+    /// spec lets such a region name the data as long as it does not access
+    /// it (§2.7.10), so it is no not-present error on a discrete device.
+    pub fn allow_absent(&mut self, addr: usize, bytes: usize) {
+        let e = self.absent.entry(addr).or_insert((bytes, 0));
+        e.0 = e.0.max(bytes);
+        e.1 += 1;
+    }
+
+    /// Ends one [`PresentTable::allow_absent`] of the range starting at `addr`.
+    pub fn release_absent(&mut self, addr: usize) {
+        if let Some(e) = self.absent.get_mut(&addr) {
+            e.1 -= 1;
+            if e.1 == 0 {
+                self.absent.remove(&addr);
+            }
+        }
+    }
+
+    /// True when `addr` lies in a range allowed by [`PresentTable::allow_absent`].
+    pub fn absent_allowed(&self, addr: usize) -> bool {
+        self.absent.range(..=addr).next_back().is_some_and(|(s, (b, _))| addr < s + (*b).max(1))
     }
 
     /// True when some device copy lives at another address than its host data.

@@ -218,3 +218,59 @@ fn deep_copy_attaches_rows_on_discrete_memory() {
     assert!(!api::is_present(base, 24).unwrap());
     assert_eq!(ptrs[1], rows[1].as_mut_ptr());
 }
+
+#[test]
+fn no_create_of_absent_data_lets_a_region_name_it() {
+    let d = discrete();
+    let slot = KernelSlot::new("names_it".into(), vec![PARAM_DEVICE_ADDR], None);
+    slot.set_param_names(vec!["a".into()]);
+    let mut a = vec![3i32; 50];
+    let h = a.as_mut_ptr() as usize;
+    let ctx = data::Ctx::directive(Some("a[0:50]"), None, acc_construct_parallel);
+    // Inside a region with no_create(a[0:50]) of absent data: the host address passes (unused by the kernel).
+    assert_eq!(data::enter(d, Clause::NoCreate, h, 200, STRUCTURED, SYNC, ctx).unwrap(), h);
+    let mut args = [h as u64 + 40];
+    compute::translate_args(d, &slot, &mut args, true).unwrap();
+    assert_eq!(args[0], h as u64 + 40);
+    assert!(!api::is_present(h, 200).unwrap(), "no_create creates nothing");
+    data::exit(d, Clause::NoCreate, h, 200, STRUCTURED, SYNC, ctx).unwrap();
+    // After the region: a not-present error again.
+    let mut args = [h as u64 + 40];
+    assert_eq!(compute::translate_args(d, &slot, &mut args, true).unwrap_err().code, acc_error_not_present);
+    // A zero-length section of absent data: the same.
+    data::enter(d, Clause::CopyIn, h, 0, STRUCTURED, SYNC, ctx).unwrap();
+    let mut args = [h as u64];
+    compute::translate_args(d, &slot, &mut args, true).unwrap();
+    data::exit(d, Clause::CopyIn, h, 0, STRUCTURED, SYNC, ctx).unwrap();
+    let mut args = [h as u64];
+    assert!(compute::translate_args(d, &slot, &mut args, true).is_err());
+    a[0] = 4;
+}
+
+#[test]
+fn a_pointer_to_its_array_stands_for_the_section_its_clause_made_present() {
+    let d = discrete();
+    let slot = KernelSlot::new("k".into(), vec![PARAM_DEVICE_ADDR], None);
+    slot.set_param_names(vec!["a".into()]);
+    let mut a = vec![0i32; 1000];
+    let h = a.as_mut_ptr() as usize;
+    let ctx = |n| data::Ctx::directive(Some(n), None, acc_construct_data);
+    let lo = data::enter(d, Clause::Copy, h, 1000, STRUCTURED, SYNC, ctx("a[0:250]")).unwrap();
+    let hi = data::enter(d, Clause::Copy, h + 2000, 1000, STRUCTURED, SYNC, ctx("a[500:250]")).unwrap();
+    // The innermost clause on `a` is a[500:250]: `a` (inside a[0:250]) gets that section's bias.
+    let mut args = [h as u64];
+    compute::translate_args(d, &slot, &mut args, true).unwrap();
+    assert_eq!(args[0], (hi - 2000) as u64);
+    data::exit(d, Clause::Copy, h + 2000, 1000, STRUCTURED, SYNC, ctx("a[500:250]")).unwrap();
+    let mut args = [h as u64];
+    compute::translate_args(d, &slot, &mut args, true).unwrap();
+    assert_eq!(args[0], lo as u64, "a[0:250] is the clause in force again");
+    // Another variable pointing below a present section of no clause of its own: an error.
+    let other = KernelSlot::new("k2".into(), vec![PARAM_DEVICE_ADDR], None);
+    other.set_param_names(vec!["b".into()]);
+    let mut b = vec![0i32; 8];
+    let mut args = [b.as_mut_ptr() as u64];
+    assert_eq!(compute::translate_args(d, &other, &mut args, true).unwrap_err().code, acc_error_not_present);
+    data::exit(d, Clause::Copy, h, 1000, STRUCTURED, SYNC, ctx("a[0:250]")).unwrap();
+    b[0] = 1;
+}
