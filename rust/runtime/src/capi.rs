@@ -404,17 +404,19 @@ pub extern "C" fn acc_detach_finalize_async(p: *mut Ptr, async_: c_int) {
 }
 
 // --- Appendix A platform routines ----------------------------------------------
-// CUDA streams of the current nvidia device (`nvidia.rs`); no CUDA device or
-// context handle is given out, and no OpenCL device exists yet.
+// The current nvidia device's CUDA handles and streams (`nvidia.rs`); no
+// OpenCL device exists yet.
 
+/// The current nvidia device's `CUdevice` (as a pointer-sized value; null elsewhere).
 #[no_mangle]
 pub extern "C" fn acc_get_current_cuda_device() -> Ptr {
-    std::ptr::null_mut()
+    crate::nvidia::cuda_handles().0 as Ptr
 }
 
+/// The current nvidia device's `CUcontext` (its primary context; null elsewhere).
 #[no_mangle]
 pub extern "C" fn acc_get_current_cuda_context() -> Ptr {
-    std::ptr::null_mut()
+    crate::nvidia::cuda_handles().1 as Ptr
 }
 
 /// The CUDA stream (`CUstream`) of queue `async` on the current nvidia

@@ -198,8 +198,13 @@ impl<'a> Plan<'a> {
                 ref s => unsafe { do_step(self.dev, s) },
             }
         }
-        let Some(q) = self.queue else { return Ok(()) };
         let dev = self.dev;
+        let Some(q) = self.queue else {
+            return match dev.mem.take_error() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            };
+        };
         let pending: Vec<Step> = self.steps.into_iter().filter(mem_only).collect();
         if pending.is_empty() {
             return Ok(());

@@ -66,6 +66,12 @@ pub trait Memory: Send + Sync {
     fn owns(&self, _addr: usize) -> bool {
         false
     }
+    /// The first failure of an operation above that has no error return
+    /// (copies, fills, frees) since the last call; the data actions report
+    /// it as their error.
+    fn take_error(&self) -> Option<AccError> {
+        None
+    }
 }
 
 /// Host memory used as device memory (host and multicore devices).

@@ -144,6 +144,10 @@ impl Memory for GpuMemory {
     fn memory_info(&self) -> (usize, usize) {
         cuda::gpu(self.ordinal).map(|g| g.mem_info()).unwrap_or((0, 0))
     }
+    fn take_error(&self) -> Option<AccError> {
+        let e = cuda::gpu(self.ordinal).ok()?.take_error()?;
+        Some(after_error(self.ordinal, e))
+    }
 }
 
 // --- streams ------------------------------------------------------------------
@@ -212,7 +216,8 @@ impl Streams for GpuStreams {
 /// faulting kernel poisons the context) resets the device — a fresh
 /// context, the present table emptied, modules reloaded at next use.
 fn after_error(ordinal: usize, e: AccError) -> AccError {
-    if e.code != acc_error_execution {
+    let poisoned = cuda::gpu(ordinal).map(|g| g.poisoned()).unwrap_or(false);
+    if !poisoned && e.code != acc_error_execution {
         return e;
     }
     let Some(dev) = device::device(DeviceType::Nvidia, ordinal) else { return e };
@@ -302,6 +307,10 @@ impl Compute for GpuCompute {
             args[i] = d as u64;
             staged.push(d);
         }
+        if let Some(e) = dev.mem.take_error() {
+            staged.iter().for_each(|&d| dev.mem.free(d));
+            return Err(e);
+        }
         // Parameter bytes: a u64 slot each, or the bytes of a by-value aggregate.
         let mut by_value: Vec<Vec<u64>> = vec![];
         let mut params: Vec<*mut std::ffi::c_void> = Vec::with_capacity(nparams);
@@ -357,11 +366,8 @@ fn launch_config(gpu: &Gpu, func: &GpuFunction, form: &PtxForm, slot: &KernelSlo
     let gangs: u64 = if o.num_gangs > 0 {
         o.num_gangs as u64
     } else {
-        let fill = || {
-            // H100/A100: 2048 resident threads and at most 32 blocks per SM.
-            let per_sm = (2048 / threads).clamp(1, 32) as u64;
-            gpu.sm_count().max(1) as u64 * per_sm
-        };
+        // Enough blocks to fill the device: SMs × resident blocks of this size.
+        let fill = || gpu.sm_count().max(1) as u64 * func.blocks_per_sm(threads, 0).max(1) as u64;
         let g = form.default_gangs.unwrap_or_else(fill).max(1);
         useful.map_or(g, |m| g.min(m.max(1)))
     };
@@ -468,6 +474,15 @@ pub(crate) fn unbind_globals(text: &PtxModuleText) {
                 t.remove(g.host);
             }
         }
+    }
+}
+
+/// `acc_get_current_cuda_device` / `acc_get_current_cuda_context`: the
+/// `CUdevice` and `CUcontext` of the current nvidia device (0 elsewhere).
+pub fn cuda_handles() -> (usize, usize) {
+    match device::current_device() {
+        Ok(dev) if dev.ty == DeviceType::Nvidia => cuda::gpu(dev.num).map(|g| (g.cu_device() as usize, g.cu_context())).unwrap_or((0, 0)),
+        _ => (0, 0),
     }
 }
 

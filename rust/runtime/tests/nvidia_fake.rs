@@ -1,0 +1,170 @@
+//! The nvidia device (`nvidia.rs`) over the fake libcuda of
+//! `tests/fake_cuda/libcuda.c` (host memory as device memory, kernels
+//! `saxpy`, `poke`, `bump_table` emulated by name; see `cuda_fake.rs`), in
+//! a child process whose `LD_LIBRARY_PATH` finds it: discovery, the
+//! current device, data clauses on its memory, a launch of a slot's PTX
+//! form with translated arguments, the not-present error, a declared
+//! global bound to the module's symbol, properties and streams, and a
+//! faulting kernel after which the device works again. Skipped when no C
+//! compiler runs.
+
+use accjit_runtime::api::{self, flags::*};
+use accjit_runtime::consts::*;
+use accjit_runtime::{data, device, Clause, KernelSlot, LaunchOpts, PtxForm, PtxGlobalRef, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_VALUE};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CHILD_ENV: &str = "ACCJIT_FAKE_NVIDIA_CHILD";
+const SYNC: i64 = acc_async_sync;
+
+fn build_fake() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_nvidia_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let ok = Command::new(cc).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).status().ok()?.success();
+    ok.then_some(dir)
+}
+
+#[test]
+fn nvidia_device_on_a_fake_driver() {
+    let Some(dir) = build_fake() else {
+        eprintln!("skipped: no C compiler to build the fake libcuda");
+        return;
+    };
+    let cache = dir.join("cache");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "fake_nvidia_child", "--nocapture", "--test-threads=1"])
+        .env("LD_LIBRARY_PATH", &dir)
+        .env("ACCJIT_CACHE_DIR", &cache)
+        .env(CHILD_ENV, "1")
+        .env_remove("ACC_DEVICE_TYPE")
+        .output()
+        .expect("cannot rerun the test binary");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the nvidia device over the fake driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("1 passed"), "{stdout}");
+}
+
+const PTX: &str = "\
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .global .align 4 .b8 selftest_table[16];
+.visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
+.visible .entry poke(.param .u64 p0) { ret; }
+.visible .entry bump_table() { ret; }
+";
+
+fn form(module: &std::sync::Arc<PtxModuleText>, entry: &str, params: usize, vector: u32) -> PtxForm {
+    PtxForm::new(module.clone(), entry.into(), vec![0; params], vector, 1, None, 1, None)
+}
+
+#[test]
+#[ignore = "child of nvidia_device_on_a_fake_driver"]
+fn fake_nvidia_child() {
+    assert!(std::env::var_os(CHILD_ENV).is_some(), "run through nvidia_device_on_a_fake_driver");
+    assert!(accjit_runtime::cuda::available(), "the fake libcuda was not loaded");
+    assert_eq!(api::get_num_devices(acc_device_nvidia), 1);
+    api::set_device_type(acc_device_nvidia).unwrap();
+    let dev = device::current_device().unwrap();
+    assert_eq!(dev.ty, device::DeviceType::Nvidia);
+    assert!(!dev.mem.is_shared());
+    assert_eq!(api::get_property(0, acc_device_nvidia, acc_property_shared_memory_support), 0);
+    assert!(api::get_property(0, acc_device_nvidia, acc_property_memory) > 0);
+    assert_eq!(api::get_property_string(0, acc_device_nvidia, acc_property_name).as_deref(), Some("Fake CUDA device"));
+
+    // A declared global: the module's symbol becomes its device copy.
+    let mut table = [10u32, 20, 30, 40];
+    let th = table.as_mut_ptr() as usize;
+    let module = PtxModuleText::new(PTX.into(), vec![PtxGlobalRef { symbol: "selftest_table".into(), host: th, bytes: 16, declared: true }]);
+
+    // saxpy on present data: y = a x + y on the device copies.
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| (i % 13) as f32 * 0.25).collect();
+    let mut y: Vec<f32> = (0..n).map(|i| 1.0 + (i % 7) as f32).collect();
+    let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| 2.5f32.mul_add(*a, *b)).collect();
+    let slot = KernelSlot::new("saxpy".into(), vec![PARAM_VALUE, PARAM_VALUE, PARAM_DEVICE_ADDR, PARAM_DEVICE_ADDR], None);
+    slot.set_param_names(vec!["n".into(), "a".into(), "x".into(), "y".into()]);
+    slot.set_ptx(form(&module, "saxpy", 4, 128));
+    let (xh, yh) = (x.as_ptr() as usize, y.as_mut_ptr() as usize);
+    let ctx = |name| data::Ctx::directive(Some(name), Some("fake.c:1"), acc_construct_parallel);
+    let xd = data::enter(dev, Clause::CopyIn, xh, 4 * n, STRUCTURED, SYNC, ctx("x[0:n]")).unwrap();
+    data::enter(dev, Clause::Copy, yh, 4 * n, STRUCTURED, SYNC, ctx("y[0:n]")).unwrap();
+    assert_ne!(xd, xh, "device memory of its own");
+    let bits = 2.5f32.to_bits() as u64;
+    let mut args = [n as u64, bits, xh as u64, yh as u64];
+    accjit_runtime::launch(&slot, &mut args, &LaunchOpts { loc: Some("fake.c:2"), ..LaunchOpts::default() }).unwrap();
+    assert_eq!(args[2], xd as u64, "arguments translated to device addresses");
+    assert_ne!(y, want, "the host copy is untouched until copyout");
+    data::exit(dev, Clause::CopyIn, xh, 4 * n, STRUCTURED, SYNC, ctx("x[0:n]")).unwrap();
+    data::exit(dev, Clause::Copy, yh, 4 * n, STRUCTURED, SYNC, ctx("y[0:n]")).unwrap();
+    assert!(y == want, "saxpy on the device copies");
+
+    // Not present: an error naming the variable, nothing launched.
+    let mut args = [n as u64, bits, xh as u64, yh as u64];
+    let e = accjit_runtime::launch(&slot, &mut args, &LaunchOpts { loc: Some("fake.c:3"), ..LaunchOpts::default() }).unwrap_err();
+    assert_eq!(e.code, acc_error_not_present);
+    assert_eq!(e.var.as_deref(), Some("x"));
+    assert_eq!(e.loc.as_deref(), Some("fake.c:3"));
+
+    // The global: present through the symbol, initialised from the host, updated by a kernel.
+    assert!(api::is_present(th, 16).unwrap(), "loading the program's module (its first launch) made the declared global present");
+    let bump = KernelSlot::new("bump_table".into(), vec![], None);
+    bump.set_ptx(form(&module, "bump_table", 0, 4));
+    accjit_runtime::launch(&bump, &mut [], &LaunchOpts::default()).unwrap();
+    assert_eq!(api::ref_counts(th, 16).unwrap(), Some((1, 0)));
+    api::update(false, th, 16, SYNC).unwrap();
+    assert_eq!(table, [11, 21, 31, 41], "the kernel's symbol is the global's device copy");
+    table[2] = 100;
+    api::update(true, th + 8, 4, SYNC).unwrap();
+    accjit_runtime::launch(&bump, &mut [], &LaunchOpts::default()).unwrap();
+    api::update(false, th, 16, SYNC).unwrap();
+    assert_eq!(table, [12, 22, 101, 42], "update device reaches the symbol");
+
+    // Streams: async copies on a queue, waits, the CUDA stream handles.
+    let mut z = vec![3i32; 4096];
+    let zh = z.as_mut_ptr() as usize;
+    api::copyin(zh, 4 * 4096, 3).unwrap();
+    assert_ne!(accjit_runtime::nvidia::cuda_stream(3).unwrap(), 0);
+    api::wait(3).unwrap();
+    assert!(api::async_test(3).unwrap());
+    z.iter_mut().for_each(|v| *v = 0);
+    api::copyout(zh, 4 * 4096, false, 3).unwrap();
+    api::wait_all().unwrap();
+    assert!(z.iter().all(|&v| v == 3));
+
+    // A fault: an error naming the kernel and its line; then the device is reset and works.
+    let poke = KernelSlot::new("poke".into(), vec![PARAM_VALUE], None);
+    poke.set_ptx(form(&module, "poke", 1, 1));
+    let e = accjit_runtime::launch(&poke, &mut [16], &LaunchOpts { loc: Some("fake.c:9"), ..LaunchOpts::default() }).unwrap_err();
+    assert_eq!(e.code, acc_error_execution, "{e}");
+    assert!(e.message.contains("poke"), "{e}");
+    assert_eq!(e.loc.as_deref(), Some("fake.c:9"));
+    assert!(!api::is_present(th, 16).unwrap(), "the reset dropped the present table");
+    let mut y2: Vec<f32> = (0..n).map(|i| (i % 5) as f32).collect();
+    let want2: Vec<f32> = x.iter().zip(&y2).map(|(a, b)| 2.5f32.mul_add(*a, *b)).collect();
+    let y2h = y2.as_mut_ptr() as usize;
+    data::enter(dev, Clause::CopyIn, xh, 4 * n, STRUCTURED, SYNC, ctx("x[0:n]")).unwrap();
+    data::enter(dev, Clause::Copy, y2h, 4 * n, STRUCTURED, SYNC, ctx("y[0:n]")).unwrap();
+    let mut args = [n as u64, bits, xh as u64, y2h as u64];
+    accjit_runtime::launch(&slot, &mut args, &LaunchOpts::default()).unwrap();
+    data::exit(dev, Clause::CopyIn, xh, 4 * n, STRUCTURED, SYNC, ctx("x[0:n]")).unwrap();
+    data::exit(dev, Clause::Copy, y2h, 4 * n, STRUCTURED, SYNC, ctx("y[0:n]")).unwrap();
+    assert!(y2 == want2, "the device works after the fault");
+
+    // if(false)/self: the native form on the calling thread, host data.
+    unsafe extern "C" fn twice(args: *const u64, _g: i64, _n: i64) {
+        let y = *args.add(3) as *mut f32;
+        for i in 0..*args as usize {
+            *y.add(i) *= 2.0;
+        }
+    }
+    slot.set_host_fn(twice as *const () as usize);
+    let mut args = [n as u64, bits, xh as u64, y2h as u64];
+    accjit_runtime::launch(&slot, &mut args, &LaunchOpts { local: true, ..LaunchOpts::default() }).unwrap();
+    assert_eq!(y2[1], want2[1] * 2.0);
+    drop(module);
+    drop(table);
+}
