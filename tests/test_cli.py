@@ -156,3 +156,21 @@ int main(void) {
     assert int(r.stdout) == 2
     r = accjit_cli("run", "--device", "fpga", p)
     assert r.returncode == 2 and "fpga" in r.stderr
+
+
+def test_nvidia_without_a_gpu_is_a_clean_error(accjit_cli, prog):
+    """`nvidia` compiles anywhere; running on it without a GPU says so (no crash)."""
+    import accjit as acc
+
+    if acc.get_num_devices("nvidia") > 0:
+        pytest.skip("this machine has an nvidia device")
+    r = accjit_cli("run", "--device", "nvidia", prog, "10")
+    assert r.returncode == 2
+    assert "no nvidia device" in r.stderr, r.stderr
+    r = accjit_cli("run", prog, "10", env={"ACC_DEVICE_TYPE": "nvidia"})
+    assert r.returncode == 1
+    assert "no nvidia device" in r.stderr and "prog.c:" in r.stderr, r.stderr
+    assert r.stdout == ""
+    # The program compiled for nvidia carries the CPU form too: on multicore it runs.
+    m = acc.c(PROG.replace("int main(int argc, char **argv)", "int run_it(int argc, char **argv)"), device_type="nvidia")
+    assert m.device_type == "nvidia"

@@ -102,7 +102,7 @@ pub unsafe extern "C" fn __accjit_data_enter(kind: i64, addr: *mut c_void, bytes
     let b = bytes_of(bytes, name, loc);
     let ctx = data_ctx(fl, true, name, loc);
     or_fatal(bracketed(acc_ev_enter_data_start, acc_ev_enter_data_end, &ctx, async_, || {
-        data::enter(device::current_device()?, c, addr as usize, b, fl, async_, ctx).map(|_| ())
+        data::enter(device::current_device().map_err(|e| ctx.err_at(e))?, c, addr as usize, b, fl, async_, ctx).map(|_| ())
     }))
 }
 
@@ -113,7 +113,7 @@ pub unsafe extern "C" fn __accjit_data_exit(kind: i64, addr: *mut c_void, bytes:
     let b = bytes_of(bytes, name, loc);
     let ctx = data_ctx(fl, false, name, loc);
     or_fatal(bracketed(acc_ev_exit_data_start, acc_ev_exit_data_end, &ctx, async_, || {
-        data::exit(device::current_device()?, c, addr as usize, b, fl, async_, ctx)
+        data::exit(device::current_device().map_err(|e| ctx.err_at(e))?, c, addr as usize, b, fl, async_, ctx)
     }))
 }
 
@@ -142,7 +142,7 @@ pub unsafe extern "C" fn __accjit_deep(
     let n = nlevels as usize;
     let (lo, le, sz) = (std::slice::from_raw_parts(lowers, n), std::slice::from_raw_parts(lengths, n), std::slice::from_raw_parts(sizes, n));
     let levels: Vec<deep::Level> = (0..n).map(|k| deep::Level { lower: lo[k], length: le[k], size: sz[k] }).collect();
-    let run = |dop, ctx| deep::deep(device::current_device()?, dop, c, base as usize, &levels, fl, async_, ctx);
+    let run = |dop, ctx: Ctx| deep::deep(device::current_device().map_err(|e| ctx.err_at(e))?, dop, c, base as usize, &levels, fl, async_, ctx);
     or_fatal(match op {
         accjit_abi::deep_op::ENTER => {
             let ctx = data_ctx(fl, true, name, loc);
@@ -162,28 +162,28 @@ pub unsafe extern "C" fn __accjit_update(to_device: i64, addr: *mut c_void, byte
     let (name, loc) = (cstr(name), cstr(loc));
     let b = bytes_of(bytes, name, loc);
     let ctx = Ctx::directive(name, loc, acc_construct_update);
-    or_fatal(device::current_device().and_then(|d| data::update(d, to_device != 0, addr as usize, b, fl, async_, ctx)))
+    or_fatal(device::current_device().map_err(|e| ctx.err_at(e)).and_then(|d| data::update(d, to_device != 0, addr as usize, b, fl, async_, ctx)))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn __accjit_use_device(addr: *mut c_void, if_present: i64, name: *const c_char, loc: *const c_char) -> *mut c_void {
     let (name, loc) = (cstr(name), cstr(loc));
     let ctx = Ctx::directive(name, loc, acc_construct_host_data);
-    or_fatal(device::current_device().and_then(|d| data::use_device(d, addr as usize, if_present != 0, ctx))) as *mut c_void
+    or_fatal(device::current_device().map_err(|e| ctx.err_at(e)).and_then(|d| data::use_device(d, addr as usize, if_present != 0, ctx))) as *mut c_void
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn __accjit_attach(ptr_addr: *mut *mut c_void, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
     let (name, loc) = (cstr(name), cstr(loc));
     let ctx = data_ctx(fl, true, name, loc);
-    or_fatal(device::current_device().and_then(|d| data::attach(d, ptr_addr as usize, fl, async_, ctx)))
+    or_fatal(device::current_device().map_err(|e| ctx.err_at(e)).and_then(|d| data::attach(d, ptr_addr as usize, fl, async_, ctx)))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn __accjit_detach(ptr_addr: *mut *mut c_void, fl: i64, async_: i64, name: *const c_char, loc: *const c_char) {
     let (name, loc) = (cstr(name), cstr(loc));
     let ctx = data_ctx(fl, false, name, loc);
-    or_fatal(device::current_device().and_then(|d| data::detach(d, ptr_addr as usize, fl, async_, ctx)))
+    or_fatal(device::current_device().map_err(|e| ctx.err_at(e)).and_then(|d| data::detach(d, ptr_addr as usize, fl, async_, ctx)))
 }
 
 /// The device `devnum` of the current type (-1: the current device).

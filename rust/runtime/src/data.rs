@@ -96,6 +96,10 @@ impl<'a> Ctx<'a> {
     fn err(&self, e: AccError) -> AccError {
         e.with_var(self.name).with_loc(self.loc)
     }
+    /// `e` located at the directive (no device, …): its line, not its variable.
+    pub fn err_at(&self, e: AccError) -> AccError {
+        e.with_loc(self.loc)
+    }
     /// The same, for the blocks below the first level of a deep section.
     pub fn inner(self) -> Ctx<'a> {
         Ctx { inner: true, ..self }
