@@ -58,9 +58,6 @@ pub struct KState<'m> {
     /// Every statement of the body by address, with its preorder number.
     pub ids: HashMap<*const Stmt, StmtId>,
     pub gang_dims: u8,
-    /// The kernel needs one warp per worker (vector collectives inside
-    /// worker-partitioned code): checked at entry.
-    pub warp_workers: bool,
 }
 
 /// Registers holding the thread's coordinates, read once at entry.
@@ -122,6 +119,9 @@ pub struct FnCx<'m> {
     pub effect_written: BTreeSet<LocalId>,
     /// Locals pointing at private copies made in the kernel body.
     pub copy_ptrs: BTreeSet<LocalId>,
+    /// Collectives of a worker's lanes are used (`group.rs`): the body
+    /// starts with the block-shape check.
+    pub uses_worker_groups: bool,
 }
 
 /// Which locals have their address taken.
@@ -200,6 +200,7 @@ impl<'m> FnCx<'m> {
             store_pred: None,
             effect_written: BTreeSet::new(),
             copy_ptrs: BTreeSet::new(),
+            uses_worker_groups: false,
         }
     }
 
@@ -243,16 +244,21 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("setp.eq.u32 {y0}, {y}, 0;"));
         self.e.line(&format!("and.pred {xy0}, {x0}, {y0};"));
         self.tid = Tid { x, y, nx, ny, x0, y0, xy0 };
-        self.e.line("mov.u64 %fp, __local_depot;");
-        self.e.line("cvta.local.u64 %fp, %fp;");
     }
 
-    /// The `.local` frame and special registers, to put before the body.
+    /// The register declarations and the `.local` frame (when anything
+    /// lives in it), to put before the body.
     pub fn frame_decls(&self) -> String {
         let mut s = String::new();
-        s.push_str(&format!("    .local .align 16 .b8 __local_depot[{}];\n", self.frame.max(16).div_ceil(16) * 16));
-        s.push_str("    .reg .b64 %fp;\n");
         s.push_str(&self.e.decls());
+        if self.frame > 0 {
+            s.push_str(&format!("    .local .align 16 .b8 __local_depot[{}];\n", self.frame.div_ceil(16) * 16));
+            s.push_str("    .reg .b64 %fp;\n");
+            s.push_str("    mov.u64 %fp, __local_depot;\n    cvta.local.u64 %fp, %fp;\n");
+        }
+        if self.uses_worker_groups {
+            s.push_str(crate::group::SHAPE_CHECK);
+        }
         s
     }
 

@@ -90,10 +90,10 @@ fn levels_used(k: &Kernel, functions: &[accjit_ir::Function]) -> (bool, bool, bo
 /// A barrier kind (`FnCx::loop_sync`).
 #[derive(Clone, Copy)]
 enum Sync {
+    /// The whole block.
     Block,
-    Warp,
-    /// `Warp` when the block has 32 lanes, else `Block` (vector routines).
-    ByShape,
+    /// One worker's lanes (`group.rs`).
+    Worker,
 }
 
 /// One compiled kernel: its `.entry` text and launch facts.
@@ -119,7 +119,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         ids.insert(s as *const _, id);
     });
     let mut fx = FnCx::new(ir, f);
-    fx.kernel = Some(KState { exec: &k.exec, ids, gang_dims: k.gang_dims, warp_workers: false });
+    fx.kernel = Some(KState { exec: &k.exec, ids, gang_dims: k.gang_dims });
     fx.effect_written = fx.effect_written_locals(&f.body);
     accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| match &s.kind {
         StmtKind::Privates(copies, _) => fx.copy_ptrs.extend(copies.iter().map(|c| c.ptr)),
@@ -189,13 +189,9 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
             return Err(Diagnostic::error(f.span, format!("label '{}' used but not defined", f.labels[i])));
         }
     }
-    let warp_workers = fx.kernel.as_ref().is_some_and(|k| k.warp_workers);
     let entry = crate::escape_ident(&k.name);
     let mut text = format!(".visible .entry {entry}(\n    {}\n)\n{{\n", params.join(",\n    "));
     text.push_str(&fx.frame_decls());
-    if warp_workers {
-        text.push_str("    {\n    .reg .pred %wp;\n    .reg .b32 %wn;\n    mov.u32 %wn, %ntid.x;\n    setp.ne.u32 %wp, %wn, 32;\n    @%wp trap;\n    }\n");
-    }
     text.push_str(&fx.e.body);
     text.push_str("}\n");
     let (w, v, g) = levels_used(k, &ir.functions);
@@ -525,13 +521,7 @@ impl<'m> FnCx<'m> {
             return Some(Sync::Block);
         }
         if outer.worker && !outer.vector && l.vector {
-            return Some(match self.kernel.as_mut() {
-                Some(k) => {
-                    k.warp_workers = true;
-                    Sync::Warp
-                }
-                None => Sync::ByShape,
-            });
+            return Some(Sync::Worker);
         }
         None
     }
@@ -539,19 +529,7 @@ impl<'m> FnCx<'m> {
     fn emit_sync(&mut self, s: Sync) {
         match s {
             Sync::Block => self.e.line("bar.sync 0;"),
-            Sync::Warp => self.e.line("bar.warp.sync -1;"),
-            Sync::ByShape => {
-                // A vector routine: a warp per worker, or the uniform block.
-                let p = self.e.reg(PtxTy::Pred);
-                self.e.line(&format!("setp.eq.u32 {p}, {}, 32;", self.tid.nx));
-                let (w, done) = (self.e.label(), self.e.label());
-                self.e.line(&format!("@{p} bra {w};"));
-                self.e.line("bar.sync 0;");
-                self.e.line(&format!("bra {done};"));
-                self.e.place(&w);
-                self.e.line("bar.warp.sync -1;");
-                self.e.place(&done);
-            }
+            Sync::Worker => self.worker_sync(),
         }
     }
 
@@ -620,47 +598,25 @@ impl<'m> FnCx<'m> {
             }
             return Ok(());
         }
-        // Inside worker-partitioned code a worker is one warp: shuffle from lane 0.
-        if let Some(k) = self.kernel.as_mut() {
-            k.warp_workers = true;
-        }
+        // Inside worker-partitioned code: from lane 0 of each worker.
         for &l in &b.locals {
             let ty = self.local_ty(l);
             match self.local_slot(l, span)? {
                 crate::func::Slot::Reg(r) => {
                     let s = scalar_of(&ty).unwrap_or(Scalar::U64);
-                    self.shfl_idx0(&r, s);
+                    self.worker_bcast0(&r, s);
                 }
                 crate::func::Slot::Reg2(a, b2) => {
                     let s = match ty {
                         Type::Complex(s) => s,
                         _ => Scalar::F64,
                     };
-                    self.shfl_idx0(&a, s);
-                    self.shfl_idx0(&b2, s);
+                    self.worker_bcast0(&a, s);
+                    self.worker_bcast0(&b2, s);
                 }
                 crate::func::Slot::Mem(_) => return Err(unsupported(span, "broadcasting a local kept in memory inside worker-partitioned code")),
             }
         }
         Ok(())
-    }
-
-    /// `r` = lane 0's `r` in this warp.
-    fn shfl_idx0(&mut self, r: &str, s: Scalar) {
-        match crate::value::reg_ty(s) {
-            PtxTy::B64 | PtxTy::F64 => {
-                let (lo, hi) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
-                self.e.line(&format!("mov.b64 {{{lo}, {hi}}}, {r};"));
-                self.e.line(&format!("shfl.sync.idx.b32 {lo}, {lo}, 0, 31, -1;"));
-                self.e.line(&format!("shfl.sync.idx.b32 {hi}, {hi}, 0, 31, -1;"));
-                self.e.line(&format!("mov.b64 {r}, {{{lo}, {hi}}};"));
-            }
-            _ => {
-                let b = self.e.reg(PtxTy::B32);
-                self.e.line(&format!("mov.b32 {b}, {r};"));
-                self.e.line(&format!("shfl.sync.idx.b32 {b}, {b}, 0, 31, -1;"));
-                self.e.line(&format!("mov.b32 {r}, {b};"));
-            }
-        }
     }
 }

@@ -27,6 +27,7 @@ mod call;
 mod emit;
 mod expr;
 mod func;
+mod group;
 mod kernel;
 pub mod libm;
 mod printf;

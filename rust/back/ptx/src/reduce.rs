@@ -245,26 +245,9 @@ impl FnCx<'_> {
         if !x && !y {
             return Ok(v);
         }
-        if self.kernel.is_none() && self.mode.worker && x && !y {
-            // A vector routine: called from worker-partitioned code (32
-            // lanes, a warp per worker) or from uniform code (the block's
-            // lanes): decided by the block shape at run time.
-            let out = self.val_regs(ty);
-            let (block, done) = (self.e.label(), self.e.label());
-            let p = self.e.reg(PtxTy::Pred);
-            self.e.line(&format!("setp.ne.u32 {p}, {}, 32;", self.tid.nx));
-            self.e.line(&format!("@{p} bra {block};"));
-            let w = self.allreduce_at(op, ty, v.clone(), x, y, span)?;
-            self.move_val(&out, &w, ty);
-            self.e.line(&format!("bra {done};"));
-            self.e.place(&block);
-            self.mode.worker = false;
-            let b = self.allreduce_at(op, ty, v, x, y, span);
-            self.mode.worker = true;
-            let b = b?;
-            self.move_val(&out, &b, ty);
-            self.e.place(&done);
-            return Ok(out);
+        if self.mode.worker && x && !y {
+            // Workers run independently here: among this worker's lanes.
+            return self.worker_allreduce(op, ty, v, span);
         }
         self.allreduce_at(op, ty, v, x, y, span)
     }
@@ -290,19 +273,6 @@ impl FnCx<'_> {
     fn allreduce_complex(&mut self, op: RedOp, s: Scalar, v: Val, x: bool, y: bool, span: Span) -> Result<Val, Diagnostic> {
         let ty = Type::Complex(s);
         let (re, im) = self.complex_parts(&v, &ty, span)?;
-        if self.mode.worker && x && !y {
-            if let Some(k) = self.kernel.as_mut() {
-                k.warp_workers = true;
-            }
-            let mut acc = Val::C(re, im);
-            for off in [16, 8, 4, 2, 1] {
-                let (a, b) = self.complex_parts(&acc, &ty, span)?;
-                let oa = self.shfl_bfly(&a, s, off);
-                let ob = self.shfl_bfly(&b, s, off);
-                acc = self.combine(op, &acc, &Val::C(oa, ob), &ty, span)?;
-            }
-            return Ok(acc);
-        }
         let tid = self.tid.clone();
         let buf = self.smem(1024 * 16);
         let lin = self.e.reg(PtxTy::B32);
@@ -389,13 +359,6 @@ impl FnCx<'_> {
     }
 
     fn allreduce_scalar(&mut self, op: RedOp, s: Scalar, v: &str, x: bool, y: bool, span: Span) -> Result<String, Diagnostic> {
-        if self.mode.worker && x && !y {
-            // Inside worker-partitioned code: the worker is one warp.
-            if let Some(k) = self.kernel.as_mut() {
-                k.warp_workers = true;
-            }
-            return self.warp_reduce(op, s, v, span);
-        }
         let tid = self.tid.clone();
         let buf = self.smem(1024 * 8);
         let out = self.sreg(s);
