@@ -95,6 +95,9 @@ pub struct PtxForm {
     pub default_gangs: Option<u64>,
     /// The loaded function per (device ordinal, generation).
     pub(crate) functions: Mutex<Vec<crate::nvidia::LoadedFn>>,
+    /// Blocks that fill the device, per (device ordinal, generation, block
+    /// size): the occupancy query is a driver call, not for every launch.
+    pub(crate) fills: Mutex<Vec<(usize, u64, u32, u64)>>,
 }
 
 impl PtxForm {
@@ -109,7 +112,18 @@ impl PtxForm {
         gang_dims: u8,
         default_gangs: Option<u64>,
     ) -> PtxForm {
-        PtxForm { module, entry, param_bytes, vector, workers, max_gangs, gang_dims, default_gangs, functions: Mutex::new(Vec::new()) }
+        PtxForm {
+            module,
+            entry,
+            param_bytes,
+            vector,
+            workers,
+            max_gangs,
+            gang_dims,
+            default_gangs,
+            functions: Mutex::new(Vec::new()),
+            fills: Mutex::new(Vec::new()),
+        }
     }
 }
 

@@ -30,7 +30,7 @@ use crate::device::{self, Device, DeviceType};
 use crate::error::{AccError, AccResult};
 use crate::launch::{KernelSlot, LaunchOpts, PtxForm, PtxModuleText, PARAM_SNAPSHOT};
 use crate::memory::Memory;
-use crate::present::{Entry, Lookup};
+use crate::present::Entry;
 use crate::queue::{self, Queues};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -327,7 +327,17 @@ impl Compute for GpuCompute {
             }
         }
         let extents = &args[nparams..];
-        let (grid, block) = launch_config(gpu, &func, form, slot, o, extents);
+        let fill = |threads: u32| {
+            let generation = dev.generation();
+            if let Some(f) = lock(&form.fills).iter().find(|f| f.0 == dev.num && f.1 == generation && f.2 == threads) {
+                return f.3;
+            }
+            // SMs × resident blocks of this size.
+            let blocks = gpu.sm_count().max(1) as u64 * func.blocks_per_sm(threads, 0).max(1) as u64;
+            lock(&form.fills).push((dev.num, generation, threads, blocks));
+            blocks
+        };
+        let (grid, block) = launch_config(func.max_threads_per_block(), form, slot, o, extents, fill);
         let total = grid.iter().map(|&d| d as u64).product::<u64>() as i64;
         let events = compute::LaunchEvents::start(dev, slot, o, total);
         let streams = dev.queues.streams().ok_or_else(|| AccError::new(acc_error_other, "the nvidia device has no streams"))?;
@@ -352,8 +362,8 @@ impl Compute for GpuCompute {
 /// resident blocks of this size), capped by the kernel's useful maximum;
 /// gang grids put the extents of the lower dimensions in x (and y) and the
 /// rest in the last dimension.
-fn launch_config(gpu: &Gpu, func: &GpuFunction, form: &PtxForm, slot: &KernelSlot, o: &LaunchOpts, extents: &[u64]) -> ([u32; 3], [u32; 3]) {
-    let max_threads = func.max_threads_per_block().max(1);
+fn launch_config(max_threads: u32, form: &PtxForm, slot: &KernelSlot, o: &LaunchOpts, extents: &[u64], fill: impl FnOnce(u32) -> u64) -> ([u32; 3], [u32; 3]) {
+    let max_threads = max_threads.max(1);
     let pick = |clause: i64, hint: u32| if clause > 0 { clause.min(1024) as u32 } else { hint.max(1) };
     let mut v = pick(o.vector_length, form.vector).min(max_threads);
     let mut w = pick(o.num_workers, form.workers);
@@ -366,9 +376,8 @@ fn launch_config(gpu: &Gpu, func: &GpuFunction, form: &PtxForm, slot: &KernelSlo
     let gangs: u64 = if o.num_gangs > 0 {
         o.num_gangs as u64
     } else {
-        // Enough blocks to fill the device: SMs × resident blocks of this size.
-        let fill = || gpu.sm_count().max(1) as u64 * func.blocks_per_sm(threads, 0).max(1) as u64;
-        let g = form.default_gangs.unwrap_or_else(fill).max(1);
+        // Enough blocks to fill the device.
+        let g = form.default_gangs.unwrap_or_else(|| fill(threads)).max(1);
         useful.map_or(g, |m| g.min(m.max(1)))
     };
     let dims = form.gang_dims.clamp(1, 3) as usize;
@@ -419,43 +428,47 @@ fn module_on(dev: &'static Device, gpu: &Gpu, text: &PtxModuleText) -> AccResult
 }
 
 /// Makes each `declare`d global's symbol its device copy on `dev` (declare
-/// semantics: structured count 1, never freed while the module lives),
-/// initialised from the host global's current bytes — or, when `declare`
-/// already made a device copy elsewhere, from that copy, which the symbol
-/// then replaces. Globals without `declare` that device code names get the
-/// host bytes (the module's initial values) but are not made present: a
-/// data clause on them copies to a device copy of its own, as on any device.
+/// semantics: never freed while the module lives), initialised from the
+/// host global's current bytes. Where `declare` (or a data clause) already
+/// made device copies of the global or of sections of it elsewhere, each
+/// moves into the symbol at its offset (its bytes copied there, the old
+/// copy freed) and keeps its counts; with none, the whole global becomes
+/// present through the symbol (structured count 1). Globals without
+/// `declare` that device code names only get the host bytes (the module's
+/// initial values): a data clause on them copies to a device copy of its
+/// own, as on any device.
 fn bind_globals(dev: &Device, text: &PtxModuleText, symbols: &[(usize, usize)]) {
     for (g, &(sym, size)) in text.globals.iter().zip(symbols) {
         let bytes = g.bytes.min(size);
         if bytes == 0 || g.host == 0 {
             continue;
         }
+        unsafe { dev.mem.copy_to(sym, g.host as *const u8, bytes) };
         if !g.declared {
-            unsafe { dev.mem.copy_to(sym, g.host as *const u8, bytes) };
             continue;
         }
         let mut t = dev.table();
-        match t.lookup(g.host, bytes) {
-            Lookup::NotPresent => {
-                t.insert(Entry { host: g.host, bytes, dev: sym, structured: 1, dynamic: 0, mapped: true });
-                drop(t);
-                unsafe { dev.mem.copy_to(sym, g.host as *const u8, bytes) };
+        let end = g.host + bytes;
+        let inside: Vec<Entry> = t.entries().filter(|e| e.host < end && e.host + e.bytes > g.host).cloned().collect();
+        if inside.iter().any(|e| e.host < g.host || e.host + e.bytes > end) {
+            // Overlaps data beyond the global: leave the table alone.
+            continue;
+        }
+        if inside.is_empty() {
+            t.insert(Entry { host: g.host, bytes, dev: sym, structured: 1, dynamic: 0, mapped: true });
+            continue;
+        }
+        for old in inside {
+            let at = sym + (old.host - g.host);
+            if old.dev == at {
+                continue;
             }
-            Lookup::Present(k) => {
-                let Some(old) = t.get(k).cloned() else { continue };
-                if old.host != g.host || old.bytes != bytes || old.dev == sym {
-                    continue;
-                }
-                t.remove(k);
-                t.insert(Entry { dev: sym, mapped: true, structured: old.structured + 1, ..old.clone() });
-                drop(t);
-                unsafe { dev.mem.copy_within(sym, old.dev, bytes) };
-                if !old.mapped {
-                    dev.mem.free_copy(old.dev, old.host, old.bytes);
-                }
+            t.remove(old.host);
+            t.insert(Entry { dev: at, mapped: true, ..old.clone() });
+            unsafe { dev.mem.copy_within(at, old.dev, old.bytes) };
+            if !old.mapped {
+                dev.mem.free_copy(old.dev, old.host, old.bytes);
             }
-            Lookup::Partly(..) => {}
         }
     }
 }
@@ -469,9 +482,14 @@ pub(crate) fn unbind_globals(text: &PtxModuleText) {
             continue;
         }
         let mut t = dev.table();
-        for (g, &(sym, _)) in text.globals.iter().zip(&l.symbols) {
-            if t.get(g.host).is_some_and(|e| e.dev == sym) {
-                t.remove(g.host);
+        for (g, &(sym, size)) in text.globals.iter().zip(&l.symbols) {
+            let stale: Vec<usize> = t
+                .entries()
+                .filter(|e| e.dev >= sym && e.dev < sym + size.max(1) && e.host >= g.host && e.host < g.host + g.bytes.max(1))
+                .map(|e| e.host)
+                .collect();
+            for h in stale {
+                t.remove(h);
             }
         }
     }
@@ -525,4 +543,50 @@ pub fn sync_foreign_stream(stream: usize) -> AccResult<()> {
         return Ok(());
     }
     cuda::gpu(dev.num)?.sync_stream(stream)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::PtxModuleText;
+
+    fn form(vector: u32, workers: u32, max_gangs: Option<u64>, gang_dims: u8, default_gangs: Option<u64>) -> PtxForm {
+        PtxForm::new(PtxModuleText::new(String::new(), vec![]), "k".into(), vec![], vector, workers, max_gangs, gang_dims, default_gangs)
+    }
+
+    fn cfg(f: &PtxForm, o: LaunchOpts, extents: &[u64], max_threads: u32) -> ([u32; 3], [u32; 3]) {
+        let slot = KernelSlot::new("k".into(), vec![], None);
+        launch_config(max_threads, f, &slot, &o, extents, |threads| 132 * (2048 / threads as u64).min(32))
+    }
+
+    #[test]
+    fn clauses_hints_and_device_choose_grid_and_block() {
+        let f = form(256, 1, None, 1, None);
+        // No clauses: the hint's block, enough blocks to fill the device.
+        assert_eq!(cfg(&f, LaunchOpts::default(), &[], 1024), ([132 * 8, 1, 1], [256, 1, 1]));
+        // num_gangs exactly, vector_length and num_workers as given.
+        let o = LaunchOpts { num_gangs: 7, vector_length: 64, num_workers: 4, ..LaunchOpts::default() };
+        assert_eq!(cfg(&f, o, &[], 1024), ([7, 1, 1], [64, 4, 1]));
+        // Too many threads for the function: workers give way first, then lanes.
+        let o = LaunchOpts { vector_length: 512, num_workers: 8, ..LaunchOpts::default() };
+        assert_eq!(cfg(&f, o, &[], 1024), ([132 * 2, 1, 1], [512, 2, 1]));
+        let o = LaunchOpts { vector_length: 1024, ..LaunchOpts::default() };
+        assert_eq!(cfg(&f, o, &[], 256).1, [256, 1, 1]);
+        // The kernel's suggestion, and its useful maximum (serial: 1 gang).
+        assert_eq!(cfg(&form(32, 4, None, 1, Some(1)), LaunchOpts::default(), &[], 1024), ([1, 1, 1], [32, 4, 1]));
+        assert_eq!(cfg(&form(1, 1, Some(1), 1, None), LaunchOpts::default(), &[], 1024).0, [1, 1, 1]);
+    }
+
+    #[test]
+    fn gang_grids_put_the_extents_in_x_and_y() {
+        let f = form(128, 1, None, 3, None);
+        let o = LaunchOpts { num_gangs: 4 * 5 * 6, ..LaunchOpts::default() };
+        assert_eq!(cfg(&f, o, &[4, 5], 1024).0, [4, 5, 6]);
+        let f2 = form(128, 1, None, 2, None);
+        let o = LaunchOpts { num_gangs: 3 * 10, ..LaunchOpts::default() };
+        assert_eq!(cfg(&f2, o, &[3], 1024).0, [3, 10, 1]);
+        // Without num_gangs the last dimension gets the rest of the device's choice.
+        let (g, _) = cfg(&f2, LaunchOpts::default(), &[4], 1024);
+        assert_eq!(g, [4, (132 * 16 / 4) as u32, 1]);
+    }
 }

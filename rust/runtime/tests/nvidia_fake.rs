@@ -52,6 +52,7 @@ const PTX: &str = "\
 .target sm_80
 .address_size 64
 .visible .global .align 4 .b8 selftest_table[16];
+.visible .global .align 4 .b8 other_table[32];
 .visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 .visible .entry poke(.param .u64 p0) { ret; }
 .visible .entry bump_table() { ret; }
@@ -78,7 +79,20 @@ fn fake_nvidia_child() {
     // A declared global: the module's symbol becomes its device copy.
     let mut table = [10u32, 20, 30, 40];
     let th = table.as_mut_ptr() as usize;
-    let module = PtxModuleText::new(PTX.into(), vec![PtxGlobalRef { symbol: "selftest_table".into(), host: th, bytes: 16, declared: true }]);
+    // Another, of which `declare` made a section present before the module loads.
+    let mut other = [1u32, 2, 3, 4, 5, 6, 7, 8];
+    let oh = other.as_mut_ptr() as usize;
+    let module = PtxModuleText::new(
+        PTX.into(),
+        vec![
+            PtxGlobalRef { symbol: "selftest_table".into(), host: th, bytes: 16, declared: true },
+            PtxGlobalRef { symbol: "other_table".into(), host: oh, bytes: 32, declared: true },
+        ],
+    );
+    let decl = data::Ctx::directive(Some("other_table[2:4]"), None, acc_construct_data);
+    let before = data::enter(dev, Clause::CopyIn, oh + 8, 16, STRUCTURED, SYNC, decl).unwrap();
+    let sevens = [7u32; 4];
+    api::memcpy_to_device(before, sevens.as_ptr() as usize, 16, SYNC).unwrap();
 
     // saxpy on present data: y = a x + y on the device copies.
     let n = 1000usize;
@@ -111,6 +125,11 @@ fn fake_nvidia_child() {
 
     // The global: present through the symbol, initialised from the host, updated by a kernel.
     assert!(api::is_present(th, 16).unwrap(), "loading the program's module (its first launch) made the declared global present");
+    assert_ne!(api::deviceptr(oh + 8).unwrap(), before, "the section moved into the module's symbol");
+    assert!(!api::is_present(oh, 4).unwrap(), "only the declared section is present");
+    assert_eq!(api::ref_counts(oh + 8, 16).unwrap(), Some((1, 0)), "with its counts");
+    api::update(false, oh + 8, 16, SYNC).unwrap();
+    assert_eq!(other, [1, 2, 7, 7, 7, 7, 7, 8], "with its device bytes");
     let bump = KernelSlot::new("bump_table".into(), vec![], None);
     bump.set_ptx(form(&module, "bump_table", 0, 4));
     accjit_runtime::launch(&bump, &mut [], &LaunchOpts::default()).unwrap();
