@@ -30,8 +30,10 @@ mod special;
 #[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
 mod trig;
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
 
 use crate::ty::PtxTy;
 use dsl::{func, Prog, Ty, V};
@@ -48,10 +50,24 @@ pub struct LibmFunc {
 }
 
 /// The PTX function for the C math function `c_name` (`"sin"`, `"sinf"`, `"pow"`, …), None when there is none.
+/// Built once per process and name (the code generator asks per call site).
 pub fn libm_func(c_name: &str) -> Option<LibmFunc> {
-    let prog = build(c_name)?;
-    let symbol = format!("__accjit_{c_name}");
-    Some(LibmFunc { body: prog.ptx(&symbol), symbol, params: prog.params.iter().map(|t| t.ptx()).collect(), ret: prog.ret.ptx() })
+    static CACHE: OnceLock<Mutex<HashMap<String, Option<LibmFunc>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(f) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(c_name) {
+        return f.clone();
+    }
+    let f = build(c_name).map(|prog| {
+        let symbol = format!("__accjit_{c_name}");
+        LibmFunc { body: prog.ptx(&symbol), symbol, params: prog.params.iter().map(|t| t.ptx()).collect(), ret: prog.ret.ptx() }
+    });
+    cache.lock().unwrap_or_else(|e| e.into_inner()).insert(c_name.to_string(), f.clone());
+    f
+}
+
+/// Whether [`libm_func`] has a function for `c_name` (cheap: no PTX is built).
+pub fn is_libm(c_name: &str) -> bool {
+    FUNCS.iter().any(|(n, _)| *n == c_name || c_name.strip_suffix('f') == Some(n))
 }
 
 /// Every C name [`libm_func`] knows, double and float forms.

@@ -429,6 +429,7 @@ fn every_name_builds() {
         assert_eq!(f.symbol, format!("__accjit_{n}"));
     }
     assert!(libm_func("fopen").is_none());
+    assert!(is_libm("sinf") && is_libm("erf") && is_libm("erff") && is_libm("modff") && !is_libm("fopen") && !is_libm("f"));
 }
 
 #[test]
