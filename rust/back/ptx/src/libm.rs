@@ -118,6 +118,7 @@ const FUNCS: &[(&str, Builder)] = &[
     ("hypot", special::hypot),
     ("erf", special::erf),
     ("erfc", special::erfc),
+    ("tgamma", special::tgamma),
     ("exp2", explog::exp2),
     ("log", explog::log),
     ("log2", explog::log2),

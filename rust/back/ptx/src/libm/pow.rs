@@ -147,3 +147,8 @@ fn pow_core(x: V, y: V) {
 pub fn pow(t: Ty) -> super::Prog {
     super::binary(t, pow_core)
 }
+
+/// pow inline.
+pub(super) fn pow_v(x: V, y: V) -> V {
+    super::dsl::sub(Ty::F64, || pow_core(x, y))
+}

@@ -208,3 +208,87 @@ fn erfc_core(x: V) {
 pub fn erfc(t: Ty) -> super::Prog {
     super::unary(t, erfc_core)
 }
+
+const PI: f64 = std::f64::consts::PI;
+const GMHALF: f64 = 5.524680040776729583740234375;
+const SNUM: [f64; 13] = [
+    23531376880.410759688572007674451636754734846804940,
+    42919803642.649098768957899047001988850926355848959,
+    35711959237.355668049440185451547166705960488635843,
+    17921034426.037209699919755754458931112671403265390,
+    6039542586.3520280050642916443072979210699388420708,
+    1439720407.3117216736632230727949123939715485786772,
+    248874557.86205415651146038641322942321632125127801,
+    31426415.585400194380614231628318205362874684987640,
+    2876370.6289353724412254090516208496135991145378768,
+    186056.26539522349504029498971604569928220784236328,
+    8071.6720023658162106380029022722506138218516325024,
+    210.82427775157934587250973392071336271166969580291,
+    2.5066282746310002701649081771338373386264310793408,
+];
+const SDEN: [f64; 13] = [0.0, 39916800.0, 120543840.0, 150917976.0, 105258076.0, 45995730.0, 13339535.0, 2637558.0, 357423.0, 32670.0, 1925.0, 66.0, 1.0];
+
+/// sin(π·x) for x > 0 (musl's sinpi: x mod 2, then a quarter-period kernel).
+fn sinpi(x: V) -> V {
+    let h = x * 0.5;
+    let x = 2.0 * (h - h.floor());
+    let n = ((4.0 * x).to(Ty::S32) + 1) / super::dsl::s32c(2);
+    let x = (x - n.to(Ty::F64) * 0.5) * PI;
+    let zero = 0.0f64.v(Ty::F64);
+    let s = super::trig::k_sin(x, zero);
+    let c = super::trig::k_cos(x, zero);
+    sel(n.eq(1), c, sel(n.eq(2), super::trig::k_sin(-x, zero), sel(n.eq(3), -c, s)))
+}
+
+/// The Lanczos sum S(x) (musl's tgamma.c, after Boost and Python), forward below 8 and in 1/x above.
+fn lanczos_s(x: V) -> V {
+    let (mut num, mut den) = (0.0f64.v(Ty::F64), 0.0f64.v(Ty::F64));
+    for i in (0..13).rev() {
+        num = num * x + SNUM[i];
+        den = den * x + SDEN[i];
+    }
+    let (mut num2, mut den2) = (0.0f64.v(Ty::F64), 0.0f64.v(Ty::F64));
+    for i in 0..13 {
+        num2 = num2 / x + SNUM[i];
+        den2 = den2 / x + SDEN[i];
+    }
+    sel(x.lt(8.0), num / den, num2 / den2)
+}
+
+/// tgamma (musl's tgamma.c: Lanczos approximation, reflection for negative x).
+fn tgamma_core(x: V) {
+    let ix = x.hi() & 0x7fff_ffffu32;
+    let neg = x.bits().s().lt(0i64);
+    ret_if(ix.ge(0x7ff0_0000u32), x + f64::INFINITY);
+    ret_if(ix.lt((0x3ff - 54) << 20), 1.0 / x);
+    let is_int = x.eq(x.floor());
+    ret_if(is_int & neg, 0.0 / (x - x));
+    let fact: Vec<u64> = (0..23)
+        .scan(1.0f64, |f, i| {
+            if i > 0 {
+                *f *= i as f64;
+            }
+            Some(f.to_bits())
+        })
+        .collect();
+    let small_int = is_int & x.le(23.0);
+    let idx = sel(small_int, x.to(Ty::S32) - 1, 0i32);
+    ret_if(small_int, super::dsl::table(&fact, idx).bits());
+    // |x| ≥ 184: overflow, or ±0 by the parity of floor(x).
+    let even = (x.floor() * 0.5).eq((x * 0.5).floor());
+    ret_if(ix.ge(0x4067_0000u32), sel(neg, sel(even, 0.0f64, -0.0), f64::INFINITY.v(Ty::F64)));
+    let ax = x.abs();
+    let y = ax + GMHALF;
+    let dy = sel(ax.gt(GMHALF), (y - ax) - GMHALF, (y - GMHALF) - ax);
+    let z = ax - 0.5;
+    let r = lanczos_s(ax) * super::explog::exp_v(-y);
+    let r = sel(neg, -PI / (sinpi(ax) * ax * r), r);
+    let dy = sel(neg, -dy, dy);
+    let z = sel(neg, -z, z);
+    let r = r + dy * (GMHALF + 0.5) * r / y;
+    let zp = super::pow::pow_v(y, 0.5 * z);
+    ret(r * zp * zp);
+}
+pub fn tgamma(t: Ty) -> super::Prog {
+    super::unary(t, tgamma_core)
+}

@@ -151,7 +151,7 @@ const S5: f64 = -2.50507602534068634195e-08;
 const S6: f64 = 1.58969099521155010221e-10;
 
 /// sin(x + y) for |x| ≤ π/4 (k_sin with iy = 1).
-fn k_sin(x: V, y: V) -> V {
+pub(super) fn k_sin(x: V, y: V) -> V {
     let z = x * x;
     let w = z * z;
     let r = S2 + z * (S3 + z * S4) + z * w * (S5 + z * S6);
@@ -167,7 +167,7 @@ const C5: f64 = 2.08757232129817482790e-09;
 const C6: f64 = -1.13596475577881948265e-11;
 
 /// cos(x + y) for |x| ≤ π/4.
-fn k_cos(x: V, y: V) -> V {
+pub(super) fn k_cos(x: V, y: V) -> V {
     let z = x * x;
     let w = z * z;
     let r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
