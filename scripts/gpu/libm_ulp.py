@@ -59,6 +59,8 @@ FUNCS = {
     "cbrt": ("u", [WIDE, (0, 10, True)], 2, 1), "hypot": ("b", [WIDE, (0, 10, True)], 2, 1),
     "erf": ("u", [(0, 1, True), (1, 7, True), SMALL], 2, 1), "erfc": ("u", [(0, 1, True), (1, 28, True), SMALL], 4, 1),  # glibc erfc is 2.5 ulp off near 1.2
     "tgamma": ("u", [(0, 10, True), (10, 172, False), (0, 190, True), SMALL], 10, 1),
+    # x > 0 only (negative x cancels near lgamma's zeros, as in fdlibm); glibc's lgamma is 2 ulp off at places.
+    "lgamma": ("u", [(0, 3, False), (0, 12, False), (10, 1e300, False)], 4, 1),
     "sqrt": ("u", [(0, 1e308, False), (0, 10, False)], 0, 0), "fabs": ("u", [WIDE], 0, 0),
     "floor": ("u", [WIDE, (0, 10, True)], 0, 0), "ceil": ("u", [WIDE, (0, 10, True)], 0, 0), "trunc": ("u", [WIDE, (0, 10, True)], 0, 0),
     "round": ("u", [WIDE, (0, 10, True)], 0, 0), "rint": ("u", [WIDE, (0, 10, True)], 0, 0), "nearbyint": ("u", [WIDE, (0, 10, True)], 0, 0),

@@ -119,6 +119,7 @@ const FUNCS: &[(&str, Builder)] = &[
     ("erf", special::erf),
     ("erfc", special::erfc),
     ("tgamma", special::tgamma),
+    ("lgamma", special::lgamma),
     ("exp2", explog::exp2),
     ("log", explog::log),
     ("log2", explog::log2),

@@ -292,3 +292,132 @@ fn tgamma_core(x: V) {
 pub fn tgamma(t: Ty) -> super::Prog {
     super::unary(t, tgamma_core)
 }
+
+const LG_A: [f64; 12] = [
+    7.72156649015328655494e-02,
+    3.22467033424113591611e-01,
+    6.73523010531292681824e-02,
+    2.05808084325167332806e-02,
+    7.38555086081402883957e-03,
+    2.89051383673415629091e-03,
+    1.19270763183362067845e-03,
+    5.10069792153511336608e-04,
+    2.20862790713908385557e-04,
+    1.08011567247583939954e-04,
+    2.52144565451257326939e-05,
+    4.48640949618915160150e-05,
+];
+const TC: f64 = 1.46163214496836224576e+00;
+const TF: f64 = -1.21486290535849611461e-01;
+const TT: f64 = -3.63867699703950536541e-18;
+const LG_T: [f64; 15] = [
+    4.83836122723810047042e-01,
+    -1.47587722994593911752e-01,
+    6.46249402391333854778e-02,
+    -3.27885410759859649565e-02,
+    1.79706750811820387126e-02,
+    -1.03142241298341437450e-02,
+    6.10053870246291332635e-03,
+    -3.68452016781138256760e-03,
+    2.25964780900612472250e-03,
+    -1.40346469989232843813e-03,
+    8.81081882437654011382e-04,
+    -5.38595305356740546715e-04,
+    3.15632070903625950361e-04,
+    -3.12754168375120860518e-04,
+    3.35529192635519073543e-04,
+];
+const LG_U: [f64; 6] = [
+    -7.72156649015328655494e-02,
+    6.32827064025093366517e-01,
+    1.45492250137234768737e+00,
+    9.77717527963372745603e-01,
+    2.28963728064692451092e-01,
+    1.33810918536787660377e-02,
+];
+const LG_V: [f64; 5] =
+    [2.45597793713041134822e+00, 2.12848976379893395361e+00, 7.69285150456672783825e-01, 1.04222645593369134254e-01, 3.21709242282423911810e-03];
+const LG_S: [f64; 7] = [
+    -7.72156649015328655494e-02,
+    2.14982415960608852501e-01,
+    3.25778796408930981787e-01,
+    1.46350472652464452805e-01,
+    2.66422703033638609560e-02,
+    1.84028451407337715652e-03,
+    3.19475326584100867617e-05,
+];
+const LG_R: [f64; 6] = [
+    1.39200533467621045958e+00,
+    7.21935547567138069525e-01,
+    1.71933865632803078993e-01,
+    1.86459191715652901344e-02,
+    7.77942496381893596434e-04,
+    7.32668430744625636189e-06,
+];
+const LG_W: [f64; 7] = [
+    4.18938533204672725052e-01,
+    8.33333333333329678849e-02,
+    -2.77777777728775536470e-03,
+    7.93650558643019558500e-04,
+    -5.95187557450339963135e-04,
+    8.36339918996282139126e-04,
+    -1.63092934096575273989e-03,
+];
+
+/// lgamma (fdlibm e_lgamma_r.c as in musl; the sign of Γ is not reported): the
+/// interval polynomials as selects, one log for the interval and one for the reflection.
+fn lgamma_core(x: V) {
+    let ix = x.hi() & 0x7fff_ffffu32;
+    let neg = x.bits().s().lt(0i64);
+    ret_if(ix.ge(0x7ff0_0000u32), x * x);
+    let ax = x.abs();
+    // Reflection for x < 0: lgamma(x) = log(π / |sin(πx)·x|) - lgamma(-x); poles at the integers.
+    let sin_abs = sinpi(ax).abs();
+    ret_if(neg & sin_abs.eq(0.0) & ix.ge((0x3ff - 70) << 20), 1.0 / (x - x));
+    let below2 = ix.lt(0x4000_0000u32);
+    let below8 = ix.lt(0x4020_0000u32);
+    // [2, 8): Γ(2 + y)·(y+2)…(y+i-1) with the product's log.
+    let i = ax.trunc();
+    let y8 = ax - i;
+    let p8 = y8 * horner(y8, &LG_S);
+    let q8 = one_plus(y8, &LG_R);
+    let mut z = 1.0f64.v(Ty::F64);
+    for k in (3..=7).rev() {
+        z = sel(i.ge(k as f64), z * (y8 + (k - 1) as f64), z);
+    }
+    let l = super::explog::log_v(sel(!below2 & below8, z, ax));
+    ret_if(ix.lt((0x3ff - 70) << 20), -l);
+    // (0, 2): three polynomials around 1, 1.46 (the minimum) and 2, or 0 and 1.
+    let le09 = ix.le(0x3fec_ccccu32);
+    let r0 = sel(le09, -l, 0.0);
+    let i0 = sel(le09, ix.ge(0x3FE7_6944u32), ix.ge(0x3FFB_B4C3u32));
+    let i1 = !i0 & sel(le09, ix.ge(0x3FCD_A661u32), ix.ge(0x3FF3_B4C4u32));
+    let y = sel(i0, sel(le09, 1.0 - ax, 2.0 - ax), sel(i1, sel(le09, ax - (TC - 1.0), ax - TC), sel(le09, ax, ax - 1.0)));
+    let zz = y * y;
+    let pa1 = LG_A[0] + zz * (LG_A[2] + zz * (LG_A[4] + zz * (LG_A[6] + zz * (LG_A[8] + zz * LG_A[10]))));
+    let pa2 = zz * (LG_A[1] + zz * (LG_A[3] + zz * (LG_A[5] + zz * (LG_A[7] + zz * (LG_A[9] + zz * LG_A[11])))));
+    let f0 = (y * pa1 + pa2) - 0.5 * y;
+    let w = zz * y;
+    let t = &LG_T;
+    let pt1 = t[0] + w * (t[3] + w * (t[6] + w * (t[9] + w * t[12])));
+    let pt2 = t[1] + w * (t[4] + w * (t[7] + w * (t[10] + w * t[13])));
+    let pt3 = t[2] + w * (t[5] + w * (t[8] + w * (t[11] + w * t[14])));
+    let f1 = TF + (zz * pt1 - (TT - w * (pt2 + y * pt3)));
+    let pu = y * horner(y, &LG_U);
+    let pv = one_plus(y, &LG_V);
+    let f2 = -0.5 * y + pu / pv;
+    let r_small = r0 + sel(i0, f0, sel(i1, f1, f2));
+    let r_small = sel(ax.eq(1.0) | ax.eq(2.0), 0.0f64.v(Ty::F64), r_small);
+    let r_mid = 0.5 * y8 + p8 / q8 + l;
+    // [8, 2^58): Stirling; beyond: x(log x - 1).
+    let zi = 1.0 / ax;
+    let yi = zi * zi;
+    let w8 = LG_W[0] + zi * (LG_W[1] + yi * (LG_W[2] + yi * (LG_W[3] + yi * (LG_W[4] + yi * (LG_W[5] + yi * LG_W[6])))));
+    let r_big = sel(ix.lt(0x4390_0000u32), (ax - 0.5) * (l - 1.0) + w8, ax * (l - 1.0));
+    let r = sel(below2, r_small, sel(below8, r_mid, r_big));
+    let nadj = super::explog::log_v(PI / (sin_abs * ax));
+    ret(sel(neg, nadj - r, r));
+}
+pub fn lgamma(t: Ty) -> super::Prog {
+    super::unary(t, lgamma_core)
+}
