@@ -120,7 +120,6 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     });
     let mut fx = FnCx::new(ir, f);
     fx.kernel = Some(KState { exec: &k.exec, ids, gang_dims: k.gang_dims });
-    fx.effect_written = fx.effect_written_locals(&f.body);
     accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| match &s.kind {
         StmtKind::Privates(copies, _) => fx.copy_ptrs.extend(copies.iter().map(|c| c.ptr)),
         StmtKind::AccLoop(l) => {
@@ -138,6 +137,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
             fx.copy_ptrs.insert(r.private);
         }
     }
+    fx.effect_written = fx.effect_written_locals(&f.body);
     check_shared_memory_locals(&fx, k)?;
     fx.prologue();
     let mut params = vec![];
@@ -212,31 +212,6 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
 }
 
-/// The local a pointer expression points into (`&a[0] + i`, `a + i` after
-/// decay, `&s.m`), if it is a local's own storage.
-fn ptr_root(fx: &FnCx, e: accjit_ir::ExprId) -> Option<LocalId> {
-    match &fx.expr(e).kind {
-        // A pointer to a private copy (its storage is the executor's own).
-        ExprKind::Load(p) => match fx.expr(*p).kind {
-            ExprKind::Local(l) if fx.copy_ptrs.contains(&l) => Some(l),
-            _ => None,
-        },
-        ExprKind::AddrOf(p) => place_root(fx, *p),
-        ExprKind::Binary(_, a, b) => ptr_root(fx, *a).or_else(|| ptr_root(fx, *b)),
-        ExprKind::Cast(a) | ExprKind::Comma(_, a) => ptr_root(fx, *a),
-        _ => None,
-    }
-}
-
-fn place_root(fx: &FnCx, e: accjit_ir::ExprId) -> Option<LocalId> {
-    match &fx.expr(e).kind {
-        ExprKind::Local(l) => Some(*l),
-        ExprKind::Member(p, _) => place_root(fx, *p),
-        ExprKind::Deref(p) => ptr_root(fx, *p),
-        _ => None,
-    }
-}
-
 /// Locals in memory that a gang (or worker) shares and that its workers or
 /// lanes write in partitioned code would need one copy in shared memory;
 /// each thread has its own here, so such kernels are refused rather than
@@ -255,7 +230,7 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<(), Diagnostic> {
                     ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => *p,
                     _ => return,
                 };
-                let Some(l) = place_root(fx, place) else { return };
+                let Some(l) = fx.place_root(place) else { return };
                 if !matches!(fx.locals.get(l.index()), Some(crate::func::Slot::Mem(_))) && !fx.copy_ptrs.contains(&l) {
                     return;
                 }
@@ -389,7 +364,7 @@ impl<'m> FnCx<'m> {
         for t in &trips[1..] {
             self.e.line(&format!("mul.lo.s64 {total}, {total}, {t};"));
         }
-        let widen = l.gang && !l.worker && !l.vector && !outer_widened && widenable(self.f, &self.ir.functions, &l.body);
+        let widen = self.widens(l);
         let (xp, yp) = (l.vector || widen, l.worker || widen);
         let (t, tn) = self.thread_coord(xp, yp);
         let (start, stride) = if l.gang {
@@ -505,6 +480,47 @@ impl<'m> FnCx<'m> {
             self.e.line(&format!("stackrestore.u64 {m};"));
         }
         Ok(())
+    }
+
+    /// Whether gang loop `l` runs over every thread of the grid here.
+    pub fn widens(&self, l: &AccLoop) -> bool {
+        l.gang && !l.worker && !l.vector && !self.widened && widenable(self.f, &self.ir.functions, &l.body)
+    }
+
+    /// A widened gang loop activates every lane and worker, which `lower`
+    /// does not count as an entry: broadcast what the single executor may
+    /// have computed alone and the loop reads.
+    pub fn widen_broadcast(&mut self, l: &AccLoop, mode: accjit_ir::exec::ExecMode, span: Span) -> Result<(), Diagnostic> {
+        let mut reads = std::collections::BTreeSet::new();
+        let mut bound: std::collections::BTreeSet<LocalId> = l.dims.iter().map(|d| d.var).chain(l.privates.iter().copied()).collect();
+        bound.extend(l.reductions.iter().map(|r| r.private));
+        let f = self.f;
+        let note = |e: accjit_ir::ExprId, reads: &mut std::collections::BTreeSet<LocalId>| {
+            accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
+                if let ExprKind::Local(v) = x.kind {
+                    reads.insert(v);
+                }
+            })
+        };
+        for d in &l.dims {
+            for e in [d.lb, d.step, d.trip] {
+                note(e, &mut reads);
+            }
+        }
+        accjit_ir::exec::visit_stmts(&l.body, &mut |_, s| {
+            if let StmtKind::Decl(v, _) = s.kind {
+                bound.insert(v);
+            }
+            for e in crate::stmt::own_exprs(s) {
+                note(e, &mut reads);
+            }
+        });
+        let locals: Vec<LocalId> = reads.into_iter().filter(|v| !bound.contains(v) && self.effect_written.contains(v)).collect();
+        if locals.is_empty() {
+            return Ok(());
+        }
+        let b = accjit_ir::Broadcast { entry: accjit_ir::StmtId(0), worker: true, vector: true, locals };
+        self.broadcast(&b, mode, span)
     }
 
     /// The barrier around a loop that activates workers or vector lanes:

@@ -43,6 +43,32 @@ impl<'m> FnCx<'m> {
         }
     }
 
+    /// The local a pointer expression points into (`&a[0] + i`, `&s.m`, a
+    /// pointer to a private copy), if it is storage of the executor's own.
+    pub fn ptr_root(&self, e: ExprId) -> Option<accjit_ir::LocalId> {
+        match &self.expr(e).kind {
+            ExprKind::Load(p) => match self.expr(*p).kind {
+                ExprKind::Local(l) if self.copy_ptrs.contains(&l) || self.thread_ptrs.contains(&l) => Some(l),
+                _ => None,
+            },
+            ExprKind::AddrOf(p) => self.place_root(*p),
+            ExprKind::Binary(_, a, b) => self.ptr_root(*a).or_else(|| self.ptr_root(*b)),
+            ExprKind::Cast(a) | ExprKind::Comma(_, a) => self.ptr_root(*a),
+            _ => None,
+        }
+    }
+
+    /// The local whose storage a place is part of (`x`, `x.m`, `a[i]` of a
+    /// local array, an element of a private copy).
+    pub fn place_root(&self, e: ExprId) -> Option<accjit_ir::LocalId> {
+        match &self.expr(e).kind {
+            ExprKind::Local(l) => Some(*l),
+            ExprKind::Member(p, _) => self.place_root(*p),
+            ExprKind::Deref(p) => self.ptr_root(*p),
+            _ => None,
+        }
+    }
+
     /// Whether `s`'s own expressions have an effect beyond the executor's
     /// locals (stores through pointers or to globals, calls of anything but
     /// pure math, atomics).
@@ -51,7 +77,7 @@ impl<'m> FnCx<'m> {
             return true;
         }
         if let StmtKind::ZeroFill(p) = s.kind {
-            if self.place_local(p).is_none() {
+            if self.place_root(p).is_none() {
                 return true;
             }
         }
@@ -68,8 +94,10 @@ impl<'m> FnCx<'m> {
                     effect |= seq;
                 }
                 ExprKind::CallIndirect(..) => effect = true,
+                // Stores to the executor's own storage (its locals, its
+                // private copies) are not effects: every thread keeps its copy.
                 ExprKind::Assign(place, _) | ExprKind::CompoundAssign { place, .. } | ExprKind::IncDec { place, .. } => {
-                    effect |= self.place_local(*place).is_none();
+                    effect |= self.place_root(*place).is_none();
                 }
                 _ => {}
             });
@@ -82,14 +110,20 @@ impl<'m> FnCx<'m> {
     /// write).
     pub fn effect_written_locals(&self, b: &Block) -> std::collections::BTreeSet<accjit_ir::LocalId> {
         let mut set = std::collections::BTreeSet::new();
-        for (i, slot) in self.locals.iter().enumerate() {
-            if matches!(slot, crate::func::Slot::Mem(_)) {
-                set.insert(accjit_ir::LocalId(i as u32));
-            }
-        }
         accjit_ir::exec::visit_stmts(b, &mut |_, s| {
             if !self.has_effect(s) {
                 return;
+            }
+            // A local in memory an effectful statement mentions may be
+            // written through the pointer it makes (a call's `&x`).
+            for e in own_exprs(s) {
+                accjit_ir::walk::for_each_expr(self.f, e, &mut |_, x| {
+                    if let ExprKind::Local(l) = x.kind {
+                        if matches!(self.locals.get(l.index()), Some(crate::func::Slot::Mem(_))) {
+                            set.insert(l);
+                        }
+                    }
+                });
             }
             if let StmtKind::Decl(l, Some(_)) = &s.kind {
                 set.insert(*l);
@@ -174,6 +208,11 @@ impl<'m> FnCx<'m> {
                         self.broadcast(&b, mode, span)?;
                     }
                 }
+            }
+        }
+        if let StmtKind::AccLoop(l) = &s.kind {
+            if self.kernel.is_some() && self.widens(l) {
+                self.widen_broadcast(l, mode, span)?;
             }
         }
         let pred = if in_device_region && !self.predicated && self.has_effect(s) { self.single_pred(mode) } else { None };
