@@ -360,6 +360,10 @@ pub fn sel(p: V, a: impl IntoV, b: impl IntoV) -> V {
     assert_eq!(p.ty, Ty::Pred);
     // The type comes from whichever side is a value.
     let ty = a.ty_hint().or(b.ty_hint()).unwrap_or(a.own_ty());
+    if ty == Ty::Pred {
+        // PTX has no selp.pred.
+        return (p & a.v(ty)) | (!p & b.v(ty));
+    }
     let d = new_reg(ty);
     push(Inst::Selp(ty, d, a.v(ty).o, b.v(ty).o, reg_of(p)));
     V { o: Opnd::Reg(d), ty }
