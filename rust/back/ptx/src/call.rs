@@ -91,6 +91,9 @@ impl FnCx<'_> {
                     self.e.line(&format!("abs.{} {r}, {x};", if s.size() == 8 { "s64" } else { "s32" }));
                     return Ok(Val::S(r));
                 }
+                if let Some(v) = self.complex_math(name, args, &ext.sig, span)? {
+                    return Ok(v);
+                }
                 if matches!(name, "memcpy" | "memmove" | "memset") && args.len() == 3 {
                     return self.lower_mem_builtin(name, args, span);
                 }
@@ -152,6 +155,54 @@ impl FnCx<'_> {
             Ok(())
         })?;
         Ok(Val::S(dst))
+    }
+
+    /// `<complex.h>` functions built from the real ones: `creal`, `cimag`,
+    /// `conj`, `cabs` (hypot), `carg` (atan2), `cexp` (exp, cos, sin) and
+    /// `clog` (log of the modulus, the argument); None for other names.
+    fn complex_math(&mut self, name: &str, args: &[ExprId], sig: &FuncSig, span: Span) -> Result<Option<Val>, Diagnostic> {
+        let base = name.strip_suffix('f').unwrap_or(name);
+        if !matches!(base, "creal" | "cimag" | "conj" | "cabs" | "carg" | "cexp" | "clog") || args.len() != 1 {
+            return Ok(None);
+        }
+        let Some(Type::Complex(s)) = sig.params.first().cloned() else { return Ok(None) };
+        let f = if s == Scalar::F32 { "f" } else { "" };
+        let ct = Type::Complex(s);
+        let rt = Type::Scalar(s);
+        let v = self.lower_expr(args[0])?;
+        let aty = self.ety(args[0]);
+        let v = self.cast(v, &aty, &ct, span)?;
+        let (re, im) = self.complex_parts(&v, &ct, span)?;
+        let (r2, i2) = (Val::S(re.clone()), Val::S(im.clone()));
+        let two = [rt.clone(), rt.clone()];
+        let one = [rt.clone()];
+        Ok(Some(match base {
+            "creal" => Val::S(re),
+            "cimag" => Val::S(im),
+            "conj" => {
+                let n = self.sreg(s);
+                self.e.line(&format!("neg.{} {n}, {im};", op_ty(s)));
+                Val::C(re, n)
+            }
+            "cabs" => self.call_math(&format!("hypot{f}"), &[r2, i2], &two, &rt, span)?,
+            "carg" => self.call_math(&format!("atan2{f}"), &[i2, r2], &two, &rt, span)?,
+            "cexp" => {
+                let m = self.call_math(&format!("exp{f}"), &[r2], &one, &rt, span)?.s(span)?;
+                let c = self.call_math(&format!("cos{f}"), std::slice::from_ref(&i2), &one, &rt, span)?.s(span)?;
+                let sn = self.call_math(&format!("sin{f}"), &[i2], &one, &rt, span)?.s(span)?;
+                let (a, b) = (self.sreg(s), self.sreg(s));
+                self.e.line(&format!("mul.rn.{} {a}, {m}, {c};", op_ty(s)));
+                self.e.line(&format!("mul.rn.{} {b}, {m}, {sn};", op_ty(s)));
+                Val::C(a, b)
+            }
+            _ => {
+                // clog
+                let m = self.call_math(&format!("hypot{f}"), &[r2.clone(), i2.clone()], &two, &rt, span)?;
+                let l = self.call_math(&format!("log{f}"), &[m], &one, &rt, span)?.s(span)?;
+                let a = self.call_math(&format!("atan2{f}"), &[i2, r2], &two, &rt, span)?.s(span)?;
+                Val::C(l, a)
+            }
+        }))
     }
 
     /// `acc_on_device(dev)`: this code runs on the nvidia device.

@@ -47,7 +47,7 @@ fn assemble(ptxas: &Path, text: &str, tag: &str) -> Result<(), String> {
 
 /// Programs whose kernels use what the nvidia back end does not support
 /// yet, with the reason (the list should shrink).
-const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[("154_complex_kernels.c", "the complex function cexp")];
+const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[];
 
 #[test]
 fn conformance_corpus_assembles() {
