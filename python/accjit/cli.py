@@ -87,7 +87,8 @@ def _info() -> int:
         mark = "  (current)" if d == current else ""
         print(f"  {d}{mark}")
     print(f"threads: {acc.get_num_threads()} (CPU count {os.cpu_count()})")
-    print("back ends: cranelift (host code and multicore kernels)")
+    print("back ends: cranelift (host code and multicore kernels), ptx (nvidia kernels)")
+    print(f"nvidia devices: {acc.get_num_devices('nvidia')}")
     for var in ("ACC_DEVICE_TYPE", "ACC_DEVICE_NUM", "ACCJIT_NUM_THREADS", "ACC_NUM_CORES"):
         if os.environ.get(var):
             print(f"{var}={os.environ[var]}")

@@ -10,9 +10,10 @@
 #    first-line expectation as tests/test_conformance.py does, pass/fail per
 #    program in results/rt_smoke_programs.txt;
 # 3. a kernel fault does not end the process and the device works after it;
-# 4. `ACC_DEVICE_TYPE=nvidia pytest -q tests` (summary line);
+# 4. two devices in one program (scripts/gpu/rt_two_gpus.c; says SKIP on one GPU);
+# 5. `ACC_DEVICE_TYPE=nvidia pytest -q tests` (summary line);
 # then a short table. Environment: RT_SMOKE_PARTS (default "core data gaps"),
-# RT_SMOKE_JOBS (parallel programs, default 4), RT_SMOKE_PYTEST=0 to skip 4.
+# RT_SMOKE_JOBS (parallel programs, default 4), RT_SMOKE_PYTEST=0 to skip 5.
 set -u
 cd "$(dirname "$0")/../.."
 PY=${1:-python3}
@@ -93,6 +94,9 @@ m.twice(y.size, y)
 print("AFTER-FAULT", "ok" if np.allclose(y, 2 * x) else "WRONG")
 PY
 
+echo "== two devices"
+"$PY" -m accjit run scripts/gpu/rt_two_gpus.c 2>&1 | tail -6 | tee "$OUT/rt_smoke_two_gpus.txt"
+
 if [ "${RT_SMOKE_PYTEST:-1}" != 0 ]; then
     echo "== pytest -q tests (ACC_DEVICE_TYPE=nvidia)"
     ACCJIT_CONFORMANCE_DEVICES=nvidia "$PY" -m pytest -q tests -p no:cacheprovider 2>&1 | tail -15 | tee "$OUT/rt_smoke_pytest.txt"
@@ -104,4 +108,5 @@ printf '%-28s %s\n' "nvidia devices" "$(grep -m1 'nvidia devices' "$OUT/rt_smoke
 printf '%-28s %s\n' "conformance on nvidia" "$(grep -m1 '^PROGRAMS' "$OUT/rt_smoke_programs.txt" | cut -d' ' -f2-)"
 printf '%-28s %s\n' "fault raises AccError" "$(grep -q 'FAULT raised' "$OUT/rt_smoke_fault.txt" && echo yes || echo NO)"
 printf '%-28s %s\n' "device usable after fault" "$(grep -m1 'AFTER-FAULT' "$OUT/rt_smoke_fault.txt" | awk '{print $2}')"
+printf '%-28s %s\n' "two devices" "$(tail -1 "$OUT/rt_smoke_two_gpus.txt")"
 [ -f "$OUT/rt_smoke_pytest.txt" ] && printf '%-28s %s\n' "pytest (nvidia)" "$(tail -1 "$OUT/rt_smoke_pytest.txt")"

@@ -465,6 +465,9 @@ pub fn memcpy_d2d(dst: usize, src: usize, bytes: usize, dst_num: i32, src_num: i
     };
     let ddev = find(dd, dst)?;
     let sdev = find(sd, src)?;
+    if !std::ptr::eq(dd, sd) && crate::nvidia::peer_copy(dd, ddev, sd, sdev, bytes)? {
+        return Ok(());
+    }
     on_queue(sd, q, move || unsafe {
         if std::ptr::eq(dd, sd) {
             sd.mem.copy_within(ddev, sdev, bytes)

@@ -191,11 +191,11 @@ pub fn translate_args(dev: &Device, slot: &KernelSlot, args: &mut [u64], strict:
             // lies below it (or in another section of the same array). Its
             // device pointer keeps the offset: the device copy's address
             // less (section start − addr).
-            let var = slot.param_name(i);
-            let short = var.rsplit('.').next().unwrap_or(&var).to_string();
+            let var = slot.param_name_ref(i).unwrap_or("");
+            let short = var.rsplit('.').next().unwrap_or(var);
             let below_end = |h: usize| t.get(h).is_some_and(|e| addr <= e.host + e.bytes);
             if let Some(e) =
-                crate::data::section_in_force(dev, &var, below_end).or_else(|| crate::data::section_in_force(dev, &short, below_end)).and_then(|h| t.get(h))
+                crate::data::section_in_force(dev, var, below_end).or_else(|| crate::data::section_in_force(dev, short, below_end)).and_then(|h| t.get(h))
             {
                 args[i] = e.dev.wrapping_sub(e.host.wrapping_sub(addr)) as u64;
                 continue;

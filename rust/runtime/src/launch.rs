@@ -194,7 +194,12 @@ impl KernelSlot {
 
     /// The variable parameter `i` stands for (`p<i>` when unnamed).
     pub fn param_name(&self, i: usize) -> String {
-        self.param_names.get().and_then(|n| n.get(i).cloned()).unwrap_or_else(|| format!("p{i}"))
+        self.param_name_ref(i).map_or_else(|| format!("p{i}"), str::to_string)
+    }
+
+    /// The variable parameter `i` stands for, if named.
+    pub fn param_name_ref(&self, i: usize) -> Option<&str> {
+        self.param_names.get().and_then(|n| n.get(i)).map(String::as_str)
     }
 
     /// Installs the PTX form (once).

@@ -495,6 +495,22 @@ pub(crate) fn unbind_globals(text: &PtxModuleText) {
     }
 }
 
+/// `acc_memcpy_d2d` between two nvidia devices: a peer copy (through the
+/// host where the GPUs cannot reach each other), complete on return.
+/// `Ok(false)` when the two are not both nvidia devices.
+pub(crate) fn peer_copy(dst_dev: &Device, dst: usize, src_dev: &Device, src: usize, bytes: usize) -> AccResult<bool> {
+    if dst_dev.ty != DeviceType::Nvidia || src_dev.ty != DeviceType::Nvidia {
+        return Ok(false);
+    }
+    let (to, from) = (cuda::gpu(dst_dev.num)?, cuda::gpu(src_dev.num)?);
+    // What the source device's queues hold first: the copy reads the finished data.
+    src_dev.queues.wait_all(None)?;
+    let s = to.stream(acc_async_sync)?;
+    unsafe { to.copy_peer_async(dst, from, src, bytes, s)? };
+    to.sync_stream(s).map_err(|e| after_error(dst_dev.num, e))?;
+    Ok(true)
+}
+
 /// `acc_get_current_cuda_device` / `acc_get_current_cuda_context`: the
 /// `CUdevice` and `CUcontext` of the current nvidia device (0 elsewhere).
 pub fn cuda_handles() -> (usize, usize) {
