@@ -67,6 +67,7 @@ FUNCS = {
     "logb": ("u", [WIDE], 0, 0), "copysign": ("b", [WIDE], 0, 0), "fmin": ("b", [WIDE], 0, 0), "fmax": ("b", [WIDE], 0, 0),
     "fdim": ("b", [WIDE], 0, 0), "nextafter": ("b", [WIDE, (0, 1e-300, True)], 0, 0),
     "fmod": ("b", [WIDE, ((0, 100, True), (1e-3, 10, True))], 0, 0), "remainder": ("b", [WIDE, ((0, 100, True), (1e-3, 10, True))], 0, 0),
+    "remquo": ("remquo", [WIDE, ((0, 100, True), (1e-3, 10, True))], 0, 0),
     "fma": ("fma", [WIDE, (0, 10, True)], 0, 0), "ldexp": ("ldexp", [WIDE], 0, 0), "scalbn": ("ldexp", [WIDE], 0, 0),
     "frexp": ("frexp", [WIDE], 0, 0), "modf": ("modf", [WIDE, (0, 100, True)], 0, 0),
     "ilogb": ("ilogb", [WIDE], 0, 0), "lround": ("lround", [(0, 1e15, True)], 0, 0), "llround": ("lround", [(0, 1e15, True)], 0, 0),
@@ -138,7 +139,7 @@ def check_function(gpu, name, spec, n, rng):
             ys.append(sample(rng, ry, n))
         x = np.concatenate(xs)
         y = np.concatenate(ys)
-        if kind in ("b", "fma"):
+        if kind in ("b", "fma", "remquo"):
             # Every special against every special, too.
             sx, sy = np.meshgrid(SPECIALS, SPECIALS)
             x = np.concatenate([x, sx.ravel()])
@@ -185,6 +186,19 @@ def check_function(gpu, name, spec, n, rng):
             bad = np.nonzero(ge != np.array(refe))[0]
             if len(bad):
                 worst = "exponent wrong at %r" % x[bad[0]]
+        elif kind == "remquo":
+            f = cfun(cname, [ctypes.c_float if fl else D] * 2 + [ctypes.POINTER(I)], ctypes.c_float if fl else D)
+            q = I()
+            ref, refq = [], []
+            for a, b in zip(x, y):
+                ref.append(f(a, b, ctypes.byref(q)))
+                refq.append(q.value)
+            ref = np.array(ref)
+            got, ins = gpu.run(cname, dt, m, x, y, cp.zeros(m, dtype=np.uint64))
+            gq = cp.asnumpy(ins[2]).view(np.int32)[::2]
+            ok = (np.abs(gq) & 7) == (np.abs(np.array(refq)) & 7)
+            if not ok[~np.isnan(ref)].all():
+                worst = "quotient bits wrong at %r" % x[np.argmin(ok)]
         elif kind == "modf":
             f = cfun("modf", [D, ctypes.POINTER(D)], D)
             ip = D()

@@ -112,6 +112,7 @@ const FUNCS: &[(&str, Builder)] = &[
     ("nextafter", basic::nextafter),
     ("fmod", basic::fmod),
     ("remainder", basic::remainder),
+    ("remquo", basic::remquo),
     ("exp", explog::exp),
     ("pow", pow::pow),
     ("cbrt", special::cbrt),

@@ -251,3 +251,47 @@ fn remainder_core(x: V, y: V) {
 pub fn remainder(t: Ty) -> Prog {
     super::binary(t, remainder_core)
 }
+
+/// remquo: the IEEE remainder and the low 31 bits of the rounded quotient
+/// with the sign of x/y, from the same exact long division as fmod (the
+/// quotient bits of each step kept).
+pub fn remquo(t: Ty) -> Prog {
+    func(&[t, t, Ty::U64], t, |a| {
+        let (x, y) = (a[0].to(Ty::F64), a[1].to(Ty::F64));
+        let qv = var(Ty::S32, 0i32);
+        let r = sub(Ty::F64, || {
+            let (ax, ay) = (x.abs(), y.abs());
+            let bad = y.eq(0.0) | ax.eq(f64::INFINITY) | x.either_nan(y);
+            ret_if(bad, (x * y) / (x * y));
+            // |x| < |y|: quotient 0 or 1.
+            let up = (ax + ax).gt(ay);
+            set(qv, sel(ax.lt(ay) & up, dsl::s32c(1), 0i32));
+            ret_if(ax.lt(ay), mulsign_v(sel(up, ax - ay, ax), x));
+            let (mx, ex) = mant_exp(ax);
+            let (my, ey) = mant_exp(ay);
+            let r = var(Ty::U64, mx.rem(my));
+            let q = var(Ty::U64, mx / my);
+            let d = var(Ty::S32, ex - ey);
+            let (top, done) = (dsl::label(), dsl::label());
+            dsl::place(top);
+            dsl::bra_if(d.le(0), done);
+            let s = d.min(11);
+            let shifted = r << s;
+            set(q, (q << s) + shifted / my);
+            set(r, shifted.rem(my));
+            set(d, d - s);
+            dsl::bra(top);
+            dsl::place(done);
+            // Round the quotient to nearest, ties to even.
+            let twice = r + r;
+            let round_up = twice.gt(my) | (twice.eq(my) & (q & 1u64).ne(0u64));
+            set(qv, (sel(round_up, q + 1u64, q) & 0x7fff_ffffu64).to(Ty::S32));
+            let mag = sel(round_up, my - r, r);
+            let res = scalbn_v(mag.to(Ty::F64), ey);
+            ret(mulsign_v(sel(round_up, -res, res), x));
+        });
+        let neg = (x.bits() ^ y.bits()).s().lt(0i64);
+        store(a[2], sel(neg, dsl::s32c(0) - qv, qv));
+        ret(r.to(t));
+    })
+}

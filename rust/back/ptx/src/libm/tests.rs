@@ -49,6 +49,8 @@ mod c {
         pub fn ldexp(x: f64, n: i32) -> f64;
         pub fn frexp(x: f64, e: *mut i32) -> f64;
         pub fn rint(x: f64) -> f64;
+        pub fn remquo(x: f64, y: f64, q: *mut i32) -> f64;
+        pub fn remquof(x: f32, y: f32, q: *mut i32) -> f32;
     }
 }
 
@@ -473,5 +475,38 @@ fn pow_of_negative_bases_with_integer_exponents() {
         let y = ((rng.unit() - 0.5) * 200.0).round();
         let want = unsafe { c::pow(x, y) };
         assert!(ulp64(eval2(&pow, x, y), want) <= 1, "pow({x:e}, {y}) = {:e}, libm {want:e}", eval2(&pow, x, y));
+    }
+}
+
+#[test]
+fn remquo_matches_libm() {
+    let (pd, pf) = (build("remquo").unwrap(), build("remquof").unwrap());
+    let mut rng = Rng(99);
+    let mut cases: Vec<(f64, f64)> = SPECIALS.iter().flat_map(|&a| SPECIALS.iter().map(move |&b| (a, b))).collect();
+    for _ in 0..samples() {
+        cases.push((rng.in_range(0.0, 1000.0, true), rng.in_range(1e-2, 10.0, true)));
+        cases.push((rng.in_range(1e-310, 1e308, true), rng.in_range(1e-310, 1e308, true)));
+        let y = rng.in_range(0.5, 4.0, true);
+        cases.push(((rng.unit() * 64.0).round() * 0.5 * y, y));
+    }
+    for (x, y) in cases {
+        let mut q = 0;
+        let want = unsafe { c::remquo(x, y, &mut q) };
+        let (got, st) = pd.eval(&[x.to_bits(), y.to_bits(), 0x10]);
+        assert_eq!(ulp64(f64::from_bits(got), want), 0, "remquo({x:e}, {y:e})");
+        if !want.is_nan() {
+            // C guarantees the sign and at least the 3 low bits of the quotient.
+            let gq = st[0].1 as u32 as i32;
+            assert!(gq.signum() == q.signum() || q == 0 || gq == 0, "remquo({x:e}, {y:e}) quotient {gq} vs {q}");
+            assert_eq!(gq.unsigned_abs() & 7, q.unsigned_abs() & 7, "remquo({x:e}, {y:e}) quotient {gq} vs {q}");
+        }
+        let (xf, yf) = (x as f32, y as f32);
+        let mut qf = 0;
+        let wantf = unsafe { c::remquof(xf, yf, &mut qf) };
+        let (gotf, stf) = pf.eval(&[xf.to_bits() as u64, yf.to_bits() as u64, 0x10]);
+        assert_eq!(ulp32(f32::from_bits(gotf as u32), wantf), 0, "remquof({xf:e}, {yf:e})");
+        if !wantf.is_nan() {
+            assert_eq!((stf[0].1 as u32 as i32).unsigned_abs() & 7, qf.unsigned_abs() & 7, "remquof({xf:e}, {yf:e})");
+        }
     }
 }
