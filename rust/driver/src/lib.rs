@@ -197,6 +197,11 @@ pub fn compile_c(name: &str, text: &str, opts: &Options) -> Result<Arc<Program>,
 /// As [`compile_c`], also saying whether the program came from the cache.
 pub fn compile_c_cached(name: &str, text: &str, opts: &Options) -> Result<(Arc<Program>, bool), CompileError> {
     let device = normalize_device_type(&opts.device_type)?;
+    if device == "nvidia" {
+        // The program will run on a GPU: the driver's start-up, device 0's
+        // context and the PTX JIT load on a background thread while this compiles.
+        accjit_runtime::cuda::prewarm();
+    }
     let key = cache::key(name, text, opts, &device);
     if let Some(p) = cache::lookup(key) {
         return Ok((p, true));

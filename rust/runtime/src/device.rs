@@ -284,6 +284,10 @@ pub fn ensure_env() {
             if !v.trim().is_empty() {
                 match DeviceType::parse(&v) {
                     Some(t) => {
+                        if t == DeviceType::Nvidia {
+                            // Driver start-up and the GPU's context on a background thread meanwhile.
+                            crate::cuda::prewarm();
+                        }
                         CUR_TYPE.store(t.to_acc(), Relaxed);
                         ENV_TYPE.store(t.to_acc(), Relaxed);
                     }

@@ -212,12 +212,15 @@ impl Streams for GpuStreams {
     }
 }
 
-/// After a failed CUDA call on device `ordinal`: an execution error (a
-/// faulting kernel poisons the context) resets the device — a fresh
-/// context, the present table emptied, modules reloaded at next use.
+/// After a failed CUDA call on device `ordinal`: a kernel fault (it
+/// poisons the context) resets the device — a fresh context, the present
+/// table emptied, modules reloaded at next use. Other errors, bad launch
+/// configurations among them (`acc_error_execution` too), leave the
+/// device and its present data alone; so does a device already lost (its
+/// error says to restart the process).
 fn after_error(ordinal: usize, e: AccError) -> AccError {
     let poisoned = cuda::gpu(ordinal).map(|g| g.poisoned()).unwrap_or(false);
-    if !poisoned && e.code != acc_error_execution {
+    if !poisoned {
         return e;
     }
     let Some(dev) = device::device(DeviceType::Nvidia, ordinal) else { return e };

@@ -65,6 +65,9 @@ fn cuda_layer_selftest_on_a_fake_driver() {
         "acc_error_execution",
         "recover()",
         "device works again",
+        "block too big",
+        "strategy primary-reset",
+        "first kernel with prewarm",
         "unwritable cache dir",
         "bad PTX",
     ] {
@@ -82,16 +85,81 @@ fn fake_driver_selftest() {
         quick: true,
         untimed: true,
         bandwidth_bytes: 64 << 20,
-        spawn_disk_load: Box::new(move |ptx, cache| rerun(&dir, "fake_driver_disk_load", &[("ACCJIT_SELFTEST_PTX", ptx), ("ACCJIT_CACHE_DIR", cache)])),
+        spawn: Box::new(move |args, env| {
+            let joined = PathBuf::from(args.join("\n"));
+            let mut env: Vec<(&str, &Path)> = env.to_vec();
+            env.push(("ACCJIT_SELFTEST_ARGS", &joined));
+            rerun(&dir, "fake_driver_child", &env)
+        }),
     };
     assert_eq!(selftest::selftest(&opts), 0);
 }
 
 #[test]
 #[ignore = "child of fake_driver_selftest"]
-fn fake_driver_disk_load() {
-    let ptx = std::env::var_os("ACCJIT_SELFTEST_PTX").expect("run through fake_driver_selftest");
-    assert_eq!(selftest::disk_load(Path::new(&ptx)), 0);
+fn fake_driver_child() {
+    let args = std::env::var("ACCJIT_SELFTEST_ARGS").expect("run through fake_driver_selftest");
+    let args: Vec<String> = args.split('\n').map(String::from).collect();
+    assert_eq!(selftest::child_main(&args), Some(0));
+}
+
+#[test]
+fn a_fault_the_driver_cannot_recover_from_loses_the_device_cleanly() {
+    let Some(dir) = build_fake(&[]) else {
+        eprintln!("skipped: no C compiler to build the fake libcuda");
+        return;
+    };
+    let flag = PathBuf::from("1");
+    let out = rerun(&dir, "fake_unrecoverable_fault", &[("FAKE_CUDA_UNRECOVERABLE", &flag)]).expect("cannot rerun the test binary");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("1 passed"), "{stdout}");
+}
+
+#[test]
+#[ignore = "child of a_fault_the_driver_cannot_recover_from_loses_the_device_cleanly"]
+fn fake_unrecoverable_fault() {
+    use accjit_runtime::consts::*;
+    use accjit_runtime::cuda;
+    assert!(std::env::var_os(CHILD_ENV).is_some(), "run through a_fault_the_driver_cannot_recover_from_loses_the_device_cleanly");
+    let g = cuda::gpu(0).expect("the fake device");
+    let m = g.load_module(include_str!("../examples/cuda_selftest.ptx")).unwrap();
+    let poke = m.function("poke").unwrap();
+    let s = g.stream(acc_async_sync).unwrap();
+    // A bad configuration first: an execution error that poisons nothing.
+    let e = g.launch(&poke, [1, 1, 1], [4096, 1, 1], 0, &mut [], s).unwrap_err();
+    assert_eq!(e.code, acc_error_execution);
+    assert!(!g.poisoned());
+    let mut addr = 0x10u64;
+    let mut p = [&mut addr as *mut u64 as *mut std::ffi::c_void];
+    g.launch(&poke, [1, 1, 1], [1, 1, 1], 0, &mut p, s).unwrap();
+    let e = g.sync_stream(s).unwrap_err();
+    assert_eq!(e.code, acc_error_execution);
+    assert!(e.message.contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{}", e.message);
+    assert!(g.poisoned());
+    let e = g.recover().unwrap_err();
+    let lost = "nvidia device 0 was lost after a kernel fault (CUDA_ERROR_ILLEGAL_ADDRESS); restart the process to use it again";
+    assert!(e.message.starts_with(lost), "{}", e.message);
+    assert_eq!(e.code, acc_error_device_unavailable);
+    assert!(g.lost() && !g.poisoned());
+    // Every later use: the same error, at once.
+    let later = [
+        g.alloc(64).err(),
+        g.load_module(include_str!("../examples/cuda_selftest.ptx")).err(),
+        g.launch(&poke, [1, 1, 1], [1, 1, 1], 0, &mut p, s).err(),
+        g.stream(5).and_then(|q| g.sync_stream(q)).err(),
+        g.recover().err(),
+    ];
+    for e in later {
+        let e = e.expect("an error on a lost device");
+        assert_eq!(e.code, acc_error_device_unavailable);
+        assert!(e.message.starts_with(lost), "{}", e.message);
+    }
+    let mem = g.memory();
+    let mut b = [0u8; 8];
+    unsafe { mem.copy_from(b.as_mut_ptr(), 0x1000, 8) };
+    assert!(g.take_error().is_some_and(|e| e.message.starts_with(lost)));
 }
 
 #[test]

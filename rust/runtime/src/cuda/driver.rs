@@ -23,16 +23,19 @@ pub fn lib_present() -> bool {
 /// cudarc panics at the first call of a function the library lacks, so a
 /// driver missing any of them counts as no driver at all.
 pub const REQUIRED: &[&str] = &[
-    "cuCtxGetCurrent",
+    "cuCtxCreate_v2",
+    "cuCtxDestroy_v2",
     "cuCtxSetCurrent",
     "cuCtxSynchronize",
     "cuDeviceGet",
     "cuDeviceGetAttribute",
     "cuDeviceGetCount",
     "cuDeviceGetName",
+    "cuDevicePrimaryCtxGetState",
     "cuDevicePrimaryCtxRelease_v2",
     "cuDevicePrimaryCtxReset_v2",
     "cuDevicePrimaryCtxRetain",
+    "cuDevicePrimaryCtxSetFlags_v2",
     "cuDeviceTotalMem_v2",
     "cuDriverGetVersion",
     "cuEventCreate",
@@ -63,6 +66,7 @@ pub const REQUIRED: &[&str] = &[
     "cuModuleGetFunction",
     "cuModuleGetGlobal_v2",
     "cuModuleLoadData",
+    "cuModuleLoadDataEx",
     "cuModuleUnload",
     "cuOccupancyMaxActiveBlocksPerMultiprocessor",
     "cuPointerGetAttribute",

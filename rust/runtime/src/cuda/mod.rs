@@ -6,8 +6,10 @@
 //! - discovery and the per-device [`Gpu`] (this file): [`available`] and
 //!   [`device_count`] never panic (no libcuda → false / 0); [`gpu`] opens a
 //!   device's primary context on first use and keeps it for the process;
-//!   device attributes for `acc_get_property`; the context made current on
-//!   the calling thread before each driver call.
+//!   [`prewarm`] does that (and loads the PTX JIT) on a background thread
+//!   as soon as it is known that the GPU will be used; device attributes
+//!   for `acc_get_property`; the context made current on the calling thread
+//!   once (remembered per thread, so a launch makes no context call).
 //! - `driver.rs`: library presence, `cuInit`, `CUresult` → `AccError`.
 //! - `alloc.rs`: the caching device allocator; `memory.rs`: the
 //!   [`crate::memory::Memory`] implementation over it ([`GpuMemory`]).
@@ -35,15 +37,50 @@ pub use alloc::PoolStats;
 pub use cache::{CacheKey, DiskCache};
 pub use cudarc::driver::sys::CUdevice_attribute as Attr;
 pub use driver::driver_version;
+pub use launch::RECOVERY_STRATEGIES;
 pub use memory::GpuMemory;
-pub use module::{GpuFunction, GpuModule, ModuleOrigin};
+pub use module::{GpuFunction, GpuModule, LoadTimings, ModuleOrigin};
 pub use staging::CopyTuning;
 
 use crate::consts::*;
 use crate::error::{AccError, AccResult};
 use cudarc::driver::sys::{self, CUresult};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, OnceLock};
+
+thread_local! {
+    /// The context this layer last made current on this thread, with the
+    /// generation of its device then: (context, generation). A launch on a
+    /// thread whose context is already ours makes no context call at all.
+    static CURRENT: Cell<(usize, u64)> = const { Cell::new((0, u64::MAX)) };
+}
+
+/// Forgets which context this thread has current (after code outside the
+/// layer may have changed it: the next call into the layer sets it again).
+pub fn forget_current_context() {
+    CURRENT.with(|c| c.set((0, u64::MAX)));
+}
+
+/// Starts, on a background thread, what the first use of nvidia device 0
+/// costs: loading libcuda and `cuInit`, opening the device's context, and
+/// loading the driver's PTX JIT compiler (a link of a trivial module).
+/// Idempotent and cheap after the first call; [`gpu`] and
+/// [`Gpu::load_module`] wait for whatever part is still running. Call it as
+/// soon as it is known that a program will run on an NVIDIA GPU (before
+/// compiling it), so the start-up overlaps the compilation.
+pub fn prewarm() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(|| {
+            if let Ok(g) = gpu(0) {
+                g.warm_jit();
+            }
+        });
+        // No thread: the first use pays, as without prewarm.
+        drop(spawned);
+    });
+}
 
 /// libcuda is present and `cuInit` succeeded. Never panics.
 pub fn available() -> bool {
@@ -117,8 +154,20 @@ pub struct Gpu {
     cc: (u32, u32),
     sm_count: u32,
     total_memory: usize,
-    /// The primary context (`CUcontext`), replaced by [`Gpu::recover`].
+    /// The context (`CUcontext`): the primary context, or after a
+    /// [`Gpu::recover`] that could not reuse it, one of our own.
     ctx: AtomicUsize,
+    /// `ctx` is a context this layer created (`cuCtxCreate`), not the
+    /// primary context.
+    own_ctx: AtomicBool,
+    /// We hold a reference to the primary context (released by a recovery).
+    primary_held: AtomicBool,
+    /// How the last recovery went ([`Gpu::last_recovery`]).
+    last_recovery: Mutex<String>,
+    /// Recovery failed: every call fails with this message.
+    lost: OnceLock<String>,
+    /// The CUDA error name of the fault that poisoned the context.
+    fault: Mutex<String>,
     /// Bumped by every [`Gpu::recover`].
     generation: AtomicU64,
     /// A sticky error (kernel fault) was seen: the context is unusable
@@ -165,6 +214,13 @@ impl Gpu {
         };
         let mut total_memory = 0usize;
         let _ = unsafe { sys::cuDeviceTotalMem_v2(&mut total_memory, dev) };
+        // A synchronous wait spins rather than sleeping (the wake-up of a
+        // blocking wait costs more than a small kernel); only when no one
+        // (CuPy, PyTorch) has opened the primary context with flags of their own.
+        let (mut flags, mut active) = (0u32, 0i32);
+        if unsafe { sys::cuDevicePrimaryCtxGetState(dev, &mut flags, &mut active) } == CUresult::CUDA_SUCCESS && active == 0 {
+            let _ = unsafe { sys::cuDevicePrimaryCtxSetFlags_v2(dev, sys::CUctx_flags::CU_CTX_SCHED_SPIN as u32) };
+        }
         let mut ctx: sys::CUcontext = std::ptr::null_mut();
         driver::check(unsafe { sys::cuDevicePrimaryCtxRetain(&mut ctx, dev) }, "cuDevicePrimaryCtxRetain").map_err(|e| unavailable(ordinal, e))?;
         let g = Gpu {
@@ -175,6 +231,11 @@ impl Gpu {
             sm_count: attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
             total_memory,
             ctx: AtomicUsize::new(ctx as usize),
+            own_ctx: AtomicBool::new(false),
+            primary_held: AtomicBool::new(true),
+            last_recovery: Mutex::new(String::new()),
+            lost: OnceLock::new(),
+            fault: Mutex::new(String::new()),
             generation: AtomicU64::new(0),
             poisoned: AtomicBool::new(false),
             pending: Mutex::new(None),
@@ -229,8 +290,9 @@ impl Gpu {
         self.dev
     }
 
-    /// The current primary context (`CUcontext` as an integer, for
-    /// `acc_get_current_cuda_context`).
+    /// The device's context (`CUcontext` as an integer, for
+    /// `acc_get_current_cuda_context`): the primary context, unless a
+    /// recovery had to replace it with one of the layer's own.
     pub fn cu_context(&self) -> usize {
         self.ctx.load(Acquire)
     }
@@ -257,9 +319,28 @@ impl Gpu {
         self.generation.load(Acquire)
     }
 
-    /// A kernel fault poisoned the context: call [`Gpu::recover`].
+    /// A kernel fault (a sticky error) poisoned the context: call
+    /// [`Gpu::recover`]. Other errors — bad launch configurations included,
+    /// although they are `acc_error_execution` too — leave it false: the
+    /// device's state is intact. False again once the device is lost.
     pub fn poisoned(&self) -> bool {
-        self.poisoned.load(Acquire)
+        self.poisoned.load(Acquire) && self.lost.get().is_none()
+    }
+
+    /// [`Gpu::recover`] failed: the device cannot be used again in this
+    /// process (every call fails with [`Gpu::lost_error`]).
+    pub fn lost(&self) -> bool {
+        self.lost.get().is_some()
+    }
+
+    /// The error of every call on a lost device
+    /// (`acc_error_device_unavailable`).
+    pub fn lost_error(&self) -> AccError {
+        let why = self.lost.get().map(String::as_str).unwrap_or("");
+        AccError::new(
+            acc_error_device_unavailable,
+            format!("nvidia device {} was lost after a kernel fault ({why}); restart the process to use it again", self.ordinal),
+        )
     }
 
     /// The first error met by an operation without an error return (the
@@ -275,28 +356,58 @@ impl Gpu {
         }
     }
 
-    /// Makes this device's context current on the calling thread (only
-    /// when another one is: the check is a thread-local read in the driver).
+    /// Makes this device's context current on the calling thread. The
+    /// context set last is remembered per thread, so the usual case is a
+    /// thread-local read and no driver call; a context error of a later
+    /// call ([`Gpu::check`]) forgets it (code outside the layer, say CuPy
+    /// on another GPU, may have changed the thread's context since).
+    #[inline]
     pub(crate) fn enter(&self) -> AccResult<()> {
-        let want = self.ctx.load(Acquire) as sys::CUcontext;
-        let mut cur: sys::CUcontext = std::ptr::null_mut();
-        let got = unsafe { sys::cuCtxGetCurrent(&mut cur) };
-        if got != CUresult::CUDA_SUCCESS || cur != want {
-            self.check(unsafe { sys::cuCtxSetCurrent(want) }, "cuCtxSetCurrent")?;
+        let want = (self.ctx.load(Acquire), self.generation.load(Acquire));
+        if CURRENT.with(|c| c.get()) == want && self.lost.get().is_none() {
+            return Ok(());
         }
+        self.enter_slow(want)
+    }
+
+    #[cold]
+    fn enter_slow(&self, want: (usize, u64)) -> AccResult<()> {
+        if self.lost.get().is_some() {
+            return Err(self.lost_error());
+        }
+        self.check(unsafe { sys::cuCtxSetCurrent(want.0 as sys::CUcontext) }, "cuCtxSetCurrent")?;
+        CURRENT.with(|c| c.set(want));
         Ok(())
     }
 
     /// `Ok` for success, else an [`AccError`] naming the device, the call
     /// and the CUDA error; a fault marks the device [`Gpu::poisoned`].
+    #[inline]
     pub(crate) fn check(&self, r: CUresult, what: &str) -> AccResult<()> {
         if r == CUresult::CUDA_SUCCESS {
             return Ok(());
         }
-        if driver::is_fault(r) {
-            self.poisoned.store(true, Release);
+        Err(self.failure(r, what))
+    }
+
+    /// The error of a failed call `what`, its consequences recorded: a
+    /// fault poisons the device, a context error forgets the thread's
+    /// current context.
+    #[cold]
+    pub(crate) fn failure(&self, r: CUresult, what: &str) -> AccError {
+        if self.lost.get().is_some() {
+            return self.lost_error();
         }
-        Err(driver::cuda_error(r, &format!("nvidia device {}: {what}", self.ordinal)))
+        if driver::is_fault(r) {
+            let mut f = self.fault.lock().unwrap_or_else(|p| p.into_inner());
+            if !self.poisoned.swap(true, AcqRel) || f.is_empty() {
+                *f = driver::error_name(r);
+            }
+        }
+        if matches!(r, CUresult::CUDA_ERROR_INVALID_CONTEXT | CUresult::CUDA_ERROR_CONTEXT_IS_DESTROYED) {
+            forget_current_context();
+        }
+        driver::cuda_error(r, &format!("nvidia device {}: {what}", self.ordinal))
     }
 
     /// Pins `bytes` of host memory at `host` in place (`cuMemHostRegister`),
@@ -361,7 +472,7 @@ impl alloc::RawDevice for Gpu {
             CUresult::CUDA_SUCCESS => Ok(p as usize),
             r => {
                 if driver::is_fault(r) {
-                    self.poisoned.store(true, Release);
+                    let _ = self.failure(r, "cuMemAlloc");
                 }
                 Err(r)
             }

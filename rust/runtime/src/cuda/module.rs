@@ -60,6 +60,8 @@ pub struct GpuFunction {
     handle: usize,
     name: Arc<str>,
     max_threads: u32,
+    /// Occupancy answers so far: (threads, shared bytes, blocks per SM).
+    occupancy: Arc<Mutex<Vec<(u32, u32, u32)>>>,
     loaded: Arc<Loaded>,
 }
 
@@ -141,7 +143,7 @@ impl GpuModule {
         }
         let mut max = 0;
         g.check(unsafe { sys::cuFuncGetAttribute(&mut max, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) }, "cuFuncGetAttribute")?;
-        Ok(GpuFunction { handle: f as usize, name: entry.into(), max_threads: max.max(0) as u32, loaded: self.loaded.clone() })
+        Ok(GpuFunction { handle: f as usize, name: entry.into(), max_threads: max.max(0) as u32, occupancy: Arc::default(), loaded: self.loaded.clone() })
     }
 
     /// Device address and size of the `.global` symbol `sym`.
@@ -169,13 +171,37 @@ impl GpuModule {
     }
 }
 
+#[inline]
 fn stale_check(l: &Loaded) -> AccResult<()> {
     if l.generation == l.gpu.generation() {
         Ok(())
     } else {
-        Err(AccError::new(acc_error_other, format!("nvidia device {}: the module was loaded before the device was reset; load it again", l.gpu.ordinal())))
+        Err(stale_error(l))
     }
 }
+
+#[cold]
+fn stale_error(l: &Loaded) -> AccError {
+    if l.gpu.lost() {
+        return l.gpu.lost_error();
+    }
+    AccError::new(acc_error_other, format!("nvidia device {}: the module was loaded before the device was reset; load it again", l.gpu.ordinal()))
+}
+
+/// Where the time of one cold module load goes ([`Gpu::load_timings`]), in seconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadTimings {
+    pub link_create: f64,
+    pub link_add_ptx: f64,
+    pub link_complete: f64,
+    pub load_cubin: f64,
+    /// `cuModuleLoadDataEx` of the PTX text itself (the driver JITs it,
+    /// no cubin comes back for the disk cache).
+    pub load_ptx_direct: f64,
+}
+
+/// A module the JIT compiles in no time: linking it loads the JIT compiler.
+const TRIVIAL_PTX: &str = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry accjit_warm_up()\n{\n\tret;\n}\n";
 
 impl GpuFunction {
     pub fn name(&self) -> &str {
@@ -193,9 +219,14 @@ impl GpuFunction {
     }
 
     /// Blocks of `threads` threads (and `shared` dynamic shared bytes) that
-    /// fit on one SM at once (`cuOccupancyMaxActiveBlocksPerMultiprocessor`;
-    /// 1 when the driver cannot say).
+    /// fit on one SM at once (`cuOccupancyMaxActiveBlocksPerMultiprocessor`,
+    /// asked once per configuration: launches ask it every time; 1 when the
+    /// driver cannot say).
     pub fn blocks_per_sm(&self, threads: u32, shared: u32) -> u32 {
+        let mut known = self.occupancy.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&(_, _, n)) = known.iter().find(|&&(t, s, _)| t == threads && s == shared) {
+            return n;
+        }
         let g = self.loaded.gpu;
         let mut n = 0;
         if stale_check(&self.loaded).is_ok()
@@ -203,16 +234,27 @@ impl GpuFunction {
             && unsafe { sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, self.handle as sys::CUfunction, threads as i32, shared as usize) }
                 == CUresult::CUDA_SUCCESS
         {
-            n.max(1) as u32
+            let n = n.max(1) as u32;
+            if known.len() < 64 {
+                known.push((threads, shared, n));
+            }
+            n
         } else {
             1
         }
     }
 
+    /// The `CUfunction` as an integer (for code that calls the driver itself).
+    pub fn cu_function(&self) -> usize {
+        self.handle
+    }
+
+    #[inline]
     pub(crate) fn handle(&self) -> sys::CUfunction {
         self.handle as sys::CUfunction
     }
 
+    #[inline]
     pub(crate) fn check_live(&self) -> AccResult<()> {
         stale_check(&self.loaded)
     }
@@ -229,10 +271,10 @@ impl Gpu {
     pub fn load_module_traced(&self, ptx: &str) -> AccResult<(GpuModule, ModuleOrigin)> {
         let key = CacheKey::for_cubin(ptx, self.compute_capability(), super::driver_version());
         let generation = self.generation();
+        self.enter()?;
         if let Some(m) = self.modules.get(&key, generation) {
             return Ok((m, ModuleOrigin::Memory));
         }
-        self.enter()?;
         let disk = disk_cache();
         if let Some(cubin) = disk.load(&key) {
             // A cubin the driver refuses (should not happen: the key holds
@@ -258,6 +300,74 @@ impl Gpu {
         let mut m: sys::CUmodule = std::ptr::null_mut();
         self.check(unsafe { sys::cuModuleLoadData(&mut m, cubin.as_ptr().cast()) }, "cuModuleLoadData")?;
         Ok(GpuModule { loaded: Arc::new(Loaded { gpu: self.static_self()?, handle: m as usize, generation: self.generation() }) })
+    }
+
+    /// Loads the driver's JIT compiler (its first use costs tens of
+    /// milliseconds) by compiling and loading a trivial module ([`super::prewarm`]).
+    pub(crate) fn warm_jit(&self) {
+        if self.enter().is_err() {
+            return;
+        }
+        if let Ok(cubin) = self.jit(TRIVIAL_PTX) {
+            let mut m: sys::CUmodule = std::ptr::null_mut();
+            if unsafe { sys::cuModuleLoadData(&mut m, cubin.as_ptr().cast()) } == CUresult::CUDA_SUCCESS {
+                let _ = unsafe { sys::cuModuleUnload(m) };
+            }
+        }
+    }
+
+    /// Where the time of a cold load of `ptx` goes (the selftest's
+    /// breakdown): each step of the JIT link, loading the cubin, and
+    /// loading the PTX directly instead. Nothing is cached.
+    pub fn load_timings(&self, ptx: &str) -> AccResult<LoadTimings> {
+        use std::time::Instant;
+        self.enter()?;
+        let mut t = LoadTimings::default();
+        let mut state: sys::CUlinkState = std::ptr::null_mut();
+        let t0 = Instant::now();
+        self.check(unsafe { sys::cuLinkCreate_v2(0, std::ptr::null_mut(), std::ptr::null_mut(), &mut state) }, "cuLinkCreate")?;
+        t.link_create = t0.elapsed().as_secs_f64();
+        let mut src = Vec::with_capacity(ptx.len() + 1);
+        src.extend_from_slice(ptx.as_bytes());
+        src.push(0);
+        let linked = (|| {
+            let t0 = Instant::now();
+            let r = unsafe {
+                sys::cuLinkAddData_v2(
+                    state,
+                    sys::CUjitInputType::CU_JIT_INPUT_PTX,
+                    src.as_mut_ptr().cast(),
+                    src.len(),
+                    c"accjit.ptx".as_ptr(),
+                    0,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                )
+            };
+            self.check(r, "cuLinkAddData")?;
+            t.link_add_ptx = t0.elapsed().as_secs_f64();
+            let t0 = Instant::now();
+            let (mut cubin, mut size): (*mut c_void, usize) = (std::ptr::null_mut(), 0);
+            self.check(unsafe { sys::cuLinkComplete(state, &mut cubin, &mut size) }, "cuLinkComplete")?;
+            t.link_complete = t0.elapsed().as_secs_f64();
+            let t0 = Instant::now();
+            let mut m: sys::CUmodule = std::ptr::null_mut();
+            self.check(unsafe { sys::cuModuleLoadData(&mut m, cubin) }, "cuModuleLoadData")?;
+            t.load_cubin = t0.elapsed().as_secs_f64();
+            let _ = unsafe { sys::cuModuleUnload(m) };
+            Ok(())
+        })();
+        let _ = unsafe { sys::cuLinkDestroy(state) };
+        linked?;
+        // The same PTX with a changed comment, so the driver's own JIT cache misses too.
+        let mut other = format!("{ptx}\n// direct\n").into_bytes();
+        other.push(0);
+        let t0 = Instant::now();
+        let mut m: sys::CUmodule = std::ptr::null_mut();
+        self.check(unsafe { sys::cuModuleLoadDataEx(&mut m, other.as_ptr().cast(), 0, std::ptr::null_mut(), std::ptr::null_mut()) }, "cuModuleLoadDataEx")?;
+        t.load_ptx_direct = t0.elapsed().as_secs_f64();
+        let _ = unsafe { sys::cuModuleUnload(m) };
+        Ok(t)
     }
 
     /// PTX → cubin bytes through the driver's JIT linker.

@@ -6,7 +6,9 @@
  * emulated by name: those of examples/cuda_selftest.ptx (saxpy, empty,
  * poke, bump_table). `poke` of an address below 64 KiB is a fault: it
  * leaves a sticky CUDA_ERROR_ILLEGAL_ADDRESS that every later call returns
- * until the primary context is reset, as the real driver does. Built with
+ * until the primary context is reset, as some real drivers do; with
+ * FAKE_CUDA_UNRECOVERABLE=1 in the environment nothing clears it (no reset,
+ * no new context), as CUDA documents for sticky errors. Built with
  * -DFAKE_OLD_DRIVER it lacks one function the layer needs.
  * The "cubin" of the JIT is the PTX text behind a magic line. */
 
@@ -29,7 +31,7 @@ enum {
 static const char MAGIC[] = "FAKECUBIN\n";
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int initialised, sticky, retained;
+static int initialised, sticky, retained, unrecoverable, primary_flags;
 static unsigned long long allocated;
 static int ctx_object; /* the primary context is &ctx_object */
 static __thread void *current;
@@ -54,7 +56,13 @@ static int inside(struct block *list, const void *p) {
 
 #define LIVE() do { if (!initialised) return NOT_INITIALIZED; if (sticky) return sticky; } while (0)
 
-CUresult cuInit(unsigned flags) { (void)flags; initialised = 1; return OK; }
+CUresult cuInit(unsigned flags) {
+    (void)flags;
+    const char *u = getenv("FAKE_CUDA_UNRECOVERABLE");
+    unrecoverable = u && *u && *u != '0';
+    initialised = 1;
+    return OK;
+}
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
 CUresult cuDeviceGetCount(int *n) { if (!initialised) return NOT_INITIALIZED; *n = 1; return OK; }
 CUresult cuDeviceGet(CUdevice *d, int ordinal) { if (ordinal != 0) return INVALID_DEVICE; *d = 0; return OK; }
@@ -76,15 +84,29 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     return OK;
 }
 
-CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { (void)d; retained++; *ctx = &ctx_object; return OK; }
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { (void)d; if (retained) retained--; if (!retained) sticky = 0; return OK; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { (void)d; if (unrecoverable && sticky) return sticky; retained++; *ctx = &ctx_object; return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { (void)d; if (retained) retained--; if (!retained && !unrecoverable) sticky = 0; return OK; }
+CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned *flags, int *active) { (void)d; *flags = primary_flags; *active = retained > 0; return OK; }
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice d, unsigned flags) { (void)d; primary_flags = flags; return OK; }
+static int own_ctx_object;
+CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
+    (void)flags; (void)d;
+    if (!initialised) return NOT_INITIALIZED;
+    if (unrecoverable && sticky) return sticky;
+    sticky = 0;
+    *ctx = &own_ctx_object;
+    current = *ctx;
+    return OK;
+}
+CUresult cuCtxDestroy_v2(void *ctx) { if (current == ctx) current = 0; return OK; }
+CUresult cuCtxGetFlags(unsigned *flags) { *flags = current == &ctx_object ? primary_flags : 0; return OK; }
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) {
     (void)d;
     pthread_mutex_lock(&lock);
     while (device_blocks) { free(device_blocks->p); take(&device_blocks, device_blocks->p); }
     while (pinned) { take(&pinned, pinned->p); }
     allocated = 0;
-    sticky = 0;
+    if (!unrecoverable) sticky = 0;
     pthread_mutex_unlock(&lock);
     return OK;
 }
@@ -228,10 +250,22 @@ struct global { char name[64]; void *p; size_t n; };
 struct module { char entries[8][64]; int nentries; struct global globals[4]; int nglobals; };
 struct function { struct module *m; char name[64]; };
 
+static CUresult load_text(void **mod, const char *text);
 CUresult cuModuleLoadData(void **mod, const void *image) {
     LIVE();
     const char *text = image;
     if (strncmp(text, MAGIC, strlen(MAGIC)) != 0) return INVALID_IMAGE;
+    return load_text(mod, text);
+}
+/* A cubin, or PTX text compiled on the spot. */
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts, void **vals) {
+    (void)n; (void)opts; (void)vals;
+    LIVE();
+    const char *text = image;
+    if (strncmp(text, MAGIC, strlen(MAGIC)) != 0 && !strstr(text, ".version")) return INVALID_IMAGE;
+    return load_text(mod, text);
+}
+static CUresult load_text(void **mod, const char *text) {
     struct module *m = calloc(1, sizeof *m);
     for (const char *p = text; (p = strstr(p, ".entry ")) && m->nentries < 8; p++) {
         const char *s = p + 7, *e = strchr(s, '(');
