@@ -38,7 +38,9 @@ use std::sync::{Mutex, OnceLock};
 use crate::ty::PtxTy;
 use dsl::{func, Prog, Ty, V};
 
-/// One C math function as PTX: `call (ret), symbol, (params...)`.
+/// One C math function as PTX: `call (ret), symbol, (params...)`. Pointer
+/// parameters (frexp's `int *`, modf's, remquo's, nan's tag) are `.u64`
+/// generic addresses.
 #[derive(Clone, Debug)]
 pub struct LibmFunc {
     /// The `.func` name, `__accjit_<c name>`.
@@ -113,6 +115,7 @@ const FUNCS: &[(&str, Builder)] = &[
     ("fmod", basic::fmod),
     ("remainder", basic::remainder),
     ("remquo", basic::remquo),
+    ("nan", basic::nan),
     ("exp", explog::exp),
     ("pow", pow::pow),
     ("cbrt", special::cbrt),

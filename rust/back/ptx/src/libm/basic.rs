@@ -295,3 +295,8 @@ pub fn remquo(t: Ty) -> Prog {
         ret(r.to(t));
     })
 }
+
+/// nan(tag): a quiet NaN (the tag string is not read).
+pub fn nan(t: Ty) -> Prog {
+    func(&[Ty::U64], t, |_| ret(f64::NAN.v(t)))
+}

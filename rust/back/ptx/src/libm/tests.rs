@@ -463,6 +463,9 @@ fn every_name_builds() {
         assert_eq!(f.symbol, format!("__accjit_{n}"));
     }
     assert!(libm_func("fopen").is_none());
+    for n in ["nan", "nanf"] {
+        assert!(f64::from_bits(build(n).unwrap().eval(&[0]).0).is_nan() || f32::from_bits(build(n).unwrap().eval(&[0]).0 as u32).is_nan(), "{n}");
+    }
     assert!(is_libm("sinf") && is_libm("erf") && is_libm("erff") && is_libm("modff") && !is_libm("fopen") && !is_libm("f"));
 }
 
