@@ -146,7 +146,7 @@ impl FnCx<'_> {
         self.e.line(&format!("bra {done};"));
         // Whole warps: the worker's row of shared memory, in order.
         self.e.place(&big);
-        let slot = 16u64;
+        let slot = if matches!(ty, Type::Complex(_)) { 16u64 } else { 8 };
         let buf = self.smem(1024 * slot);
         let t = self.tid.clone();
         let lin = self.e.reg(PtxTy::B32);
@@ -197,12 +197,12 @@ impl FnCx<'_> {
         self.e.line(&format!("mov.{} {r}, {v};", bits_ty(sc)));
         self.e.line(&format!("bra {done};"));
         self.e.place(&big);
-        let buf = self.smem(1024 * 16);
+        let buf = self.smem(1024 * 8);
         let t = self.tid.clone();
         let row = self.e.reg(PtxTy::B32);
         self.e.line(&format!("mul.lo.u32 {row}, {}, {};", t.y, t.nx));
         let at = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("mul.wide.u32 {at}, {row}, 16;"));
+        self.e.line(&format!("mul.wide.u32 {at}, {row}, 8;"));
         self.e.line(&format!("add.s64 {at}, {at}, {buf};"));
         self.sync_seg(&s);
         let skip = self.e.label();

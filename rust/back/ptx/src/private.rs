@@ -29,15 +29,31 @@ impl<'m> FnCx<'m> {
                     let from = self.lower_expr(init)?;
                     let fty = self.ety(init);
                     let from = self.as_i64(from, &fty, c.span)?;
-                    // Byte by byte: the section may start anywhere.
-                    self.each_index_reg(&bytes, |fx, i| {
-                        let (s, d) = (fx.e.reg(PtxTy::B64), fx.e.reg(PtxTy::B64));
-                        fx.e.line(&format!("add.s64 {s}, {from}, {i};"));
-                        fx.e.line(&format!("add.s64 {d}, {storage}, {i};"));
-                        let v = fx.load_scalar(accjit_ir::Scalar::U8, &s, 0);
-                        fx.store_scalar(accjit_ir::Scalar::U8, &v, &d, 0);
-                        Ok(())
-                    })?;
+                    // By 8 bytes when the section and its size allow, else byte by byte.
+                    let any = self.e.reg(PtxTy::B64);
+                    self.e.line(&format!("or.b64 {any}, {from}, {bytes};"));
+                    self.e.line(&format!("and.b64 {any}, {any}, 7;"));
+                    let p = self.e.reg(PtxTy::Pred);
+                    self.e.line(&format!("setp.ne.u64 {p}, {any}, 0;"));
+                    let (bytewise, done) = (self.e.label(), self.e.label());
+                    self.e.line(&format!("@{p} bra {bytewise};"));
+                    let words = self.e.reg(PtxTy::B64);
+                    self.e.line(&format!("shr.u64 {words}, {bytes}, 3;"));
+                    for (count, w, t) in [(words.as_str(), 8, accjit_ir::Scalar::U64), (bytes.as_str(), 1, accjit_ir::Scalar::U8)] {
+                        if w == 1 {
+                            self.e.line(&format!("bra {done};"));
+                            self.e.place(&bytewise);
+                        }
+                        self.each_index_reg(count, |fx, i| {
+                            let (s, d) = (fx.e.reg(PtxTy::B64), fx.e.reg(PtxTy::B64));
+                            fx.e.line(&format!("mad.lo.s64 {s}, {i}, {w}, {from};"));
+                            fx.e.line(&format!("mad.lo.s64 {d}, {i}, {w}, {storage};"));
+                            let v = fx.load_scalar(t, &s, 0);
+                            fx.store_scalar(t, &v, &d, 0);
+                            Ok(())
+                        })?;
+                    }
+                    self.e.place(&done);
                 }
                 CopyInit::Identity(op) => {
                     let size = self.size_of(&c.elem_ty).max(1) as i64;

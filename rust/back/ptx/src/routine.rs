@@ -7,9 +7,9 @@
 //! lanes), its loops partition over the same hardware as a kernel's (gang
 //! loops over the grid, by `%ctaid`: no hidden parameters are needed), and
 //! its statements with side effects outside partitioned loops run in the
-//! group's single executor. Values such statements compute are not
-//! broadcast inside routines (`lower` computes broadcast sets for kernels
-//! only).
+//! group's single executor; the register locals such a statement assigns
+//! are broadcast to the group right after it (`lower` computes broadcast
+//! sets for kernels only).
 
 use accjit_ir::exec::ExecMode;
 use accjit_ir::{Diagnostic, Level, LocalId, Scalar, Type};

@@ -105,6 +105,33 @@ impl<'m> FnCx<'m> {
         effect
     }
 
+    /// The register locals `s` (with its nested statements) assigns.
+    fn written_registers(&self, s: &Stmt) -> Vec<accjit_ir::LocalId> {
+        let mut set = std::collections::BTreeSet::new();
+        accjit_ir::exec::visit_stmts(&Block::new(vec![s.clone()]), &mut |_, x| {
+            if let StmtKind::Decl(l, Some(_)) = &x.kind {
+                set.insert(*l);
+            }
+            if let StmtKind::Atomic(a) = &x.kind {
+                if let accjit_ir::AtomicOp::Read { v, .. } | accjit_ir::AtomicOp::Capture { v, .. } = a.as_ref() {
+                    if let Some(l) = self.place_local(*v) {
+                        set.insert(l);
+                    }
+                }
+            }
+            for e in own_exprs(x) {
+                accjit_ir::walk::for_each_expr(self.f, e, &mut |_, y| {
+                    if let ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &y.kind {
+                        if let Some(l) = self.place_local(*p) {
+                            set.insert(l);
+                        }
+                    }
+                });
+            }
+        });
+        set.into_iter().filter(|l| matches!(self.locals.get(l.index()), Some(crate::func::Slot::Reg(_) | crate::func::Slot::Reg2(..)))).collect()
+    }
+
     /// The locals written by statements with side effects anywhere in `b`
     /// (and every local kept in memory, which stores through pointers may
     /// write).
@@ -234,6 +261,15 @@ impl<'m> FnCx<'m> {
             self.predicated = false;
             r?;
             self.e.place(&skip);
+            if self.kernel.is_none() {
+                // Routines have no broadcast sets: what the single executor
+                // computed goes to the group right away.
+                let locals = self.written_registers(s);
+                if !locals.is_empty() {
+                    let b = accjit_ir::Broadcast { entry: accjit_ir::StmtId(0), worker: true, vector: true, locals };
+                    self.broadcast(&b, mode, span)?;
+                }
+            }
             return Ok(());
         }
         self.lower_stmt_kind(s)
