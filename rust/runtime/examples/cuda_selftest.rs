@@ -226,6 +226,9 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
         init + open <= Duration::from_millis(200),
         format!("{:.1} ms (cuInit {:.1}, context {:.1})", ms(init + open), ms(init), ms(open)),
     );
+    if let Some((lib, syms, cuinit)) = cuda::init_timings() {
+        t.info("start-up: load libcuda / check functions / cuInit", format!("{:.1} / {:.1} / {:.1} ms", ms(lib), ms(syms), ms(cuinit)));
+    }
     t.info("name", g.name());
     let (maj, min) = g.compute_capability();
     t.check("compute capability >= 8.0", maj >= 8, format!("{maj}.{min}"));
@@ -717,8 +720,9 @@ pub fn startup_child(start: Instant, prewarm: bool) -> i32 {
     })();
     match r {
         Ok((opened, loaded)) => {
+            let init = cuda::init_timings().map(|(l, s, i)| format!(", libcuda {:.1} + cuInit {:.1}", ms(l + s), ms(i))).unwrap_or_default();
             println!(
-                "startup total_ms {:.1} (device wait after compile {:.1}, module {:.1}, {})",
+                "startup total_ms {:.1} (device wait after compile {:.1}, module {:.1}{init}, {})",
                 ms(start.elapsed()),
                 ms(opened),
                 ms(loaded),

@@ -13,11 +13,31 @@ use std::ffi::CStr;
 use std::sync::OnceLock;
 
 /// libcuda can be loaded (checked once; cudarc's own loader panics when it
-/// cannot, so nothing may call into `sys` before this says yes).
+/// cannot, so nothing may call into `sys` before this says yes). The
+/// library found stays loaded, so cudarc's own `dlopen` of it afterwards
+/// finds it in memory (cudarc's check would load it, unload it, and have it
+/// loaded again: libcuda is large).
 pub fn lib_present() -> bool {
     static PRESENT: OnceLock<bool> = OnceLock::new();
-    *PRESENT.get_or_init(|| std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false))
+    *PRESENT.get_or_init(|| {
+        std::panic::catch_unwind(|| {
+            cudarc::get_lib_name_candidates("cuda").into_iter().any(|name| {
+                let Ok(c) = std::ffi::CString::new(name) else { return false };
+                // Never closed: the process keeps the driver.
+                !unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL) }.is_null()
+            })
+        })
+        .unwrap_or(false)
+    })
 }
+
+/// How long the first [`initialised`] took: loading libcuda, checking its
+/// functions, `cuInit` (None before it ran).
+pub fn init_timings() -> Option<(std::time::Duration, std::time::Duration, std::time::Duration)> {
+    INIT_TIMES.get().copied()
+}
+
+static INIT_TIMES: OnceLock<(std::time::Duration, std::time::Duration, std::time::Duration)> = OnceLock::new();
 
 /// Every driver function the layer calls (a test keeps the list complete).
 /// cudarc panics at the first call of a function the library lacks, so a
@@ -87,8 +107,22 @@ fn missing_symbols() -> Vec<&'static str> {
 pub fn initialised() -> bool {
     static INIT: OnceLock<bool> = OnceLock::new();
     *INIT.get_or_init(|| {
+        let t0 = std::time::Instant::now();
+        if !lib_present() {
+            return false;
+        }
+        let t1 = std::time::Instant::now();
         // cudarc panics on a missing symbol: keep any such panic inside.
-        lib_present() && std::panic::catch_unwind(|| missing_symbols().is_empty() && unsafe { sys::cuInit(0) } == CUresult::CUDA_SUCCESS).unwrap_or(false)
+        let ok = std::panic::catch_unwind(|| {
+            if !missing_symbols().is_empty() {
+                return false;
+            }
+            let t2 = std::time::Instant::now();
+            let ok = unsafe { sys::cuInit(0) } == CUresult::CUDA_SUCCESS;
+            let _ = INIT_TIMES.set((t1 - t0, t2 - t1, t2.elapsed()));
+            ok
+        });
+        ok.unwrap_or(false)
     })
 }
 
