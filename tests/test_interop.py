@@ -25,10 +25,15 @@ class FakeCuda:
 
 
 def test_cuda_array_on_a_cpu_device_is_a_clear_error():
-    lib = acc.c(SRC, device_type="multicore", name="interop.c")
-    y = np.ones(8, dtype=np.float32)
-    with pytest.raises(ValueError, match="current device is not nvidia"):
-        lib.axpy(8, 2.0, FakeCuda(8), y)
+    before = acc.get_device_type()
+    acc.set_device_type("multicore")
+    try:
+        lib = acc.c(SRC, name="interop.c")
+        y = np.ones(8, dtype=np.float32)
+        with pytest.raises(ValueError, match="current device is not nvidia"):
+            lib.axpy(8, 2.0, FakeCuda(8), y)
+    finally:
+        acc.set_device_type(before)
 
 
 def test_cuda_array_of_the_wrong_dtype_is_a_type_error():
