@@ -63,8 +63,9 @@ pub fn forget_current_context() {
 }
 
 /// Starts, on a background thread, what the first use of nvidia device 0
-/// costs: loading libcuda and `cuInit`, opening the device's context, and
-/// loading the driver's PTX JIT compiler (a link of a trivial module).
+/// costs: loading libcuda and `cuInit`, opening the device's context and
+/// its sync stream, loading the driver's PTX JIT compiler (a link of a
+/// trivial module), and (on a second thread) the pinned staging buffers.
 /// Idempotent and cheap after the first call; [`gpu`] and
 /// [`Gpu::load_module`] wait for whatever part is still running. Call it as
 /// soon as it is known that a program will run on an NVIDIA GPU (before
@@ -74,7 +75,10 @@ pub fn prewarm() {
     STARTED.call_once(|| {
         let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(|| {
             if let Ok(g) = gpu(0) {
+                let _ = g.sync_stream_handle();
+                let staging = std::thread::Builder::new().name("accjit-cuda-prewarm-staging".into()).spawn(|| g.warm_staging());
                 g.warm_jit();
+                drop(staging);
             }
         });
         // No thread: the first use pays, as without prewarm.
