@@ -462,6 +462,7 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
     let empty = m.function("empty")?;
     let s = g.stream(acc_async_sync())?;
     launch_latency(t, g, &empty, s, if quick { 300 } else { 1000 })?;
+    runtime_launch_latency(t, if quick { 300 } else { 1000 })?;
     // A block beyond the kernel's limit: an execution error that leaves the device intact.
     let big = g.launch(&empty, [1, 1, 1], [2048, 1, 1], 0, &mut [], s).err();
     t.check(
@@ -735,6 +736,50 @@ pub fn startup_child(start: Instant, prewarm: bool) -> i32 {
             1
         }
     }
+}
+
+/// Launch + sync of saxpy on 32 floats of present data through the whole
+/// runtime (`accjit_runtime::launch` of a PTX form on the nvidia device:
+/// argument translation through the present table, launch configuration,
+/// the sync stream) — what a compute construct costs apart from Python.
+fn runtime_launch_latency(t: &mut Table, n: usize) -> Result<(), accjit_runtime::AccError> {
+    use accjit_runtime::{api, data, device, Clause, KernelSlot, LaunchOpts, PtxForm, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_VALUE};
+    let sync = acc_async_sync();
+    api::set_device_type(accjit_runtime::consts::acc_device_nvidia)?;
+    let dev = device::current_device()?;
+    let module = PtxModuleText::new(PTX.into(), vec![]);
+    let slot = KernelSlot::new("saxpy".into(), vec![PARAM_VALUE, PARAM_VALUE, PARAM_DEVICE_ADDR, PARAM_DEVICE_ADDR], None);
+    slot.set_param_names(vec!["n".into(), "a".into(), "x".into(), "y".into()]);
+    slot.set_ptx(PtxForm::new(module, "saxpy".into(), vec![0; 4], 32, 1, None, 1, Some(1)));
+    let len = 32usize;
+    let x: Vec<f32> = (0..len).map(|i| i as f32).collect();
+    let mut y: Vec<f32> = vec![1.0; len];
+    let (xh, yh) = (x.as_ptr() as usize, y.as_mut_ptr() as usize);
+    let ctx = |name| data::Ctx::directive(Some(name), Some("selftest"), accjit_runtime::consts::acc_construct_data);
+    data::enter(dev, Clause::CopyIn, xh, 4 * len, api::flags::STRUCTURED, sync, ctx("x[0:32]"))?;
+    data::enter(dev, Clause::Copy, yh, 4 * len, api::flags::STRUCTURED, sync, ctx("y[0:32]"))?;
+    let bits = 1.0f32.to_bits() as u64;
+    let mut v = Vec::with_capacity(n);
+    let mut r = Ok(());
+    for i in 0..n + 50 {
+        let mut args = [len as u64, bits, xh as u64, yh as u64];
+        let t0 = Instant::now();
+        r = accjit_runtime::launch(&slot, &mut args, &LaunchOpts::default());
+        if r.is_err() {
+            break;
+        }
+        if i >= 50 {
+            v.push(t0.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    data::exit(dev, Clause::CopyIn, xh, 4 * len, api::flags::STRUCTURED, sync, ctx("x[0:32]"))?;
+    data::exit(dev, Clause::Copy, yh, 4 * len, api::flags::STRUCTURED, sync, ctx("y[0:32]"))?;
+    r?;
+    let ok = y.iter().enumerate().all(|(i, &v)| v == 1.0 + (n + 50) as f32 * i as f32);
+    let lat = median(v);
+    t.check("runtime launch of saxpy on present data computes", ok, format!("{} launches", n + 50));
+    t.timed("runtime launch+sync on present data <= 6 µs", lat <= 6.0, format!("{lat:.2} µs (median of {n})"));
+    Ok(())
 }
 
 /// Launch latency of the empty kernel: through the layer, and straight to

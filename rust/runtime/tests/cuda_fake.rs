@@ -68,6 +68,7 @@ fn cuda_layer_selftest_on_a_fake_driver() {
         "block too big",
         "strategy primary-reset",
         "first kernel with prewarm",
+        "runtime launch of saxpy on present data computes",
         "unwritable cache dir",
         "bad PTX",
     ] {
