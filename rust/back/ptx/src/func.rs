@@ -50,6 +50,9 @@ pub enum Slot {
     Reg2(String, String),
     /// At this byte offset in the local frame.
     Mem(u64),
+    /// At this byte offset in the kernel's gang-shared block (`.shared`):
+    /// a local the gang's lanes or workers write (`kernel.rs`).
+    Shared(u64),
 }
 
 /// The kernel facts of the function being compiled (None in `.func`s).
@@ -122,6 +125,8 @@ pub struct FnCx<'m> {
     /// Collectives of a worker's lanes are used (`group.rs`): the body
     /// starts with the block-shape check.
     pub uses_worker_groups: bool,
+    /// The `.shared` symbol of the kernel's gang-shared locals.
+    pub gang_shared: Option<String>,
 }
 
 /// Which locals have their address taken.
@@ -201,6 +206,7 @@ impl<'m> FnCx<'m> {
             effect_written: BTreeSet::new(),
             copy_ptrs: BTreeSet::new(),
             uses_worker_groups: false,
+            gang_shared: None,
         }
     }
 
@@ -306,6 +312,13 @@ impl FnCx<'_> {
             Slot::Mem(off) => {
                 let fp = self.fp.clone();
                 Place::Mem(self.offset(&fp, off as i64))
+            }
+            Slot::Shared(off) => {
+                let sym = self.gang_shared.clone().unwrap_or_default();
+                let (r, g) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+                self.e.line(&format!("mov.u64 {r}, {sym};"));
+                self.e.line(&format!("cvta.shared.u64 {g}, {r};"));
+                Place::Mem(self.offset(&g, off as i64))
             }
         })
     }

@@ -137,8 +137,22 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
             fx.copy_ptrs.insert(r.private);
         }
     }
+    let shared = check_shared_memory_locals(&fx, k)?;
+    let mut shared_decl = String::new();
+    if !shared.is_empty() {
+        let sym = format!("__accjit_gang_{}", crate::escape_ident(&k.name));
+        let mut size = 0u64;
+        for &l in &shared {
+            let ty = &f.locals[l.index()].ty;
+            let align = fx.align_of(ty).clamp(1, 16);
+            size = size.div_ceil(align) * align;
+            fx.locals[l.index()] = crate::func::Slot::Shared(size);
+            size += fx.size_of(ty).max(1);
+        }
+        shared_decl = format!(".shared .align 16 .b8 {sym}[{size}];\n");
+        fx.gang_shared = Some(sym);
+    }
     fx.effect_written = fx.effect_written_locals(&f.body);
-    check_shared_memory_locals(&fx, k)?;
     fx.prologue();
     let mut params = vec![];
     let mut param_bytes = vec![];
@@ -190,7 +204,8 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         }
     }
     let entry = crate::escape_ident(&k.name);
-    let mut text = format!(".visible .entry {entry}(\n    {}\n)\n{{\n", params.join(",\n    "));
+    let mut text = shared_decl;
+    text.push_str(&format!(".visible .entry {entry}(\n    {}\n)\n{{\n", params.join(",\n    ")));
     text.push_str(&fx.frame_decls());
     text.push_str(&fx.e.body);
     text.push_str("}\n");
@@ -212,13 +227,15 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
 }
 
-/// Locals in memory that a gang (or worker) shares and that its workers or
-/// lanes write in partitioned code would need one copy in shared memory;
-/// each thread has its own here, so such kernels are refused rather than
+/// Locals in memory that a gang shares and that its workers or lanes write
+/// in partitioned code get one copy per gang in shared memory (returned);
+/// those a worker shares (one copy per worker) and private copies of
+/// run-time size would need more: such kernels are refused rather than
 /// miscompiled.
-fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<(), Diagnostic> {
+fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections::BTreeSet<LocalId>, Diagnostic> {
     let f = &k.func;
     let mut err = None;
+    let mut shared_locals = std::collections::BTreeSet::new();
     accjit_ir::exec::visit_stmts(&f.body, &mut |id, s| {
         let mode = k.exec.modes.get(id.index()).copied().unwrap_or_default();
         if !(mode.worker || mode.vector) || err.is_some() {
@@ -239,7 +256,13 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<(), Diagnostic> {
                     Some(accjit_ir::Locality::Worker) => mode.vector,
                     _ => false,
                 };
-                if shared && err.is_none() {
+                let gang_frame_local = matches!(k.exec.locality.get(l.index()), Some(accjit_ir::Locality::Gang))
+                    && !fx.copy_ptrs.contains(&l)
+                    && fx.size_of(&f.locals[l.index()].ty) <= 16384;
+                if shared && gang_frame_local {
+                    // One copy per gang, in shared memory.
+                    shared_locals.insert(l);
+                } else if shared && err.is_none() {
                     let name = &f.locals[l.index()].name;
                     err = Some(unsupported(
                         x.span,
@@ -249,7 +272,7 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<(), Diagnostic> {
             });
         }
     });
-    err.map_or(Ok(()), Err)
+    err.map_or(Ok(shared_locals), Err)
 }
 
 /// A parameter's value from its 64-bit slot (docs/runtime-abi.md): integers
@@ -567,11 +590,11 @@ impl<'m> FnCx<'m> {
             // The whole block is uniform here: through shared memory.
             let mut slots = vec![];
             let mut off = 0u64;
-            for &l in &b.locals {
+            for &l in b.locals.iter().filter(|l| !matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_)))) {
                 let size = match self.local_slot(l, span)? {
                     crate::func::Slot::Reg(_) => 8,
                     crate::func::Slot::Reg2(..) => 16,
-                    crate::func::Slot::Mem(_) => self.size_of(&self.local_ty(l)).div_ceil(8) * 8,
+                    crate::func::Slot::Mem(_) | crate::func::Slot::Shared(_) => self.size_of(&self.local_ty(l)).div_ceil(8) * 8,
                 };
                 slots.push((l, off));
                 off += size;
@@ -630,6 +653,7 @@ impl<'m> FnCx<'m> {
                     self.worker_bcast0(&a, s);
                     self.worker_bcast0(&b2, s);
                 }
+                crate::func::Slot::Shared(_) => {}
                 crate::func::Slot::Mem(_) => return Err(unsupported(span, "broadcasting a local kept in memory inside worker-partitioned code")),
             }
         }

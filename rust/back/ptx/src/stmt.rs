@@ -69,6 +69,11 @@ impl<'m> FnCx<'m> {
         }
     }
 
+    /// Whether local `l` lives in the gang's shared memory.
+    pub fn is_shared(&self, l: accjit_ir::LocalId) -> bool {
+        matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_)))
+    }
+
     /// Whether `s`'s own expressions have an effect beyond the executor's
     /// locals (stores through pointers or to globals, calls of anything but
     /// pure math, atomics).
@@ -77,7 +82,7 @@ impl<'m> FnCx<'m> {
             return true;
         }
         if let StmtKind::ZeroFill(p) = s.kind {
-            if self.place_root(p).is_none() {
+            if self.place_root(p).is_none_or(|l| self.is_shared(l)) {
                 return true;
             }
         }
@@ -97,12 +102,30 @@ impl<'m> FnCx<'m> {
                 // Stores to the executor's own storage (its locals, its
                 // private copies) are not effects: every thread keeps its copy.
                 ExprKind::Assign(place, _) | ExprKind::CompoundAssign { place, .. } | ExprKind::IncDec { place, .. } => {
-                    effect |= self.place_root(*place).is_none();
+                    effect |= self.place_root(*place).is_none_or(|l| self.is_shared(l));
                 }
                 _ => {}
             });
         }
         effect
+    }
+
+    /// Whether `s` (with its nested statements) stores into a gang-shared local.
+    fn stores_shared(&self, s: &Stmt) -> bool {
+        let mut found = false;
+        accjit_ir::exec::visit_stmts(&Block::new(vec![s.clone()]), &mut |_, x| {
+            if let StmtKind::ZeroFill(p) = x.kind {
+                found |= self.place_root(p).is_some_and(|l| self.is_shared(l));
+            }
+            for e in own_exprs(x) {
+                accjit_ir::walk::for_each_expr(self.f, e, &mut |_, y| {
+                    if let ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &y.kind {
+                        found |= self.place_root(*p).is_some_and(|l| self.is_shared(l));
+                    }
+                });
+            }
+        });
+        found
     }
 
     /// The register locals `s` (with its nested statements) assigns.
@@ -261,6 +284,10 @@ impl<'m> FnCx<'m> {
             self.predicated = false;
             r?;
             self.e.place(&skip);
+            if self.kernel.is_some() && !mode.worker && !mode.vector && self.stores_shared(s) {
+                // The other threads read the gang's shared copy next.
+                self.e.line("bar.sync 0;");
+            }
             if self.kernel.is_none() {
                 // Routines have no broadcast sets: what the single executor
                 // computed goes to the group right away.
