@@ -82,7 +82,7 @@ def launch(src: str, values: list[dict], grid=None, block=None):
     for name, ps, vals in zip(names, params, values):
         fn = mod.get_function(name)
         # Worker loops: 32 lanes x 4 workers (the kernel checks the lanes).
-        blk = block or ((32, 4, 1) if "%wn" in ptx.split(name, 1)[1].split(".entry", 1)[0] else (256, 1, 1))
+        blk = block or ((32, 4, 1) if "%gn1" in ptx.split(name, 1)[1].split(".entry", 1)[0] else (256, 1, 1))
         grd = grid or (sms * 4, 1, 1)
         args = tuple(slot(vals[p]) for p in ps)
         fn(grd, blk, args)  # warm-up (and first-launch JIT)
@@ -293,6 +293,55 @@ void f(int n, const double *x, double *y) {
     return np.allclose(dy.get(), ref, rtol=1e-14, atol=1e-14), ""
 
 
+def case_gang_shared():
+    import cupy as cp
+
+    src = """
+void reverse_rows(int n, const float *a, float *b) {
+    #pragma acc parallel loop gang vector_length(64) copyin(a[0:n*64]) copyout(b[0:n*64])
+    for (int i = 0; i < n; i++) {
+        float row[64];
+        #pragma acc loop vector
+        for (int j = 0; j < 64; j++) row[j] = a[i * 64 + j] * 2.0f;
+        #pragma acc loop vector
+        for (int j = 0; j < 64; j++) b[i * 64 + j] = row[63 - j];
+    }
+}"""
+    n = 1001
+    a = RNG.random((n, 64), dtype=np.float32)
+    db = cp.zeros((n, 64), dtype=np.float32)
+    launch(src, [{"n": n, "a": cp.asarray(a), "b": db}], block=(64, 1, 1))
+    return np.array_equal(db.get(), (2 * a)[:, ::-1]), ""
+
+
+def case_worker_shapes():
+    import cupy as cp
+
+    # Worker-partitioned vector reductions for lane counts below, at and above a warp.
+    src = """
+void row_sums(int n, int m, const double *a, double *out) {
+    #pragma acc parallel loop gang copyin(a[0:n*m]) copyout(out[0:n])
+    for (int b = 0; b < n; b += 4) {
+        #pragma acc loop worker
+        for (int i = b; i < b + 4; i++) {
+            double s = 0.0;
+            #pragma acc loop vector reduction(+:s)
+            for (int j = 0; j < m; j++) s += a[i * m + j];
+            if (i < n) out[i] = s;
+        }
+    }
+}"""
+    n, m = 400, 129
+    a = RNG.random((n, m))
+    bad = []
+    for blk in [(8, 4, 1), (16, 2, 1), (32, 4, 1), (64, 2, 1), (128, 4, 1)]:
+        dout = cp.zeros(n)
+        launch(src, [{"n": n, "m": m, "a": cp.asarray(a), "out": dout}], block=blk)
+        if not np.allclose(dout.get(), a.sum(axis=1)):
+            bad.append(blk[:2])
+    return not bad, f"wrong for blocks {bad}" if bad else "blocks 8x4 16x2 32x4 64x2 128x4"
+
+
 def case_printf():
     src = """
 #include <stdio.h>
@@ -318,6 +367,8 @@ CASES = {
     "histogram": case_histogram,
     "routines": case_routines,
     "math_native": case_math_native,
+    "gang_shared": case_gang_shared,
+    "worker_shapes": case_worker_shapes,
     "printf": case_printf,
 }
 

@@ -416,5 +416,5 @@ fn is_c_math(name: &str) -> bool {
 
 /// Whether the math library has a device form of `name`.
 fn has_libm(name: &str) -> bool {
-    crate::libm::libm_names().iter().any(|n| n == name)
+    crate::libm::is_libm(name)
 }
