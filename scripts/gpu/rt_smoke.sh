@@ -98,8 +98,12 @@ echo "== two devices"
 "$PY" -m accjit run scripts/gpu/rt_two_gpus.c 2>&1 | tail -6 | tee "$OUT/rt_smoke_two_gpus.txt"
 
 if [ "${RT_SMOKE_PYTEST:-1}" != 0 ]; then
-    echo "== pytest -q tests (ACC_DEVICE_TYPE=nvidia)"
-    ACCJIT_CONFORMANCE_DEVICES=nvidia "$PY" -m pytest -q tests -p no:cacheprovider 2>&1 | tail -15 | tee "$OUT/rt_smoke_pytest.txt"
+    echo "== pytest -q -rfE tests (ACC_DEVICE_TYPE=nvidia; full output in $OUT/rt_smoke_pytest_full.txt)"
+    ACCJIT_CONFORMANCE_DEVICES=nvidia "$PY" -m pytest -q -rfE tests -p no:cacheprovider > "$OUT/rt_smoke_pytest_full.txt" 2>&1
+    # One line per failure or error (the -rfE summary), then the count line.
+    grep -E '^(FAILED|ERROR) ' "$OUT/rt_smoke_pytest_full.txt" | cut -c1-220 > "$OUT/rt_smoke_pytest.txt"
+    tail -1 "$OUT/rt_smoke_pytest_full.txt" >> "$OUT/rt_smoke_pytest.txt"
+    cat "$OUT/rt_smoke_pytest.txt"
 fi
 
 echo

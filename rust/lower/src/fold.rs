@@ -6,10 +6,16 @@
 //! behaviour of nvc with `-acc=multicore`): on `multicore` (and `host`) the
 //! region runs on the host CPU, so `acc_device_host` is 1 and
 //! `acc_device_not_host` is 0; `acc_device_multicore` is 1 on `multicore`
-//! only. On `nvidia`/`opencl`, `acc_device_not_host` and the device's own
-//! type are 1, everything else 0. Calls with a non-constant argument, and calls
-//! in host code or in `routine` functions (which the host may also call), are
-//! left to the runtime routine.
+//! only. Calls with a non-constant argument, and calls in host code or in
+//! `routine` functions (which the host may also call), are left to the
+//! runtime routine.
+//!
+//! A program compiled for a GPU type (`nvidia`, `opencl`, `radeon`) carries
+//! two forms of each kernel — the GPU one and the CPU one that `if(false)`,
+//! `self` and the host/multicore devices run — so its kernels' calls are not
+//! folded here: each back end answers for where its form runs (the PTX back
+//! end with the GPU's constant, the CPU form through the runtime routine,
+//! which knows the device running the gang).
 
 use crate::build::const_int;
 use crate::cx::{device_type_code, Cx};
@@ -22,6 +28,11 @@ pub fn acc_on_device(cx: &Cx, f: &Function, id: ExternId, args: &[ExprId]) -> Op
         return None;
     }
     let arg = const_int(f, *args.first()?)?;
+    let (host, multicore) = (accjit_abi::acc_device_host as i64, accjit_abi::acc_device_multicore as i64);
+    let me = device_type_code(&cx.opts.device_type).unwrap_or(multicore);
+    if me != host && me != multicore {
+        return None;
+    }
     Some(on_device_value(&cx.opts.device_type, arg))
 }
 

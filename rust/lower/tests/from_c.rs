@@ -3,10 +3,14 @@
 use accjit_ir::*;
 
 fn lower_c(src: &str) -> Result<(Module, String), String> {
+    lower_c_for(src, "multicore")
+}
+
+fn lower_c_for(src: &str, device: &str) -> Result<(Module, String), String> {
     let mut sm = SourceMap::new();
     let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).map_err(|d| format!("front end: {}", d.render(&sm)))?;
     validate::validate(&m, validate::Stage::Parsed).map_err(|d| format!("front-end IR invalid: {}", d.render(&sm)))?;
-    accjit_lower::lower_with_sources(&mut m, &accjit_lower::LowerOptions { device_type: "multicore".into() }, Some(&sm)).map_err(|d| d.render(&sm))?;
+    accjit_lower::lower_with_sources(&mut m, &accjit_lower::LowerOptions { device_type: device.into() }, Some(&sm)).map_err(|d| d.render(&sm))?;
     validate::validate(&m, validate::Stage::Lowered).map_err(|d| format!("lowered IR invalid: {}\n{}", d.render(&sm), print::module_to_string(&m)))?;
     let text = print::module_to_string(&m);
     Ok((m, text))
@@ -462,4 +466,17 @@ fn cache_kept_in_the_kernel() {
     let hint = hint.unwrap_or_else(|| panic!("no cache hint in {}", text));
     assert_eq!(hint.data[0].vars[0].text, "a[i:3]");
     assert!(text.contains("#acc cache(a[i:3])"), "{}", text);
+}
+
+#[test]
+fn acc_on_device_is_left_to_each_form_of_a_gpu_program() {
+    // A program for nvidia also carries the CPU form of its kernels (if(false), self,
+    // the host and multicore devices): the call stays, each back end answers for itself.
+    let src = "#include <openacc.h>\nint f(void) {\n int on_host = 0;\n#pragma acc serial copy(on_host)\n { on_host = acc_on_device(acc_device_host); }\n return on_host;\n}\n";
+    let (m, _) = lower_c_for(src, "nvidia").unwrap();
+    let k = print::function_to_string(&m, &m.kernels[0].func);
+    assert!(k.contains("$acc_on_device"), "{k}");
+    let (m, _) = lower_c_for(src, "multicore").unwrap();
+    let k = print::function_to_string(&m, &m.kernels[0].func);
+    assert!(!k.contains("$acc_on_device"), "{k}");
 }

@@ -45,7 +45,13 @@ pub fn discover() -> Vec<Device> {
             Device::new(
                 DeviceType::Nvidia,
                 i,
-                Box::new(GpuMemory { ordinal: i, inner: OnceLock::new(), blocks: Mutex::new(Default::default()) }),
+                Box::new(GpuMemory {
+                    ordinal: i,
+                    inner: OnceLock::new(),
+                    blocks: Mutex::new(Default::default()),
+                    held: Default::default(),
+                    base_free: OnceLock::new(),
+                }),
                 Box::new(GpuCompute { ordinal: i }),
                 Queues::with_streams(Box::new(GpuStreams { ordinal: i, used: Mutex::new(BTreeSet::new()) })),
             )
@@ -76,11 +82,29 @@ pub(crate) struct LoadedFn {
 // --- memory -------------------------------------------------------------------
 
 /// The GPU's memory, opened at first use; keeps the `acc_malloc` blocks'
-/// extents so that a launch recognises device addresses (`owns`).
+/// extents so that a launch recognises device addresses (`owns`), and its
+/// own books of what the device holds: free memory
+/// (`acc_property_free_memory`) is the driver's free memory when the device
+/// was first asked (with what the caching allocator keeps counted free)
+/// less the bytes present data and `acc_malloc` blocks hold now, so it
+/// moves by exactly what a program allocates and frees, as on the CPU
+/// devices (the pool's caching and other processes do not make it jump).
 struct GpuMemory {
     ordinal: usize,
     inner: OnceLock<Box<dyn Memory>>,
     blocks: Mutex<std::collections::BTreeMap<usize, usize>>,
+    held: std::sync::atomic::AtomicUsize,
+    base_free: OnceLock<usize>,
+}
+
+impl GpuMemory {
+    fn hold(&self, bytes: usize) {
+        self.held.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn release(&self, bytes: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let _ = self.held.fetch_update(Relaxed, Relaxed, |h| Some(h.saturating_sub(bytes)));
+    }
 }
 
 impl GpuMemory {
@@ -93,27 +117,46 @@ impl GpuMemory {
     }
 }
 
+impl GpuMemory {
+    /// The driver's free memory at the device's first use, plus what this
+    /// device held then (nothing, unless a copy came first).
+    fn baseline(&self) -> usize {
+        *self.base_free.get_or_init(|| {
+            let free = cuda::gpu(self.ordinal).map(|g| g.mem_info().1).unwrap_or(0);
+            free + self.held.load(std::sync::atomic::Ordering::Relaxed)
+        })
+    }
+}
+
 impl Memory for GpuMemory {
     fn is_shared(&self) -> bool {
         false
     }
     fn alloc_copy(&self, host: usize, bytes: usize) -> AccResult<usize> {
-        self.mem()?.alloc_copy(host, bytes)
+        self.baseline();
+        let d = self.mem()?.alloc_copy(host, bytes)?;
+        self.hold(bytes);
+        Ok(d)
     }
     fn free_copy(&self, dev: usize, host: usize, bytes: usize) {
+        self.release(bytes);
         if let Ok(m) = self.mem() {
             m.free_copy(dev, host, bytes)
         }
     }
     fn malloc(&self, bytes: usize) -> AccResult<usize> {
+        self.baseline();
         let p = self.mem()?.malloc(bytes)?;
         if p != 0 {
             lock(&self.blocks).insert(p, bytes);
+            self.hold(bytes);
         }
         Ok(p)
     }
     fn free(&self, dev: usize) {
-        lock(&self.blocks).remove(&dev);
+        if let Some(bytes) = lock(&self.blocks).remove(&dev) {
+            self.release(bytes);
+        }
         if let Ok(m) = self.mem() {
             m.free(dev)
         }
@@ -142,7 +185,9 @@ impl Memory for GpuMemory {
         }
     }
     fn memory_info(&self) -> (usize, usize) {
-        cuda::gpu(self.ordinal).map(|g| g.mem_info()).unwrap_or((0, 0))
+        let total = cuda::gpu(self.ordinal).map(|g| g.mem_info().0).unwrap_or(0);
+        let base = self.baseline();
+        (total, base.saturating_sub(self.held.load(std::sync::atomic::Ordering::Relaxed)).min(total))
     }
     fn take_error(&self) -> Option<AccError> {
         let e = cuda::gpu(self.ordinal).ok()?.take_error()?;
@@ -253,16 +298,6 @@ impl Compute for GpuCompute {
 
     fn init(&self) -> AccResult<()> {
         self.gpu().map(|_| ())
-    }
-
-    fn property(&self, prop: i32) -> Option<usize> {
-        let g = self.gpu().ok()?;
-        match prop {
-            acc_property_memory => Some(g.mem_info().0),
-            acc_property_free_memory => Some(g.mem_info().1),
-            acc_property_shared_memory_support => Some(0),
-            _ => None,
-        }
     }
 
     fn property_string(&self, prop: i32) -> Option<String> {

@@ -76,6 +76,19 @@ fn fake_nvidia_child() {
     assert!(api::get_property(0, acc_device_nvidia, acc_property_memory) > 0);
     assert_eq!(api::get_property_string(0, acc_device_nvidia, acc_property_name).as_deref(), Some("Fake CUDA device"));
 
+    // Free memory moves by exactly what the program allocates and frees.
+    let free = || api::get_property(0, acc_device_nvidia, acc_property_free_memory);
+    let f0 = free();
+    assert!(f0 > 0 && f0 <= api::get_property(0, acc_device_nvidia, acc_property_memory));
+    let m = api::malloc(1 << 20).unwrap();
+    assert_eq!(free(), f0 - (1 << 20));
+    let mut w = vec![0u8; 4096];
+    api::copyin(w.as_mut_ptr() as usize, 4096, SYNC).unwrap();
+    assert_eq!(free(), f0 - (1 << 20) - 4096);
+    api::free(m).unwrap();
+    api::delete(w.as_mut_ptr() as usize, 4096, false, SYNC).unwrap();
+    assert_eq!(free(), f0);
+
     // A declared global: the module's symbol becomes its device copy.
     let mut table = [10u32, 20, 30, 40];
     let th = table.as_mut_ptr() as usize;

@@ -43,7 +43,7 @@ int main(void) {
   #pragma acc shutdown device_type(*)
   PRESENT(a, n * sizeof(float), 0);
   #pragma acc enter data copyin(a[0:n])
-  #pragma acc shutdown device_type(xeon_phi_9000, radeon, multicore, host)
+  #pragma acc shutdown device_type(xeon_phi_9000, radeon, multicore, host, nvidia)
   PRESENT(a, n * sizeof(float), 0);
   #pragma acc enter data copyin(a[0:n])
   #pragma acc shutdown

@@ -43,6 +43,8 @@ static long work(int seed) {
   #pragma acc parallel loop collapse(2) present(grid[4:8][0:C], scratch[0:256])
   for (int i = 4; i < 12; i++)
     for (int j = 0; j < C; j++) grid[i][j] += scratch[(i * C + j) % 128];
+  /* The declared section comes home at the end of the scope: read it before that. */
+  #pragma acc update self(grid[4:8][0:C])
   long s = 0;
   for (int i = 0; i < 16; i++)
     for (int j = 0; j < C; j++) s += (long)grid[i][j];
