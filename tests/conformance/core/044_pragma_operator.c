@@ -2,7 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define PAR_LOOP _Pragma("acc parallel loop")
+/* a, b are pointers: their data needs clauses on a device without shared memory. */
+#define PAR_LOOP _Pragma("acc parallel loop copyin(a[0:n]) copyout(b[0:n])")
 #define ACC(x) _Pragma(#x)
 #define SCALE_LOOP(n, a, s) \
   _Pragma("acc parallel loop copy(a[0:n])") \
@@ -17,7 +18,7 @@ int main(void) {
   for (int i = 0; i < n; i++) b[i] = a[i] + 1.0f;
   SCALE_LOOP(n, a, 3.0f)
   double sum = 0;
-  ACC(acc parallel loop reduction(+:sum))
+  ACC(acc parallel loop reduction(+:sum) copyin(b[0:n]))
   for (int i = 0; i < n; i++) sum += b[i];
   double want = 0;
   for (int i = 0; i < n; i++) {

@@ -16,7 +16,8 @@ int main(void) {
     for (int i = 0; i < n; i++) a[i] -= 3.0;
   }
   long count = 0;
-  #pragma acc parallel loop reduction(+:count) device_type(host, multicore) num_gangs(3) device_type(*) num_gangs(5)
+  /* a is a pointer: its data needs a clause on a device without shared memory. */
+  #pragma acc parallel loop reduction(+:count) copyin(a[0:n]) device_type(host, multicore) num_gangs(3) device_type(*) num_gangs(5)
   for (int i = 0; i < n; i++) count += (a[i] > 100.0);
   int errors = 0;
   long want = 0;
