@@ -18,6 +18,8 @@
 // with the source), and their expressions emit code: `(x * y) / (x * y)` is a NaN maker, not a no-op.
 #[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
 mod basic;
+#[allow(clippy::excessive_precision, clippy::approx_constant, clippy::eq_op)]
+mod bessel;
 mod dsl;
 #[cfg(test)]
 mod eval;
@@ -116,6 +118,10 @@ const FUNCS: &[(&str, Builder)] = &[
     ("remainder", basic::remainder),
     ("remquo", basic::remquo),
     ("nan", basic::nan),
+    ("j0", bessel::j0),
+    ("j1", bessel::j1),
+    ("y0", bessel::y0),
+    ("y1", bessel::y1),
     ("exp", explog::exp),
     ("pow", pow::pow),
     ("cbrt", special::cbrt),

@@ -49,6 +49,10 @@ mod c {
         pub fn ldexp(x: f64, n: i32) -> f64;
         pub fn frexp(x: f64, e: *mut i32) -> f64;
         pub fn rint(x: f64) -> f64;
+        pub fn j0(x: f64) -> f64;
+        pub fn j1(x: f64) -> f64;
+        pub fn y0(x: f64) -> f64;
+        pub fn y1(x: f64) -> f64;
         pub fn remquo(x: f64, y: f64, q: *mut i32) -> f64;
         pub fn remquof(x: f32, y: f32, q: *mut i32) -> f32;
     }
@@ -511,5 +515,46 @@ fn remquo_matches_libm() {
         if !wantf.is_nan() {
             assert_eq!((stf[0].1 as u32 as i32).unsigned_abs() & 7, qf.unsigned_abs() & 7, "remquof({xf:e}, {yf:e})");
         }
+    }
+}
+
+type Reference = fn(f64) -> f64;
+
+#[test]
+fn bessel_functions() {
+    // Near their zeros the Bessel functions' relative error is unbounded in fdlibm and glibc alike:
+    // the error is measured relative to max(|f(x)|, envelope), envelope = min(1, 1/√|x|) (the amplitude
+    // of the oscillation): relative error away from the zeros, error against the amplitude near them.
+    let funcs: [(&str, Reference); 4] =
+        [("j0", |x| unsafe { c::j0(x) }), ("j1", |x| unsafe { c::j1(x) }), ("y0", |x| unsafe { c::y0(x) }), ("y1", |x| unsafe { c::y1(x) })];
+    for (name, reference) in funcs {
+        let p = build(name).unwrap();
+        let pf = build(&format!("{name}f")).unwrap();
+        let mut rng = Rng(17);
+        let mut xs: Vec<f64> = SPECIALS.to_vec();
+        for r in [(0.0, 2.0, true), (2.0, 30.0, true), (30.0, 1e6, true), (1e6, 1e300, true), (1e-300, 1e-5, true)] {
+            xs.extend((0..samples()).map(|_| rng.in_range(r.0, r.1, r.2)));
+        }
+        let (mut worst, mut at) = (0.0f64, 0.0);
+        for &x in &xs {
+            let (got, want) = (eval1(&p, x), reference(x));
+            if want.is_nan() || got.is_nan() || want.is_infinite() || x.is_infinite() {
+                assert!(ulp64(got, want) == 0, "{name}({x:e}) = {got:e}, libm {want:e}");
+                continue;
+            }
+            let scale = 1f64.min(1.0 / x.abs().sqrt());
+            let e = (got - want).abs() / want.abs().max(scale) / f64::EPSILON;
+            if e > worst {
+                (worst, at) = (e, x);
+            }
+            let xf = x as f32;
+            let (gf, wf) = (eval1f(&pf, xf) as f64, reference(xf as f64) as f32 as f64);
+            if wf.is_finite() && xf.is_finite() {
+                let ef = (gf - wf).abs() / wf.abs().max(scale) / f32::EPSILON as f64;
+                assert!(ef <= 1.0, "{name}f({xf:e}) = {gf:e}, libm {wf:e}");
+            }
+        }
+        println!("{name:<4} max error {worst:.1} eps (relative to max(|f|, envelope)) at {at:e}");
+        assert!(worst <= 4.0, "{name}: {worst} eps at {at:e}");
     }
 }

@@ -392,3 +392,15 @@ fn atan2_core(y: V, x: V) {
 pub fn atan2(t: Ty) -> super::Prog {
     super::binary(t, atan2_core)
 }
+
+/// (sin x, cos x) for finite x from one reduction (the Bessel functions' phase).
+pub(super) fn sin_cos_v(x: V) -> (V, V) {
+    let (n, y0, y1) = rem_pio2(x);
+    let s = k_sin(y0, y1);
+    let c = k_cos(y0, y1);
+    let pick = |q: V| {
+        let r = sel((q & 1).ne(0), c, s);
+        sel((q & 2).ne(0), -r, r)
+    };
+    (pick(n), pick(n + 1))
+}
