@@ -144,6 +144,16 @@ impl FnCx<'_> {
     fn lower_load(&mut self, p: ExprId) -> Result<Val, Diagnostic> {
         let place = self.lower_place(p)?;
         let ty = self.ety(p);
+        if let (Place::Mem(a), Some(s)) = (&place, scalar_of(&ty).filter(|_| !matches!(ty, Type::Array(..)))) {
+            if crate::cache::place_base(self.f, p).is_some_and(|l| self.read_only.contains(&l)) {
+                // A `cache`d array the kernel cannot change: the read-only path.
+                let g = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("cvta.to.global.u64 {g}, {a};"));
+                let r = self.sreg(s);
+                self.e.line(&format!("ld.global.nc.{} {r}, [{g}];", crate::value::mem_ty(s)));
+                return Ok(Val::S(r));
+            }
+        }
         Ok(self.read_place(&place, &ty))
     }
 

@@ -127,6 +127,8 @@ pub struct FnCx<'m> {
     pub uses_worker_groups: bool,
     /// The `.shared` symbol of the kernel's gang-shared locals.
     pub gang_shared: Option<String>,
+    /// Pointer locals whose arrays are read through `ld.global.nc` (`cache.rs`).
+    pub read_only: BTreeSet<LocalId>,
 }
 
 /// Which locals have their address taken.
@@ -207,6 +209,7 @@ impl<'m> FnCx<'m> {
             copy_ptrs: BTreeSet::new(),
             uses_worker_groups: false,
             gang_shared: None,
+            read_only: BTreeSet::new(),
         }
     }
 

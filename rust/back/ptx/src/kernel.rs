@@ -153,6 +153,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         fx.gang_shared = Some(sym);
     }
     fx.effect_written = fx.effect_written_locals(&f.body);
+    fx.read_only = crate::cache::read_only_cached(f);
     fx.prologue();
     let mut params = vec![];
     let mut param_bytes = vec![];

@@ -23,6 +23,7 @@
 //! never a panic and never wrong PTX.
 
 pub mod atomic;
+mod cache;
 mod call;
 mod emit;
 mod expr;

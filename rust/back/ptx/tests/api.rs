@@ -97,3 +97,23 @@ fn global_symbols_are_ptx_identifiers_and_distinct() {
         assert!(!s.starts_with(|c: char| c.is_ascii_digit()));
     }
 }
+
+#[test]
+fn cached_arrays_the_kernel_cannot_change_use_the_read_only_path() {
+    let read = |body: &str| {
+        let src = format!(
+            "void f(int n, float *a, float *b) {{\n\
+             #pragma acc parallel loop copy(a[0:n], b[0:n])\n\
+             for (int i = 1; i < n - 1; i++) {{\n\
+             #pragma acc cache(a[i-1:3])\n\
+             {body}\n\
+             }}\n\
+             }}\n"
+        );
+        compile(&src).unwrap().text.matches("ld.global.nc.f32").count()
+    };
+    assert_eq!(read("b[i] = a[i - 1] + a[i] + a[i + 1];"), 3);
+    // Stored through, or reassigned: an ordinary load.
+    assert_eq!(read("b[i] = a[i - 1] + a[i + 1]; a[i] = 0.0f;"), 0);
+    assert_eq!(read("b[i] = a[i]; a = b;"), 0);
+}
