@@ -294,6 +294,11 @@ fn clause_left(dev: &Device, var: &str, host: usize) {
     });
 }
 
+/// Drops every clause in force on this thread (a hosted call that ended early).
+pub(crate) fn forget_clauses_in_force() {
+    IN_FORCE.with(|f| f.borrow_mut().clear());
+}
+
 /// The host start of the section the innermost structured clause in force
 /// on variable `var` (on `dev`) made present, among those `accept` allows.
 pub(crate) fn section_in_force(dev: &Device, var: &str, mut accept: impl FnMut(usize) -> bool) -> Option<usize> {

@@ -142,6 +142,7 @@ impl Device {
     /// entry without freeing (the memory is gone) and start a new generation.
     pub fn lost_state(&self) {
         self.table().drain();
+        self.mem.lost();
         self.generation.fetch_add(1, AcqRel);
     }
 

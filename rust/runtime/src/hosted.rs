@@ -131,6 +131,8 @@ fn unwind_journal() {
     for h in held.into_iter().rev() {
         let _ = std::panic::catch_unwind(|| crate::data::release_held(h));
     }
+    // The dead call's regions are over: their clauses are no longer in force.
+    crate::data::forget_clauses_in_force();
 }
 
 /// Ends the current program with `o` as described in the module docs.

@@ -72,6 +72,9 @@ pub trait Memory: Send + Sync {
     fn take_error(&self) -> Option<AccError> {
         None
     }
+    /// The device lost all its memory (a GPU context recreated after a
+    /// fault): forget the blocks and bytes held.
+    fn lost(&self) {}
 }
 
 /// Host memory used as device memory (host and multicore devices).

@@ -189,6 +189,10 @@ impl Memory for GpuMemory {
         let base = self.baseline();
         (total, base.saturating_sub(self.held.load(std::sync::atomic::Ordering::Relaxed)).min(total))
     }
+    fn lost(&self) {
+        lock(&self.blocks).clear();
+        self.held.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
     fn take_error(&self) -> Option<AccError> {
         let e = cuda::gpu(self.ordinal).ok()?.take_error()?;
         Some(after_error(self.ordinal, e))
