@@ -328,9 +328,13 @@ impl FnCx<'_> {
         let t = op_ty(s);
         if s.is_float() {
             let ins = match op {
-                BinOp::Add => format!("add.{t}"),
-                BinOp::Sub => format!("sub.{t}"),
-                BinOp::Mul => format!("mul.{t}"),
+                // `.rn` on every float operation: it also stops ptxas from
+                // contracting a multiply and an add into an FMA, so results
+                // agree bit for bit with the CPU devices (C leaves contraction
+                // to the implementation; accjit chooses agreement).
+                BinOp::Add => format!("add.rn.{t}"),
+                BinOp::Sub => format!("sub.rn.{t}"),
+                BinOp::Mul => format!("mul.rn.{t}"),
                 BinOp::Div => format!("div.rn.{t}"),
                 BinOp::Rem => {
                     let name = if s == Scalar::F32 { "fmodf" } else { "fmod" };
@@ -595,7 +599,7 @@ impl FnCx<'_> {
             }
             (Type::Scalar(s), Val::S(v)) if s.is_float() => {
                 let r = self.sreg(*s);
-                self.e.line(&format!("add.{} {r}, {v}, {};", op_ty(*s), float_lit(*s, sign as f64)));
+                self.e.line(&format!("add.rn.{} {r}, {v}, {};", op_ty(*s), float_lit(*s, sign as f64)));
                 Val::S(r)
             }
             (Type::Scalar(s), Val::S(v)) => {
@@ -604,7 +608,7 @@ impl FnCx<'_> {
             }
             (Type::Complex(s), Val::C(re, im)) => {
                 let r = self.sreg(*s);
-                self.e.line(&format!("add.{} {r}, {re}, {};", op_ty(*s), float_lit(*s, sign as f64)));
+                self.e.line(&format!("add.rn.{} {r}, {re}, {};", op_ty(*s), float_lit(*s, sign as f64)));
                 Val::C(r, im.clone())
             }
             _ => return Err(unsupported(span, format!("++/-- on a value of type {pty:?}"))),
@@ -687,14 +691,14 @@ impl FnCx<'_> {
             r
         };
         let res = match op {
-            BinOp::Add => Val::C(op3(self, "add", &a, &c), op3(self, "add", &b, &d)),
-            BinOp::Sub => Val::C(op3(self, "sub", &a, &c), op3(self, "sub", &b, &d)),
+            BinOp::Add => Val::C(op3(self, "add.rn", &a, &c), op3(self, "add.rn", &b, &d)),
+            BinOp::Sub => Val::C(op3(self, "sub.rn", &a, &c), op3(self, "sub.rn", &b, &d)),
             BinOp::Mul => {
-                let ac = op3(self, "mul", &a, &c);
-                let bd = op3(self, "mul", &b, &d);
-                let ad = op3(self, "mul", &a, &d);
-                let bc = op3(self, "mul", &b, &c);
-                Val::C(op3(self, "sub", &ac, &bd), op3(self, "add", &ad, &bc))
+                let ac = op3(self, "mul.rn", &a, &c);
+                let bd = op3(self, "mul.rn", &b, &d);
+                let ad = op3(self, "mul.rn", &a, &d);
+                let bc = op3(self, "mul.rn", &b, &c);
+                Val::C(op3(self, "sub.rn", &ac, &bd), op3(self, "add.rn", &ad, &bc))
             }
             BinOp::Div => {
                 // Smith's algorithm, both branches, selected.
@@ -704,22 +708,22 @@ impl FnCx<'_> {
                 let big = self.e.reg(PtxTy::Pred);
                 self.e.line(&format!("setp.ge.{t} {big}, {ca}, {da};"));
                 let r1 = op3(self, "div.rn", &d, &c);
-                let t1 = op3(self, "mul", &d, &r1);
-                let den1 = op3(self, "add", &c, &t1);
-                let br = op3(self, "mul", &b, &r1);
-                let n1 = op3(self, "add", &a, &br);
+                let t1 = op3(self, "mul.rn", &d, &r1);
+                let den1 = op3(self, "add.rn", &c, &t1);
+                let br = op3(self, "mul.rn", &b, &r1);
+                let n1 = op3(self, "add.rn", &a, &br);
                 let re1 = op3(self, "div.rn", &n1, &den1);
-                let ar = op3(self, "mul", &a, &r1);
-                let n2 = op3(self, "sub", &b, &ar);
+                let ar = op3(self, "mul.rn", &a, &r1);
+                let n2 = op3(self, "sub.rn", &b, &ar);
                 let im1 = op3(self, "div.rn", &n2, &den1);
                 let r2 = op3(self, "div.rn", &c, &d);
-                let t2 = op3(self, "mul", &c, &r2);
-                let den2 = op3(self, "add", &t2, &d);
-                let ar2 = op3(self, "mul", &a, &r2);
-                let n3 = op3(self, "add", &ar2, &b);
+                let t2 = op3(self, "mul.rn", &c, &r2);
+                let den2 = op3(self, "add.rn", &t2, &d);
+                let ar2 = op3(self, "mul.rn", &a, &r2);
+                let n3 = op3(self, "add.rn", &ar2, &b);
                 let re2 = op3(self, "div.rn", &n3, &den2);
-                let br2 = op3(self, "mul", &b, &r2);
-                let n4 = op3(self, "sub", &br2, &a);
+                let br2 = op3(self, "mul.rn", &b, &r2);
+                let n4 = op3(self, "sub.rn", &br2, &a);
                 let im2 = op3(self, "div.rn", &n4, &den2);
                 let (re, im) = (self.sreg(s), self.sreg(s));
                 self.e.line(&format!("selp.{t} {re}, {re1}, {re2}, {big};"));
