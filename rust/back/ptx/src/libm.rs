@@ -9,7 +9,8 @@
 //! coefficients are those of fdlibm/FreeBSD msun as carried by musl and the
 //! Rust `libm` crate (Sun Microsystems copyright notices, freely
 //! distributable), adapted to straight-line code where the branches only
-//! picked special cases. Float functions evaluate the double algorithm on the
+//! picked special cases (also `cbrt` from CORE-MATH and musl's Lanczos
+//! `tgamma`, both as in that crate). Float functions evaluate the double algorithm on the
 //! widened argument and round once, except the exact ones (`fabsf`, `sqrtf`,
 //! `fmaf`, rounding, `fminf`…) which use the f32 instruction. Accuracy per
 //! function is in docs/nvidia.md, section "Math functions".
