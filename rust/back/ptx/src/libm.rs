@@ -123,6 +123,8 @@ const FUNCS: &[(&str, Builder)] = &[
     ("j1", bessel::j1),
     ("y0", bessel::y0),
     ("y1", bessel::y1),
+    ("jn", bessel::jn),
+    ("yn", bessel::yn),
     ("exp", explog::exp),
     ("pow", pow::pow),
     ("cbrt", special::cbrt),

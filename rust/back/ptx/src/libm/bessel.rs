@@ -5,7 +5,7 @@
 //! sin ± cos computed without cancellation through cos 2x, and P, Q from
 //! rational approximations on four intervals (picked by selects).
 
-use super::dsl::{ret, ret_if, sel, IntoV, Ty, V};
+use super::dsl::{bra, bra_if, label, place, ret, ret_if, sel, set, var, IntoV, Ty, V};
 
 const J0_INVSQRTPI: f64 = 5.64189583547756279280e-01;
 const J0_TPI: f64 = 6.36619772367581382433e-01;
@@ -382,4 +382,178 @@ fn y1_core(x: V) {
 }
 pub fn y1(t: Ty) -> super::Prog {
     super::unary(t, y1_core)
+}
+
+/// sin/cos combination of the large-x form of order n ≥ 2 (fdlibm's table on nm1 & 3), times √(2/(πx)).
+fn asymptotic_n(nm1: V, x: V, y: bool) -> V {
+    let (s, c) = super::trig::sin_cos_v(x);
+    let q = nm1 & 3;
+    let t = if !y {
+        sel(q.eq(0), s - c, sel(q.eq(1), -c - s, sel(q.eq(2), c - s, c + s)))
+    } else {
+        sel(q.eq(0), -s - c, sel(q.eq(1), c - s, sel(q.eq(2), s + c, s - c)))
+    };
+    J0_INVSQRTPI * t / x.sqrt()
+}
+
+/// jn (fdlibm e_jn.c): forward recurrence from j0, j1 when n - 1 < x, the
+/// first Taylor term for tiny x, else a continued fraction for J(n)/J(n-1)
+/// and backward recurrence normalised by j0 or j1.
+fn jn_core(n: V, x: V) {
+    ret_if(x.is_nan(), x);
+    let neg_n = n.lt(0);
+    let nm1 = sel(neg_n, 0i32 - (n + 1), n - 1);
+    // J(-n, x) = J(n, -x); J(n, -x) = (-1)^n J(n, x).
+    let xs = sel(neg_n, -x, x);
+    let sign = xs.bits().s().lt(0i64) & (n & 1).ne(0);
+    let ax = xs.abs();
+    let j0v = super::dsl::sub(Ty::F64, || j0_core(ax));
+    let j1v = super::dsl::sub(Ty::F64, || j1_core(ax));
+    ret_if(n.eq(0), j0v);
+    ret_if(nm1.eq(0), super::basic::mulsign_v(j1v, xs));
+    let b = var(Ty::F64, 0.0);
+    let done = label();
+    bra_if(ax.eq(0.0) | ax.eq(f64::INFINITY), done);
+    let nf1 = nm1.to(Ty::F64);
+    let (not_forward, not_huge) = (label(), label());
+    bra_if(!nf1.lt(ax), not_forward);
+    // n - 1 < x.
+    bra_if(ax.lt(f64::from_bits(0x52d0_0000_0000_0000)), not_huge);
+    set(b, asymptotic_n(nm1, ax, false));
+    bra(done);
+    place(not_huge);
+    {
+        let a = var(Ty::F64, j0v);
+        set(b, j1v);
+        let i = var(Ty::S32, 0i32);
+        let (top, end) = (label(), label());
+        place(top);
+        bra_if(i.ge(nm1), end);
+        set(i, i + 1);
+        let t = b;
+        let t = var(Ty::F64, t);
+        set(b, b * (2.0 * i.to(Ty::F64) / ax) - a);
+        set(a, t);
+        bra(top);
+        place(end);
+        bra(done);
+    }
+    place(not_forward);
+    let not_tiny = label();
+    bra_if(ax.ge(f64::from_bits(0x3e10_0000_0000_0000)), not_tiny);
+    {
+        // (x/2)^n / n!, zero for n > 33.
+        let half = ax * 0.5;
+        set(b, half);
+        let a = var(Ty::F64, 1.0);
+        let i = var(Ty::S32, 2i32);
+        let (top, end) = (label(), label());
+        place(top);
+        bra_if(i.gt(nm1 + 1), end);
+        set(a, a * i.to(Ty::F64));
+        set(b, b * half);
+        set(i, i + 1);
+        bra(top);
+        place(end);
+        set(b, sel(nm1.gt(32), 0.0f64.v(Ty::F64), b / a));
+        bra(done);
+    }
+    place(not_tiny);
+    {
+        // The continued fraction J(n)/J(n-1), as many terms as Q(k) < 1e9 asks.
+        let nf = nf1 + 1.0;
+        let w = 2.0 * nf / ax;
+        let h = 2.0 / ax;
+        let z = var(Ty::F64, w + h);
+        let q0 = var(Ty::F64, w);
+        let q1 = var(Ty::F64, w * (w + h) - 1.0);
+        let k = var(Ty::S32, 1i32);
+        let (top, end) = (label(), label());
+        place(top);
+        bra_if(q1.ge(1.0e9), end);
+        set(k, k + 1);
+        set(z, z + h);
+        let tmp = z * q1 - q0;
+        set(q0, q1);
+        set(q1, tmp);
+        bra(top);
+        place(end);
+        let t = var(Ty::F64, 0.0);
+        let i = var(Ty::S32, k);
+        let (top, end) = (label(), label());
+        place(top);
+        bra_if(i.lt(0), end);
+        set(t, 1.0 / (2.0 * (i.to(Ty::F64) + nf) / ax - t));
+        set(i, i - 1);
+        bra(top);
+        place(end);
+        let a = var(Ty::F64, t);
+        set(b, 1.0);
+        // Backward recurrence; rescaled when (2/x)^n·n! may overflow.
+        let rescale = (nf * super::explog::log_v(w.abs())).ge(7.09782712893383973096e+02);
+        let i = var(Ty::S32, nm1);
+        let (top, end) = (label(), label());
+        place(top);
+        bra_if(i.le(0), end);
+        let prev = var(Ty::F64, b);
+        set(b, b * (2.0 * i.to(Ty::F64)) / ax - a);
+        set(a, prev);
+        let big = rescale & b.gt(f64::from_bits(0x5f30_0000_0000_0000));
+        set(a, sel(big, a / b, a));
+        set(t, sel(big, t / b, t));
+        set(b, sel(big, 1.0f64.v(Ty::F64), b));
+        set(i, i - 1);
+        bra(top);
+        place(end);
+        set(b, sel(j0v.abs().ge(j1v.abs()), t * j0v / b, t * j1v / a));
+    }
+    place(done);
+    ret(sel(sign, -b, b));
+}
+pub fn jn(t: Ty) -> super::Prog {
+    super::dsl::func(&[Ty::S32, t], t, |a| {
+        let (n, x) = (a[0], a[1].to(Ty::F64));
+        let r = super::dsl::sub(Ty::F64, || jn_core(n, x));
+        ret(r.to(t));
+    })
+}
+
+/// yn (fdlibm e_jn.c): forward recurrence from y0, y1 (stable for Y), stopped at -inf.
+fn yn_core(n: V, x: V) {
+    ret_if(x.is_nan(), x);
+    ret_if(x.lt(0.0), 0.0 / (x - x));
+    ret_if(x.eq(f64::INFINITY), 0.0f64);
+    let neg_n = n.lt(0);
+    let nm1 = sel(neg_n, 0i32 - (n + 1), n - 1);
+    let sign = neg_n & (n & 1).ne(0);
+    let y0v = super::dsl::sub(Ty::F64, || y0_core(x));
+    let y1v = super::dsl::sub(Ty::F64, || y1_core(x));
+    ret_if(n.eq(0), y0v);
+    ret_if(nm1.eq(0), sel(sign, -y1v, y1v));
+    let b = var(Ty::F64, y1v);
+    let done = label();
+    let recur = label();
+    bra_if(x.lt(f64::from_bits(0x52d0_0000_0000_0000)), recur);
+    set(b, asymptotic_n(nm1, x, true));
+    bra(done);
+    place(recur);
+    let a = var(Ty::F64, y0v);
+    let i = var(Ty::S32, 0i32);
+    let top = label();
+    place(top);
+    bra_if(i.ge(nm1) | b.eq(f64::NEG_INFINITY), done);
+    set(i, i + 1);
+    let prev = var(Ty::F64, b);
+    set(b, (2.0 * i.to(Ty::F64) / x) * b - a);
+    set(a, prev);
+    bra(top);
+    place(done);
+    ret(sel(sign, -b, b));
+}
+pub fn yn(t: Ty) -> super::Prog {
+    super::dsl::func(&[Ty::S32, t], t, |a| {
+        let (n, x) = (a[0], a[1].to(Ty::F64));
+        let r = super::dsl::sub(Ty::F64, || yn_core(n, x));
+        ret(r.to(t));
+    })
 }

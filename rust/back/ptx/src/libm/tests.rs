@@ -53,6 +53,8 @@ mod c {
         pub fn j1(x: f64) -> f64;
         pub fn y0(x: f64) -> f64;
         pub fn y1(x: f64) -> f64;
+        pub fn jn(n: i32, x: f64) -> f64;
+        pub fn yn(n: i32, x: f64) -> f64;
         pub fn remquo(x: f64, y: f64, q: *mut i32) -> f64;
         pub fn remquof(x: f32, y: f32, q: *mut i32) -> f32;
     }
@@ -556,5 +558,54 @@ fn bessel_functions() {
         }
         println!("{name:<4} max error {worst:.1} eps (relative to max(|f|, envelope)) at {at:e}");
         assert!(worst <= 4.0, "{name}: {worst} eps at {at:e}");
+    }
+}
+
+#[test]
+fn bessel_functions_of_order_n() {
+    // As bessel_functions: error relative to max(|f|, envelope), envelope min(1, 1/√|x|); below the
+    // turning point (|x| < |n|) J(n, x) is far below the envelope, so its relative error is checked
+    // separately (`rel`, in eps, where |J| > 2^-1000).
+    for (name, y) in [("jn", false), ("yn", true)] {
+        let p = build(name).unwrap();
+        let mut rng = Rng(23);
+        let mut worst = (0.0f64, 0, 0.0);
+        let mut rel = (0.0f64, 0, 0.0);
+        for _ in 0..samples() {
+            let n = (rng.next() % 41) as i32 - 20;
+            let x = if rng.next() & 1 == 0 { rng.in_range(0.0, 60.0, !y) } else { rng.in_range(1e-12, 1e4, !y) };
+            let want = unsafe {
+                if y {
+                    c::yn(n, x)
+                } else {
+                    c::jn(n, x)
+                }
+            };
+            let got = f64::from_bits(p.eval(&[n as u32 as u64, x.to_bits()]).0);
+            if !want.is_finite() || !got.is_finite() {
+                assert!(
+                    ulp64(got, want) == 0 || (want.is_infinite() && got.is_infinite() && want.signum() == got.signum()),
+                    "{name}({n}, {x:e}) = {got:e}, libm {want:e}"
+                );
+                continue;
+            }
+            let scale = 1f64.min(1.0 / x.abs().sqrt());
+            let e = (got - want).abs() / want.abs().max(scale).max(2f64.powi(-900)) / f64::EPSILON;
+            if e > worst.0 {
+                worst = (e, n, x);
+            }
+            if !y && x.abs() < n.abs() as f64 && want.abs() > 2f64.powi(-1000) {
+                let r = ((got - want) / want).abs() / f64::EPSILON;
+                if r > rel.0 {
+                    rel = (r, n, x);
+                }
+            }
+        }
+        println!(
+            "{name} max error {:.1} eps at n={} x={:e}; below the turning point relative {:.1} eps at n={} x={:e}",
+            worst.0, worst.1, worst.2, rel.0, rel.1, rel.2
+        );
+        assert!(worst.0 <= 16.0, "{name}: {worst:?}");
+        assert!(rel.0 <= 16.0, "{name} below the turning point: {rel:?}");
     }
 }
