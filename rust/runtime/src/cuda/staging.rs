@@ -147,31 +147,30 @@ impl Gpu {
         }
     }
 
-    /// The staging buffers, allocated on first use; false when pinned
-    /// memory cannot be had (copies then go to the driver directly).
-    fn ensure_buffers(&self, st: &mut State) -> bool {
+    /// At least `want` staging buffers (at most the tuning's count),
+    /// allocated as copies first need them (a copy of a few chunks does not
+    /// pin the whole set); false when no pinned memory can be had (copies
+    /// then go to the driver directly).
+    fn ensure_buffers(&self, st: &mut State, want: usize) -> bool {
         let t = st.tuning.unwrap_or_default();
-        if st.bufs.len() == t.buffers {
-            return true;
+        if st.bufs.len() > t.buffers {
+            self.release_buffers(st);
         }
-        self.release_buffers(st);
-        for _ in 0..t.buffers {
+        let want = want.clamp(1, t.buffers);
+        while st.bufs.len() < want {
             let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
             if unsafe { sys::cuMemHostAlloc(&mut host, t.chunk_bytes, 0) } != CUresult::CUDA_SUCCESS {
-                self.release_buffers(st);
-                return false;
+                break;
             }
-            let event = match self.take_event() {
-                Ok(e) => e,
+            match self.take_event() {
+                Ok(event) => st.bufs.push(Buf { host: host as usize, event, busy: false }),
                 Err(_) => {
                     let _ = unsafe { sys::cuMemFreeHost(host) };
-                    self.release_buffers(st);
-                    return false;
+                    break;
                 }
-            };
-            st.bufs.push(Buf { host: host as usize, event, busy: false });
+            }
         }
-        true
+        !st.bufs.is_empty()
     }
 
     /// Allocates the staging buffers now (`cuMemHostAlloc` of ~100 MiB
@@ -180,7 +179,7 @@ impl Gpu {
     pub(crate) fn warm_staging(&self) {
         if self.enter().is_ok() {
             let mut st = self.staging.state();
-            self.ensure_buffers(&mut st);
+            self.ensure_buffers(&mut st, usize::MAX);
         }
     }
 
@@ -214,12 +213,12 @@ impl Gpu {
         let stream = s as sys::CUstream;
         let mut st = self.staging.state();
         let t = st.tuning.unwrap_or_default();
-        if bytes <= t.direct_max || self.is_pinned_host(host) || !self.ensure_buffers(&mut st) {
+        let chunk = pipeline_chunk(bytes, &t);
+        if bytes <= t.direct_max || self.is_pinned_host(host) || !self.ensure_buffers(&mut st, bytes.div_ceil(chunk)) {
             drop(st);
             return self.check(sys::cuMemcpyHtoDAsync_v2(dev as sys::CUdeviceptr, host.cast(), bytes, stream), "cuMemcpyHtoDAsync");
         }
         let n = st.bufs.len();
-        let chunk = pipeline_chunk(bytes, &t);
         let (mut off, mut k) = (0, 0);
         while off < bytes {
             let len = chunk.min(bytes - off);
@@ -252,13 +251,13 @@ impl Gpu {
         let stream = s as sys::CUstream;
         let mut st = self.staging.state();
         let t = st.tuning.unwrap_or_default();
-        if bytes <= t.direct_max || self.is_pinned_host(host) || !self.ensure_buffers(&mut st) {
+        let chunk = pipeline_chunk(bytes, &t);
+        let chunks = bytes.div_ceil(chunk);
+        if bytes <= t.direct_max || self.is_pinned_host(host) || !self.ensure_buffers(&mut st, chunks) {
             drop(st);
             return self.check(sys::cuMemcpyDtoHAsync_v2(host.cast(), dev as sys::CUdeviceptr, bytes, stream), "cuMemcpyDtoHAsync");
         }
         let n = st.bufs.len();
-        let chunk = pipeline_chunk(bytes, &t);
-        let chunks = bytes.div_ceil(chunk);
         let span = |k: usize| (k * chunk, chunk.min(bytes - k * chunk));
         let issue = |gpu: &Gpu, b: &mut Buf, k: usize| -> AccResult<()> {
             let (off, len) = span(k);
