@@ -62,6 +62,21 @@ pub fn forget_current_context() {
     CURRENT.with(|c| c.set((0, u64::MAX)));
 }
 
+/// With `ACCJIT_CUDA_TRACE` set (non-empty, not 0): one line on stderr per
+/// costly step of the layer (device open, module load or compile, pinned
+/// buffers, driver allocations), with its time — to see where the first
+/// construct's time goes.
+pub fn tracing() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("ACCJIT_CUDA_TRACE").is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+pub(crate) fn trace(line: impl FnOnce() -> String) {
+    if tracing() {
+        eprintln!("accjit-cuda: {}", line());
+    }
+}
+
 /// Starts, on a background thread, what the first use of nvidia device 0
 /// costs: loading libcuda and `cuInit`, opening the device's context and
 /// its sync stream, loading the driver's PTX JIT compiler (a link of a
@@ -146,7 +161,12 @@ pub fn gpu(ordinal: usize) -> AccResult<&'static Gpu> {
     if let Some(g) = slot.get() {
         return Ok(g);
     }
+    let t0 = std::time::Instant::now();
     let g: &'static Gpu = Box::leak(Box::new(Gpu::open(ordinal)?));
+    trace(|| {
+        let init = init_timings().map(|(l, s, i)| format!(" (earlier: libcuda {:.1} ms, cuInit {:.1} ms)", (l + s).as_secs_f64() * 1e3, i.as_secs_f64() * 1e3));
+        format!("device {ordinal} opened in {:.1} ms{}", t0.elapsed().as_secs_f64() * 1e3, init.unwrap_or_default())
+    });
     Ok(*slot.get_or_init(|| g))
 }
 
@@ -472,8 +492,12 @@ impl alloc::RawDevice for Gpu {
     type Error = CUresult;
     fn raw_alloc(&self, bytes: usize) -> Result<usize, CUresult> {
         let mut p: sys::CUdeviceptr = 0;
+        let t0 = std::time::Instant::now();
         match unsafe { sys::cuMemAlloc_v2(&mut p, bytes) } {
-            CUresult::CUDA_SUCCESS => Ok(p as usize),
+            CUresult::CUDA_SUCCESS => {
+                trace(|| format!("cuMemAlloc of {bytes} B: {:.3} ms", t0.elapsed().as_secs_f64() * 1e3));
+                Ok(p as usize)
+            }
             r => {
                 if driver::is_fault(r) {
                     let _ = self.failure(r, "cuMemAlloc");

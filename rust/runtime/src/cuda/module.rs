@@ -121,6 +121,10 @@ impl Modules {
     }
 }
 
+fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 /// The process's disk cache (directory read from the environment once).
 pub fn disk_cache() -> &'static DiskCache {
     static CACHE: OnceLock<DiskCache> = OnceLock::new();
@@ -269,6 +273,7 @@ impl Gpu {
 
     /// [`Gpu::load_module`], also saying where the module came from.
     pub fn load_module_traced(&self, ptx: &str) -> AccResult<(GpuModule, ModuleOrigin)> {
+        let t0 = std::time::Instant::now();
         let key = CacheKey::for_cubin(ptx, self.compute_capability(), super::driver_version());
         let generation = self.generation();
         self.enter()?;
@@ -277,17 +282,41 @@ impl Gpu {
         }
         let disk = disk_cache();
         if let Some(cubin) = disk.load(&key) {
+            let read = t0.elapsed();
             // A cubin the driver refuses (should not happen: the key holds
             // the driver version) is compiled again and overwritten.
             if let Ok(m) = self.load_cubin(&cubin) {
                 self.modules.put(key, m.clone());
+                super::trace(|| {
+                    format!(
+                        "module from the disk cache: {} B PTX, {} B cubin; read {:.2} ms, load {:.2} ms",
+                        ptx.len(),
+                        cubin.len(),
+                        ms(read),
+                        ms(t0.elapsed() - read)
+                    )
+                });
                 return Ok((m, ModuleOrigin::Disk));
             }
         }
+        let t1 = std::time::Instant::now();
         let cubin = self.jit(ptx)?;
+        let t2 = std::time::Instant::now();
         let m = self.load_cubin(&cubin)?;
+        let t3 = std::time::Instant::now();
         disk.store(&key, &cubin);
         self.modules.put(key, m.clone());
+        super::trace(|| {
+            format!(
+                "module compiled: {} B PTX, {} B cubin; JIT {:.2} ms, load {:.2} ms, disk store {:.2} ms, total {:.2} ms",
+                ptx.len(),
+                cubin.len(),
+                ms(t2 - t1),
+                ms(t3 - t2),
+                ms(t3.elapsed()),
+                ms(t0.elapsed())
+            )
+        });
         Ok((m, ModuleOrigin::Compiled))
     }
 
@@ -308,7 +337,9 @@ impl Gpu {
         if self.enter().is_err() {
             return;
         }
+        let t0 = std::time::Instant::now();
         if let Ok(cubin) = self.jit(TRIVIAL_PTX) {
+            super::trace(|| format!("prewarm: JIT loaded in {:.1} ms", ms(t0.elapsed())));
             let mut m: sys::CUmodule = std::ptr::null_mut();
             if unsafe { sys::cuModuleLoadData(&mut m, cubin.as_ptr().cast()) } == CUresult::CUDA_SUCCESS {
                 let _ = unsafe { sys::cuModuleUnload(m) };

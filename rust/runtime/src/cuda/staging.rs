@@ -157,6 +157,7 @@ impl Gpu {
             self.release_buffers(st);
         }
         let want = want.clamp(1, t.buffers);
+        let (t0, had) = (std::time::Instant::now(), st.bufs.len());
         while st.bufs.len() < want {
             let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
             if unsafe { sys::cuMemHostAlloc(&mut host, t.chunk_bytes, 0) } != CUresult::CUDA_SUCCESS {
@@ -169,6 +170,11 @@ impl Gpu {
                     break;
                 }
             }
+        }
+        if st.bufs.len() > had {
+            super::trace(|| {
+                format!("{} pinned staging buffer(s) of {} MiB: {:.2} ms", st.bufs.len() - had, t.chunk_bytes >> 20, t0.elapsed().as_secs_f64() * 1e3)
+            });
         }
         !st.bufs.is_empty()
     }
