@@ -56,6 +56,8 @@ impl FnCx<'_> {
         match &e.kind {
             ExprKind::Int(v) => self.lower_int(*v, ty, span),
             ExprKind::Float(v) => self.lower_float(*v, ty, span),
+            // A load an unrolled loop issued ahead (`unroll.rs`).
+            ExprKind::Load(_) if self.prefetched.contains_key(&id) => Ok(self.prefetched[&id].clone()),
             ExprKind::Load(p) => self.lower_load(*p),
             ExprKind::AddrOf(p) => self.lower_addr_of(*p, span),
             ExprKind::FuncAddr(_) => Err(unsupported(span, "taking the address of a function")),

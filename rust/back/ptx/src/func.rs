@@ -129,6 +129,9 @@ pub struct FnCx<'m> {
     pub gang_shared: Option<String>,
     /// Pointer locals whose arrays are read through `ld.global.nc` (`cache.rs`).
     pub read_only: BTreeSet<LocalId>,
+    /// Values of loads an unrolled loop issued ahead, by `Load` expression
+    /// (`unroll.rs`): empty outside its bodies.
+    pub prefetched: HashMap<ExprId, Val>,
 }
 
 /// Which locals have their address taken.
@@ -210,6 +213,7 @@ impl<'m> FnCx<'m> {
             uses_worker_groups: false,
             gang_shared: None,
             read_only: BTreeSet::new(),
+            prefetched: HashMap::new(),
         }
     }
 

@@ -448,6 +448,31 @@ impl<'m> FnCx<'m> {
             digits[0] = rest;
             sdig[0] = srest;
         }
+        self.widened = outer_widened || widen;
+        if self.kernel.is_none() {
+            // In routines the modes are tracked here (kernels have ExecInfo).
+            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker, l.vector);
+        }
+        if let Some(loads) = self.unroll_plan(l) {
+            // Four iterations at a time first (`unroll.rs`); the plain loop
+            // below runs the rest.
+            let s = crate::unroll::Strided {
+                k: &k,
+                stride: &stride,
+                total: &total,
+                var1: &var1,
+                vstep1: &vstep1,
+                digits: &digits,
+                sdig: &sdig,
+                trips: &trips,
+                lbs: &lbs,
+                steps: &steps,
+            };
+            self.unrolled_main_loop(l, &loads, &s)?;
+            let p = self.e.reg(PtxTy::Pred);
+            self.e.line(&format!("setp.ge.s64 {p}, {k}, {total};"));
+            self.e.line(&format!("@{p} bra {exit};"));
+        }
         self.e.place(&head);
         if n == 1 {
             self.set_loop_var(l.dims[0].var, &var1, span)?;
@@ -457,11 +482,6 @@ impl<'m> FnCx<'m> {
                 self.e.line(&format!("mad.lo.s64 {v}, {}, {}, {};", digits[d], steps[d], lbs[d]));
                 self.set_loop_var(l.dims[d].var, &v, span)?;
             }
-        }
-        self.widened = outer_widened || widen;
-        if self.kernel.is_none() {
-            // In routines the modes are tracked here (kernels have ExecInfo).
-            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker, l.vector);
         }
         self.loops.push((exit.clone(), Some(cont.clone())));
         let r = self.lower_block(&l.body);
@@ -473,21 +493,7 @@ impl<'m> FnCx<'m> {
         if n == 1 {
             self.e.line(&format!("add.s64 {var1}, {var1}, {vstep1};"));
         } else {
-            let carry = self.e.reg(PtxTy::B64);
-            self.e.line(&format!("mov.u64 {carry}, 0;"));
-            for d in (1..n).rev() {
-                let dg = &digits[d];
-                self.e.line(&format!("add.s64 {dg}, {dg}, {};", sdig[d]));
-                self.e.line(&format!("add.s64 {dg}, {dg}, {carry};"));
-                let p = self.e.reg(PtxTy::Pred);
-                self.e.line(&format!("setp.ge.s64 {p}, {dg}, {};", trips[d]));
-                self.e.line(&format!("selp.u64 {carry}, 1, 0, {p};"));
-                let sub = self.e.reg(PtxTy::B64);
-                self.e.line(&format!("selp.u64 {sub}, {}, 0, {p};", trips[d]));
-                self.e.line(&format!("sub.s64 {dg}, {dg}, {sub};"));
-            }
-            self.e.line(&format!("add.s64 {}, {}, {};", digits[0], digits[0], sdig[0]));
-            self.e.line(&format!("add.s64 {}, {}, {carry};", digits[0], digits[0]));
+            self.step_digits(&digits, &sdig, &trips);
         }
         let p1 = self.e.reg(PtxTy::Pred);
         self.e.line(&format!("setp.lt.s64 {p1}, {k}, {total};"));

@@ -37,6 +37,7 @@ mod reduce;
 mod routine;
 mod stmt;
 pub mod ty;
+mod unroll;
 mod update;
 mod value;
 
