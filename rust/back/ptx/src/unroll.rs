@@ -290,18 +290,13 @@ impl LeadingLoads<'_, '_> {
             }
         }
         match &f.expr(e).kind {
-            ExprKind::Load(p) => {
-                if self.prefetchable(*p) {
-                    self.loads.push(e);
-                }
-            }
+            ExprKind::Load(p) if self.prefetchable(*p) => self.loads.push(e),
             ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => {
                 let to_register = matches!(f.expr(*p).kind, ExprKind::Local(v) if self.in_register(v));
                 if !to_register {
                     self.stopped = true;
                 }
             }
-            ExprKind::Comma(..) => {}
             _ => {}
         }
     }
