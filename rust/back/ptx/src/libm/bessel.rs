@@ -279,10 +279,22 @@ fn pq(x: V, ix: V, r: [&[f64; 6]; 4], s5: Option<[&[f64; 5]; 4]>, s6: Option<[&[
     (rv, sv)
 }
 
+/// sin x, cos x and cos 2x of x = |x| (shared by the functions of one call: jn needs j0 and j1).
+#[derive(Clone, Copy)]
+struct Phase {
+    s: V,
+    c: V,
+    c2: V,
+}
+fn phase(ax: V) -> Phase {
+    let (s, c) = super::trig::sin_cos_v(ax);
+    let (_, c2) = super::trig::sin_cos_v(2.0 * ax);
+    Phase { s, c, c2 }
+}
+
 /// The asymptotic form for x ≥ 2 (x = |x|): order 0 (`one` false) or 1, j (`y` false) or y.
-fn common(ix: V, x: V, one: bool, y: bool) -> V {
-    let (s, c) = super::trig::sin_cos_v(x);
-    let (_, c2) = super::trig::sin_cos_v(2.0 * x);
+fn common(ix: V, x: V, one: bool, y: bool, ph: Phase) -> V {
+    let Phase { s, c, c2 } = ph;
     let (cc, ss) = if !one {
         let c = if y { -c } else { c };
         let cc = s + c;
@@ -316,77 +328,99 @@ fn common(ix: V, x: V, one: bool, y: bool) -> V {
     J0_INVSQRTPI * cc / x.sqrt()
 }
 
-fn j0_core(x: V) {
+/// j0 of any x, the phase of |x| given.
+fn j0_v(x: V, ph: Phase) -> V {
     let ix = x.hi() & 0x7fff_ffffu32;
-    ret_if(ix.ge(0x7ff0_0000u32), 1.0 / (x * x));
     let ax = x.abs();
-    ret_if(ix.ge(0x4000_0000u32), common(ix, ax, false, false));
+    let r = sel(ix.ge(0x4000_0000u32), common(ix, ax, false, false, ph), j0_small(ix, ax));
+    sel(ix.ge(0x7ff0_0000u32), 1.0 / (x * x), r)
+}
+fn j0_core(x: V) {
+    ret(j0_v(x, phase(x.abs())));
+}
+
+/// j0 for |x| < 2 (`ax` = |x|, `ix` its high word).
+fn j0_small(ix: V, ax: V) -> V {
     let z = ax * ax;
     let r = z * (J0_R02 + z * (J0_R03 + z * (J0_R04 + z * J0_R05)));
     let s = 1.0 + z * (J0_S01 + z * (J0_S02 + z * (J0_S03 + z * J0_S04)));
     let mid = (1.0 + ax / 2.0) * (1.0 - ax / 2.0) + z * (r / s);
     let tiny = 1.0 - sel(ix.ge(0x3800_0000u32), 0.25 * ax * ax, ax);
-    ret(sel(ix.ge(0x3f20_0000u32), mid, tiny));
+    sel(ix.ge(0x3f20_0000u32), mid, tiny)
 }
 pub fn j0(t: Ty) -> super::Prog {
     super::unary(t, j0_core)
 }
 
-fn y0_core(x: V) {
+/// y0 of any x, the phase of x given.
+fn y0_v(x: V, ph: Phase) -> V {
     let ix = x.hi();
-    ret_if(x.eq(0.0), f64::NEG_INFINITY);
-    ret_if(ix.ge(0x8000_0000u32) | x.is_nan(), 0.0 / (x - x) + x);
-    ret_if(x.eq(f64::INFINITY), 0.0f64);
-    ret_if(ix.ge(0x4000_0000u32), common(ix, x, false, true));
     let l = super::explog::log_v(x);
     let z = x * x;
     let u = J0_U00 + z * (J0_U01 + z * (J0_U02 + z * (J0_U03 + z * (J0_U04 + z * (J0_U05 + z * J0_U06)))));
     let v = 1.0 + z * (J0_V01 + z * (J0_V02 + z * (J0_V03 + z * J0_V04)));
-    let j = super::dsl::sub(Ty::F64, || j0_core(x));
-    ret(sel(ix.ge(0x3e40_0000u32), u / v + J0_TPI * (j * l), J0_U00 + J0_TPI * l));
+    let j = j0_small(ix, x);
+    let r = sel(ix.ge(0x3e40_0000u32), u / v + J0_TPI * (j * l), J0_U00 + J0_TPI * l);
+    let r = sel(ix.ge(0x4000_0000u32), common(ix, x, false, true, ph), r);
+    let r = sel(x.eq(f64::INFINITY), 0.0f64.v(Ty::F64), r);
+    let r = sel(ix.ge(0x8000_0000u32) | x.is_nan(), 0.0 / (x - x) + x, r);
+    sel(x.eq(0.0), f64::NEG_INFINITY.v(Ty::F64), r)
+}
+fn y0_core(x: V) {
+    ret(y0_v(x, phase(x)));
 }
 pub fn y0(t: Ty) -> super::Prog {
     super::unary(t, y0_core)
 }
 
-fn j1_core(x: V) {
+/// j1 of any x, the phase of |x| given.
+fn j1_v(x: V, ph: Phase) -> V {
     let ix = x.hi() & 0x7fff_ffffu32;
-    // j1 is odd: j1(-inf) = -0 (as glibc).
-    ret_if(ix.ge(0x7ff0_0000u32), super::basic::mulsign_v(1.0 / (x * x), x));
     let ax = x.abs();
-    let big = common(ix, ax, true, false);
-    ret_if(ix.ge(0x4000_0000u32), super::basic::mulsign_v(big, x));
+    let r = sel(ix.ge(0x4000_0000u32), super::basic::mulsign_v(common(ix, ax, true, false, ph), x), j1_small(ix, x));
+    // j1 is odd: j1(-inf) = -0 (as glibc).
+    sel(ix.ge(0x7ff0_0000u32), super::basic::mulsign_v(1.0 / (x * x), x), r)
+}
+fn j1_core(x: V) {
+    ret(j1_v(x, phase(x.abs())));
+}
+
+/// j1 for |x| < 2 (`ix` the high word of |x|).
+fn j1_small(ix: V, x: V) -> V {
     let z = x * x;
     let r = z * (J1_R00 + z * (J1_R01 + z * (J1_R02 + z * J1_R03)));
     let s = 1.0 + z * (J1_S01 + z * (J1_S02 + z * (J1_S03 + z * (J1_S04 + z * J1_S05))));
     let zz = sel(ix.ge(0x3800_0000u32), r / s, x);
-    ret((0.5 + zz) * x);
+    (0.5 + zz) * x
 }
 pub fn j1(t: Ty) -> super::Prog {
     super::unary(t, j1_core)
 }
 
-fn y1_core(x: V) {
+/// y1 of any x, the phase of x given.
+fn y1_v(x: V, ph: Phase) -> V {
     let ix = x.hi();
-    ret_if(x.eq(0.0), f64::NEG_INFINITY);
-    ret_if(ix.ge(0x8000_0000u32) | x.is_nan(), 0.0 / (x - x) + x);
-    ret_if(x.eq(f64::INFINITY), 0.0f64);
-    ret_if(ix.ge(0x4000_0000u32), common(ix, x, true, true));
-    ret_if(ix.lt(0x3c90_0000u32), -J1_TPI / x);
     let l = super::explog::log_v(x);
     let z = x * x;
     let u = J1_U0[0] + z * (J1_U0[1] + z * (J1_U0[2] + z * (J1_U0[3] + z * J1_U0[4])));
     let v = 1.0 + z * (J1_V0[0] + z * (J1_V0[1] + z * (J1_V0[2] + z * (J1_V0[3] + z * J1_V0[4]))));
-    let j = super::dsl::sub(Ty::F64, || j1_core(x));
-    ret(x * (u / v) + J1_TPI * (j * l - 1.0 / x));
+    let j = j1_small(ix, x);
+    let r = sel(ix.lt(0x3c90_0000u32), -J1_TPI / x, x * (u / v) + J1_TPI * (j * l - 1.0 / x));
+    let r = sel(ix.ge(0x4000_0000u32), common(ix, x, true, true, ph), r);
+    let r = sel(x.eq(f64::INFINITY), 0.0f64.v(Ty::F64), r);
+    let r = sel(ix.ge(0x8000_0000u32) | x.is_nan(), 0.0 / (x - x) + x, r);
+    sel(x.eq(0.0), f64::NEG_INFINITY.v(Ty::F64), r)
+}
+fn y1_core(x: V) {
+    ret(y1_v(x, phase(x)));
 }
 pub fn y1(t: Ty) -> super::Prog {
     super::unary(t, y1_core)
 }
 
 /// sin/cos combination of the large-x form of order n ≥ 2 (fdlibm's table on nm1 & 3), times √(2/(πx)).
-fn asymptotic_n(nm1: V, x: V, y: bool) -> V {
-    let (s, c) = super::trig::sin_cos_v(x);
+fn asymptotic_n(nm1: V, x: V, y: bool, ph: Phase) -> V {
+    let Phase { s, c, .. } = ph;
     let q = nm1 & 3;
     let t = if !y {
         sel(q.eq(0), s - c, sel(q.eq(1), -c - s, sel(q.eq(2), c - s, c + s)))
@@ -407,8 +441,8 @@ fn jn_core(n: V, x: V) {
     let xs = sel(neg_n, -x, x);
     let sign = xs.bits().s().lt(0i64) & (n & 1).ne(0);
     let ax = xs.abs();
-    let j0v = super::dsl::sub(Ty::F64, || j0_core(ax));
-    let j1v = super::dsl::sub(Ty::F64, || j1_core(ax));
+    let ph = phase(ax);
+    let (j0v, j1v) = (j0_v(ax, ph), j1_v(ax, ph));
     ret_if(n.eq(0), j0v);
     ret_if(nm1.eq(0), super::basic::mulsign_v(j1v, xs));
     let b = var(Ty::F64, 0.0);
@@ -419,7 +453,7 @@ fn jn_core(n: V, x: V) {
     bra_if(!nf1.lt(ax), not_forward);
     // n - 1 < x.
     bra_if(ax.lt(f64::from_bits(0x52d0_0000_0000_0000)), not_huge);
-    set(b, asymptotic_n(nm1, ax, false));
+    set(b, asymptotic_n(nm1, ax, false, ph));
     bra(done);
     place(not_huge);
     {
@@ -526,15 +560,15 @@ fn yn_core(n: V, x: V) {
     let neg_n = n.lt(0);
     let nm1 = sel(neg_n, 0i32 - (n + 1), n - 1);
     let sign = neg_n & (n & 1).ne(0);
-    let y0v = super::dsl::sub(Ty::F64, || y0_core(x));
-    let y1v = super::dsl::sub(Ty::F64, || y1_core(x));
+    let ph = phase(x);
+    let (y0v, y1v) = (y0_v(x, ph), y1_v(x, ph));
     ret_if(n.eq(0), y0v);
     ret_if(nm1.eq(0), sel(sign, -y1v, y1v));
     let b = var(Ty::F64, y1v);
     let done = label();
     let recur = label();
     bra_if(x.lt(f64::from_bits(0x52d0_0000_0000_0000)), recur);
-    set(b, asymptotic_n(nm1, x, true));
+    set(b, asymptotic_n(nm1, x, true, ph));
     bra(done);
     place(recur);
     let a = var(Ty::F64, y0v);
