@@ -312,7 +312,7 @@ impl<'m> FnCx<'m> {
     }
 
     /// Set a loop variable from its i64 value.
-    fn set_loop_var(&mut self, var: LocalId, v: &str, span: Span) -> Result<(), Diagnostic> {
+    pub(crate) fn set_loop_var(&mut self, var: LocalId, v: &str, span: Span) -> Result<(), Diagnostic> {
         let ty = self.local_ty(var);
         let v = self.cast(Val::S(v.to_string()), &Type::I64, &ty, span)?;
         self.write_local(var, v, span)
@@ -321,7 +321,7 @@ impl<'m> FnCx<'m> {
     /// The block's coordinate and extent along the gang dimension `d` of a
     /// grid of `dims` dimensions (the linear block index and count for a
     /// one-dimensional grid), as i64.
-    fn gang_coord(&mut self, d: u8) -> (String, String) {
+    pub(crate) fn gang_coord(&mut self, d: u8) -> (String, String) {
         let dims = self.kernel.as_ref().map_or(3, |k| k.gang_dims);
         if dims <= 1 {
             let g = self.builtin(accjit_ir::Builtin::GangIndex);
@@ -419,6 +419,16 @@ impl<'m> FnCx<'m> {
             self.emit_sync(s);
         }
         let (head, cont, exit) = (self.e.label(), self.e.label(), self.e.label());
+        self.widened = outer_widened || widen;
+        if self.kernel.is_none() {
+            // In routines the modes are tracked here (kernels have ExecInfo).
+            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker, l.vector);
+        }
+        if self.tiles_pair(l, widen) {
+            // 2-D tiles of the block where the launch allows (`pairs.rs`),
+            // else the flat form below.
+            self.tiled_pair_loop(l, &trips, &lbs, &steps, &exit)?;
+        }
         let k = self.e.reg(PtxTy::B64);
         self.e.line(&format!("mov.u64 {k}, {start};"));
         let p0 = self.e.reg(PtxTy::Pred);
@@ -447,11 +457,6 @@ impl<'m> FnCx<'m> {
             }
             digits[0] = rest;
             sdig[0] = srest;
-        }
-        self.widened = outer_widened || widen;
-        if self.kernel.is_none() {
-            // In routines the modes are tracked here (kernels have ExecInfo).
-            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker, l.vector);
         }
         if let Some(loads) = self.unroll_plan(l) {
             // Four iterations at a time first (`unroll.rs`); the plain loop

@@ -31,6 +31,7 @@ mod func;
 mod group;
 mod kernel;
 pub mod libm;
+mod pairs;
 mod printf;
 mod private;
 mod reduce;
