@@ -41,6 +41,10 @@ pub struct Uses {
     pub smem: u64,
     /// The module's global lock is used.
     pub lock: bool,
+    /// The device heap (`malloc`/`free`) is used.
+    pub malloc: bool,
+    /// The heap-exhausted message is printed.
+    pub heap_message: bool,
 }
 
 /// Where a local lives.
@@ -132,6 +136,17 @@ pub struct FnCx<'m> {
     /// Values of loads an unrolled loop issued ahead, by `Load` expression
     /// (`unroll.rs`): empty outside its bodies.
     pub prefetched: HashMap<ExprId, Val>,
+    /// The private copies of the kernel's construct-level reductions.
+    pub kred: BTreeSet<LocalId>,
+    /// Levels (worker, vector) made single by a narrowed loop around.
+    pub force_single: (bool, bool),
+    /// Locals pointing at a gang's private copy (one per block, `private.rs`).
+    pub gang_copies: BTreeSet<LocalId>,
+    /// The storage of started object reductions' copies, by private local.
+    pub live_storage: std::collections::HashMap<LocalId, Vec<crate::private::Storage>>,
+    /// Whether this function's reduction copies are made per gang (the
+    /// kernel's construct-level reductions).
+    pub per_gang_reductions: bool,
 }
 
 /// Which locals have their address taken.
@@ -214,6 +229,11 @@ impl<'m> FnCx<'m> {
             gang_shared: None,
             read_only: BTreeSet::new(),
             prefetched: HashMap::new(),
+            kred: BTreeSet::new(),
+            force_single: (false, false),
+            gang_copies: BTreeSet::new(),
+            live_storage: std::collections::HashMap::new(),
+            per_gang_reductions: false,
         }
     }
 

@@ -152,6 +152,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         shared_decl = format!(".shared .align 16 .b8 {sym}[{size}];\n");
         fx.gang_shared = Some(sym);
     }
+    fx.kred = k.reductions.iter().map(|r| r.private).collect();
     fx.effect_written = fx.effect_written_locals(&f.body);
     fx.read_only = crate::cache::read_only_cached(f);
     fx.prologue();
@@ -187,9 +188,11 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         let v = fx.cast(v, &p.ty, &lty, k.span)?;
         fx.write_local(LocalId(j as u32), v, k.span)?;
     }
+    fx.per_gang_reductions = true;
     for r in &k.reductions {
         fx.reduction_start(r, k.span)?;
     }
+    fx.per_gang_reductions = false;
     fx.lower_block(&f.body)?;
     let exit = fx.exit.clone();
     fx.e.place(&exit);
@@ -257,9 +260,12 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections:
                     Some(accjit_ir::Locality::Worker) => mode.vector,
                     _ => false,
                 };
-                let gang_frame_local = matches!(k.exec.locality.get(l.index()), Some(accjit_ir::Locality::Gang))
-                    && !fx.copy_ptrs.contains(&l)
-                    && fx.size_of(&f.locals[l.index()].ty) <= 16384;
+                let gang = matches!(k.exec.locality.get(l.index()), Some(accjit_ir::Locality::Gang));
+                if shared && gang && fx.copy_ptrs.contains(&l) {
+                    // A gang's private copy: one per block already (`private.rs`).
+                    return;
+                }
+                let gang_frame_local = gang && fx.size_of(&f.locals[l.index()].ty) <= 16384;
                 if shared && gang_frame_local {
                     // One copy per gang, in shared memory.
                     shared_locals.insert(l);
@@ -389,7 +395,12 @@ impl<'m> FnCx<'m> {
             self.e.line(&format!("mul.lo.s64 {total}, {total}, {t};"));
         }
         let widen = self.widens(l);
-        let (xp, yp) = (l.vector || widen, l.worker || widen);
+        // A loop whose iterations update the gang's reduction copies without
+        // a reduction of their own runs them in order in every thread of
+        // the gang (its worker/vector levels single): those copies are held
+        // redundantly by each thread.
+        let narrowed = (l.worker || l.vector) && !outer_widened && self.writes_gang_state(l, false);
+        let (xp, yp) = ((l.vector || widen) && !narrowed, (l.worker || widen) && !narrowed);
         let (t, tn) = self.thread_coord(xp, yp);
         let (start, stride) = if l.gang {
             let (g, gn) = self.gang_coord(l.gang_dim);
@@ -408,10 +419,15 @@ impl<'m> FnCx<'m> {
         } else {
             None
         };
-        self.make_private_copies(&l.private_copies, span)?;
+        // The loop's executors: its lanes/workers, or (none partitioned in
+        // uniform code) the gang, whose threads share one copy.
+        let per_gang = !xp && !yp && self.per_gang_here();
+        let made = self.make_private_copies(&l.private_copies, per_gang, span)?;
+        let outer_red = std::mem::replace(&mut self.per_gang_reductions, per_gang);
         for r in &l.reductions {
             self.reduction_start(r, span)?;
         }
+        self.per_gang_reductions = outer_red;
         // The executors of a worker/vector loop see what single-mode code
         // stored before it, and the code after it what they stored.
         let sync = self.loop_sync(l, outer_mode, outer_widened, xp, yp);
@@ -420,9 +436,13 @@ impl<'m> FnCx<'m> {
         }
         let (head, cont, exit) = (self.e.label(), self.e.label(), self.e.label());
         self.widened = outer_widened || widen;
+        let outer_force = self.force_single;
+        if narrowed {
+            self.force_single = (outer_force.0 || l.worker, outer_force.1 || l.vector);
+        }
         if self.kernel.is_none() {
             // In routines the modes are tracked here (kernels have ExecInfo).
-            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker, l.vector);
+            self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker && !narrowed, l.vector && !narrowed);
         }
         if self.tiles_pair(l, widen) {
             // 2-D tiles of the block where the launch allows (`pairs.rs`),
@@ -492,6 +512,7 @@ impl<'m> FnCx<'m> {
         let r = self.lower_block(&l.body);
         self.loops.pop();
         self.widened = outer_widened;
+        self.force_single = outer_force;
         r?;
         self.e.place(&cont);
         self.e.line(&format!("add.s64 {k}, {k}, {stride};"));
@@ -511,15 +532,80 @@ impl<'m> FnCx<'m> {
         for r in &l.reductions {
             self.reduction_end(r, xp, yp, span)?;
         }
+        self.release_copies(&made);
         if let Some(m) = mark {
             self.e.line(&format!("stackrestore.u64 {m};"));
         }
         Ok(())
     }
 
-    /// Whether gang loop `l` runs over every thread of the grid here.
+    /// Whether gang loop `l` runs over every thread of the grid here: its
+    /// body partitions nothing further and writes nothing the gang shares
+    /// (locals bound outside the loop, the gang's private copies — those
+    /// accumulate across the gang's iterations, which then run in order in
+    /// each of its threads instead).
     pub fn widens(&self, l: &AccLoop) -> bool {
-        l.gang && !l.worker && !l.vector && !self.widened && widenable(self.f, &self.ir.functions, &l.body)
+        l.gang && !l.worker && !l.vector && !self.widened && widenable(self.f, &self.ir.functions, &l.body) && !self.writes_gang_state(l, true)
+    }
+
+    /// Whether `l`'s body updates the kernel's reduction copies (not
+    /// through reductions of its own), or with `shared`, anything else one
+    /// copy of which the gang's threads share (gang private copies,
+    /// gang-shared locals).
+    fn writes_gang_state(&self, l: &AccLoop, shared: bool) -> bool {
+        if self.kred.is_empty() && !shared {
+            return false;
+        }
+        let mut inside: std::collections::BTreeSet<LocalId> = l.dims.iter().map(|d| d.var).chain(l.privates.iter().copied()).collect();
+        inside.extend(l.reductions.iter().map(|r| r.private));
+        inside.extend(l.private_copies.iter().map(|c| c.ptr));
+        accjit_ir::exec::visit_stmts(&l.body, &mut |_, s| match &s.kind {
+            StmtKind::Decl(v, _) => {
+                inside.insert(*v);
+            }
+            StmtKind::Privates(copies, _) => inside.extend(copies.iter().map(|c| c.ptr)),
+            StmtKind::AccLoop(inner) => {
+                inside.extend(inner.dims.iter().map(|d| d.var));
+                inside.extend(inner.privates.iter().copied());
+                inside.extend(inner.reductions.iter().map(|r| r.private));
+                inside.extend(inner.private_copies.iter().map(|c| c.ptr));
+            }
+            _ => {}
+        });
+        let mut writes = false;
+        let mut note = |p: accjit_ir::ExprId| {
+            if let Some(v) = self.place_root(p) {
+                writes |= !inside.contains(&v) && (self.kred.contains(&v) || (shared && self.is_shared(v)));
+            }
+        };
+        accjit_ir::exec::visit_stmts(&l.body, &mut |_, s| {
+            match &s.kind {
+                StmtKind::ZeroFill(p) => note(*p),
+                StmtKind::Atomic(a) => match a.as_ref() {
+                    accjit_ir::AtomicOp::Read { v, .. } => note(*v),
+                    accjit_ir::AtomicOp::Write { x, .. } | accjit_ir::AtomicOp::Update { x, .. } => note(*x),
+                    accjit_ir::AtomicOp::Capture { v, x, .. } => {
+                        note(*v);
+                        note(*x);
+                    }
+                },
+                StmtKind::AccLoop(inner) => {
+                    // An inner loop's reductions combine into their targets.
+                    for r in &inner.reductions {
+                        note(r.target);
+                    }
+                }
+                _ => {}
+            }
+            for e in crate::stmt::own_exprs(s) {
+                accjit_ir::walk::for_each_expr(self.f, e, &mut |_, x| {
+                    if let ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } = &x.kind {
+                        note(*p);
+                    }
+                });
+            }
+        });
+        writes
     }
 
     /// A widened gang loop activates every lane and worker, which `lower`

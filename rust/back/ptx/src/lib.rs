@@ -33,7 +33,7 @@ mod kernel;
 pub mod libm;
 mod pairs;
 mod printf;
-mod private;
+pub mod private;
 mod reduce;
 mod routine;
 mod stmt;
@@ -108,6 +108,9 @@ pub struct PtxGlobal {
 /// The name of the module's shared scratch buffer (reductions, broadcasts).
 pub(crate) const SMEM: &str = "__accjit_smem";
 
+/// The message printed when the device heap is exhausted.
+pub(crate) const HEAP_MSG: &str = "__accjit_heap_msg";
+
 /// The module's spin lock (atomic combines PTX has no instruction for).
 pub(crate) const LOCK: &str = "__accjit_lock";
 
@@ -146,6 +149,8 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         all.funcs.extend(u.funcs);
         all.smem = all.smem.max(u.smem);
         all.lock |= u.lock;
+        all.malloc |= u.malloc;
+        all.heap_message |= u.heap_message;
     };
     for k in &module.kernels {
         match kernel::compile_kernel(module, k) {
@@ -190,6 +195,14 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
     let mut text = format!(".version 7.8\n.target sm_{}\n.address_size 64\n\n", opts.sm.max(80));
     if uses_all.vprintf {
         text.push_str(printf::VPRINTF_DECL);
+    }
+    if uses_all.malloc {
+        text.push_str(private::MALLOC_DECL);
+    }
+    if uses_all.heap_message {
+        let msg = b"accjit: the device heap has no room for %lld bytes of private storage (raise the heap size)\n\0";
+        let bs: Vec<String> = msg.iter().map(|b| b.to_string()).collect();
+        text.push_str(&format!(".global .align 1 .b8 {HEAP_MSG}[{}] = {{{}}};\n", msg.len(), bs.join(", ")));
     }
     let mut globals = vec![];
     for &g in &uses_all.globals {

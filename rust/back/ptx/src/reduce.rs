@@ -142,7 +142,9 @@ impl FnCx<'_> {
                         copy
                     }
                     RedStorage::Copy(c) => {
-                        self.make_private_copies(std::slice::from_ref(c), span)?;
+                        let per_gang = self.per_gang_reductions;
+                        let made = self.make_private_copies(std::slice::from_ref(c), per_gang, span)?;
+                        self.live_storage.insert(r.private, made);
                         self.read_local(r.private, span)?.s(span)?
                     }
                 };
@@ -203,7 +205,9 @@ impl FnCx<'_> {
             RedForm::Objects { .. } => {
                 let (target, count, copy) =
                     self.live.get(&r.private).cloned().ok_or_else(|| Diagnostic::error(span, "internal error: a reduction ends before it starts"))?;
-                let per_thread = self.is_per_thread(r.target);
+                // A gang's copy (one per block): its single executor combines.
+                let gang_target = self.is_gang_copy(r.target);
+                let per_thread = !gang_target && self.is_per_thread(r.target);
                 let size = self.size_of(&r.ty) as i64;
                 let mut ls = vec![];
                 leaves(&r.ty, &self.ir.structs, 0, &mut ls);
@@ -224,6 +228,15 @@ impl FnCx<'_> {
                             let old = fx.load_val(lt, &d_at);
                             let new = fx.combine(op, &old, &red, lt, span)?;
                             fx.store_val(lt, &new, &d_at, span)?;
+                        } else if gang_target {
+                            let skip = fx.e.label();
+                            if let Some(p) = &pred {
+                                fx.e.line(&format!("@!{p} bra {skip};"));
+                            }
+                            let old = fx.load_val(lt, &d_at);
+                            let new = fx.combine(op, &old, &red, lt, span)?;
+                            fx.store_val(lt, &new, &d_at, span)?;
+                            fx.e.place(&skip);
                         } else {
                             let skip = fx.e.label();
                             if let Some(p) = &pred {
@@ -234,8 +247,24 @@ impl FnCx<'_> {
                         }
                     }
                     Ok(())
-                })
+                })?;
+                if gang_target && pred.is_some() && !self.mode.worker && !self.mode.vector {
+                    self.e.line("bar.sync 0;");
+                }
+                if let Some(made) = self.live_storage.remove(&r.private) {
+                    self.release_copies(&made);
+                }
+                Ok(())
             }
+        }
+    }
+
+    /// Whether `e` points into a gang's private copy (`private.rs`).
+    fn is_gang_copy(&self, e: ExprId) -> bool {
+        match &self.expr(e).kind {
+            ExprKind::Load(p) => matches!(self.expr(*p).kind, ExprKind::Local(l) if self.gang_copies.contains(&l)),
+            ExprKind::Binary(_, a, _) | ExprKind::Cast(a) => self.is_gang_copy(*a),
+            _ => false,
         }
     }
 

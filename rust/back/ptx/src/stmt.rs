@@ -71,7 +71,7 @@ impl<'m> FnCx<'m> {
 
     /// Whether local `l` lives in the gang's shared memory.
     pub fn is_shared(&self, l: accjit_ir::LocalId) -> bool {
-        matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_)))
+        matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_))) || self.gang_copies.contains(&l)
     }
 
     /// Whether `s`'s own expressions have an effect beyond the executor's
@@ -234,6 +234,9 @@ impl<'m> FnCx<'m> {
             let k = self.kernel.as_ref().expect("stmt ids come from kernels");
             self.mode = k.exec.modes.get(id.index()).copied().unwrap_or_default();
         }
+        // Inside a narrowed loop its levels are single (`kernel.rs`).
+        self.mode.worker &= !self.force_single.0;
+        self.mode.vector &= !self.force_single.1;
         let mut m = self.mode;
         if self.widened {
             m.worker = true;
