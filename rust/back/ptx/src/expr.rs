@@ -260,9 +260,13 @@ impl FnCx<'_> {
         if matches!(op, BinOp::LogAnd | BinOp::LogOr) {
             return self.lower_logical(op == BinOp::LogAnd, a, b, ty, span);
         }
+        let (at, bt) = (self.ety(a), self.ety(b));
+        if let Some((index, signed)) = self.is_ptr_plus_index(op, &at, b) {
+            // `p + (32-bit index)` in one mad.wide (`index.rs`).
+            return self.ptr_plus_index(a, index, signed, span);
+        }
         let av = self.lower_expr(a)?;
         let bv = self.lower_expr(b)?;
-        let (at, bt) = (self.ety(a), self.ety(b));
         self.binop(op, av, &at, bv, &bt, ty, span)
     }
 
@@ -371,7 +375,7 @@ impl FnCx<'_> {
         Ok(r)
     }
 
-    fn elem_size(&self, pt: &Type) -> i64 {
+    pub(crate) fn elem_size(&self, pt: &Type) -> i64 {
         match pt {
             Type::Ptr(t) | Type::Array(t, _) => match &**t {
                 Type::Void | Type::Func(_) => 1,

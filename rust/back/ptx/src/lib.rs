@@ -29,6 +29,7 @@ mod emit;
 mod expr;
 mod func;
 mod group;
+mod index;
 mod kernel;
 pub mod libm;
 mod pairs;
