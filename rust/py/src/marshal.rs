@@ -21,6 +21,12 @@ pub struct Marshalled {
     /// CUDA arrays mapped onto themselves for the call (`interop::bind`);
     /// unmapped with `interop::unmap` when it returns.
     pub mapped: Vec<u64>,
+    /// On a device without shared memory, the NumPy arrays of the call, so
+    /// that a kernel using one with no data clause copies it implicitly
+    /// (`accjit_runtime::compute::translate_or_copy`); empty otherwise.
+    pub arrays: Vec<accjit_runtime::compute::CallArray>,
+    /// The current device has no shared memory (arrays are recorded).
+    discrete: bool,
 }
 
 /// The NumPy dtype (kind, itemsize, name) matching a C pointee scalar.
@@ -76,7 +82,8 @@ pub fn marshal(f: &FunctionInfo, args: &Bound<'_, PyTuple>) -> PyResult<Marshall
             f.signature()
         )));
     }
-    let mut m = Marshalled { slots: Vec::with_capacity(args.len()), keep: Vec::new(), mapped: Vec::new() };
+    let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
+    let mut m = Marshalled { slots: Vec::with_capacity(args.len()), keep: Vec::new(), mapped: Vec::new(), arrays: Vec::new(), discrete };
     for (p, a) in f.params.iter().zip(args.iter()) {
         let slot = match &p.ty {
             Type::Scalar(s) => scalar(f, p, *s, &a)?,
@@ -221,6 +228,10 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
         )));
     }
     keep.push(a.clone().unbind());
+    if m.discrete {
+        let bytes = arr.len() * dtype.itemsize();
+        m.arrays.push(accjit_runtime::compute::CallArray { addr: data as usize, bytes, readonly: p.const_pointee == Some(true), name: p.name.clone() });
+    }
     Ok(data)
 }
 

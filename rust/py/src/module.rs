@@ -102,8 +102,11 @@ impl PyProgram {
             let slots = m.slots;
             let keep = m.keep;
             let mapped = m.mapped;
+            let arrays = m.arrays;
             let ret = run_interruptible(py, true, move || {
                 let mut ret = [0u64; 2];
+                // NumPy arrays a kernel uses with no data clause: copied implicitly (discrete devices).
+                let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
                 program.prepare();
                 // SAFETY: `slots` matches the signature (checked by `marshal`);
                 // the arrays behind pointer slots are kept alive by `keep`

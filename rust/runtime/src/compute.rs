@@ -108,12 +108,18 @@ impl Compute for Native {
         } else {
             1
         };
-        if !dev.mem.is_shared() || dev.table().has_remapped() {
-            translate_args(dev, slot, args, !dev.mem.is_shared())?;
+        let mut implicit = vec![];
+        if !dev.mem.is_shared() {
+            implicit = translate_or_copy(dev, slot, args, o)?;
+        } else if dev.table().has_remapped() {
+            translate_args(dev, slot, args, false)?;
         }
         if let Some(w) = o.wait {
             // Synchronous launch: the host waits; async: the wait goes on the queue first.
-            queue::wait(dev, wait_list(w).as_deref(), o.async_, o.loc, false)?;
+            if let Err(e) = queue::wait(dev, wait_list(w).as_deref(), o.async_, o.loc, false) {
+                let _ = implicit_exit(dev, &implicit, o);
+                return Err(e);
+            }
         }
         let events = LaunchEvents::start(dev, slot, o, n);
         let on_pool = self.pool;
@@ -136,8 +142,89 @@ impl Compute for Native {
             }
         }
         events.end();
-        Ok(())
+        implicit_exit(dev, &implicit, o)
     }
+}
+
+/// An array a host caller (the Python bindings) passed to the function now
+/// running on this thread: its range, whether the function only reads it
+/// (a `const` pointee) and the parameter's name.
+#[derive(Clone, Debug)]
+pub struct CallArray {
+    pub addr: usize,
+    pub bytes: usize,
+    pub readonly: bool,
+    pub name: String,
+}
+
+thread_local! {
+    static CALL_ARRAYS: std::cell::RefCell<Vec<CallArray>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The arrays of the current host call (see [`translate_or_copy`]), set
+/// for as long as the guard lives.
+pub struct CallArrays(());
+
+impl CallArrays {
+    pub fn enter(arrays: Vec<CallArray>) -> CallArrays {
+        CALL_ARRAYS.with(|c| *c.borrow_mut() = arrays);
+        CallArrays(())
+    }
+}
+
+impl Drop for CallArrays {
+    fn drop(&mut self) {
+        CALL_ARRAYS.with(|c| c.borrow_mut().clear());
+    }
+}
+
+/// [`translate_args`] on a device without shared memory, where a pointer
+/// argument into no present data that lies in an array the host caller
+/// passed for this call (a NumPy array given to a function of a Python
+/// module: its extent is known) gets that array implicitly copied for the
+/// launch — `copyin` for a `const` pointee, else `copy` — as §2.6.2 treats
+/// an aggregate with no data clause; a NumPy array "just works" on a GPU
+/// as on the CPU devices. Other arguments into no present data stay
+/// `acc_error_not_present`. Returns what was copied in, for
+/// [`implicit_exit`] after the launch.
+pub fn translate_or_copy(dev: &'static Device, slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<Vec<CallArray>> {
+    let mut copied: Vec<CallArray> = vec![];
+    loop {
+        let e = match translate_args(dev, slot, args, true) {
+            Ok(()) => return Ok(copied),
+            Err(e) => e,
+        };
+        let at = e.host_range.map(|(a, _)| a);
+        let found = match at {
+            Some(a) if e.code == acc_error_not_present => CALL_ARRAYS.with(|c| c.borrow().iter().find(|x| a >= x.addr && a < x.addr + x.bytes.max(1)).cloned()),
+            _ => None,
+        };
+        let Some(arr) = found.filter(|x| !copied.iter().any(|c| c.addr == x.addr)) else {
+            let _ = implicit_exit(dev, &copied, o);
+            return Err(e);
+        };
+        let clause = if arr.readonly { crate::data::Clause::CopyIn } else { crate::data::Clause::Copy };
+        let ctx = crate::data::Ctx { implicit: true, ..crate::data::Ctx::directive(Some(&arr.name), o.loc, slot.construct()) };
+        if let Err(err) = crate::data::enter(dev, clause, arr.addr, arr.bytes, crate::data::flags::STRUCTURED, o.async_, ctx) {
+            let _ = implicit_exit(dev, &copied, o);
+            return Err(err);
+        }
+        copied.push(arr);
+    }
+}
+
+/// The exits of [`translate_or_copy`]'s implicit copies (in reverse).
+pub fn implicit_exit(dev: &'static Device, copied: &[CallArray], o: &LaunchOpts) -> AccResult<()> {
+    let mut r = Ok(());
+    for arr in copied.iter().rev() {
+        let clause = if arr.readonly { crate::data::Clause::CopyIn } else { crate::data::Clause::Copy };
+        let ctx = crate::data::Ctx { implicit: true, ..crate::data::Ctx::directive(Some(&arr.name), o.loc, acc_construct_parallel) };
+        let e = crate::data::exit(dev, clause, arr.addr, arr.bytes, crate::data::flags::STRUCTURED, o.async_, ctx);
+        if r.is_ok() {
+            r = e;
+        }
+    }
+    r
 }
 
 /// The wait list of a `wait` clause (`None`: every queue).
@@ -224,7 +311,8 @@ pub fn translate_args(dev: &Device, slot: &KernelSlot, args: &mut [u64], strict:
                         dev.name()
                     ),
                 )
-                .with_var(Some(var.as_str())));
+                .with_var(Some(var.as_str()))
+                .with_range(addr, 1));
             }
             None => {}
         }

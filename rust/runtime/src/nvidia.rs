@@ -330,69 +330,76 @@ impl Compute for GpuCompute {
         let gpu = self.gpu()?;
         let func = function(dev, gpu, form)?;
         let nparams = slot.param_kinds.len().min(args.len());
-        compute::translate_args(dev, slot, args, true)?;
-        if let Some(w) = o.wait {
-            queue::wait(dev, compute::wait_list(w).as_deref(), o.async_, o.loc, false)?;
-        }
-        // Firstprivate aggregates: the values at the construct, staged in device memory.
-        let mut staged = vec![];
-        for i in 0..nparams {
-            if slot.param_kinds[i] != PARAM_SNAPSHOT || args[i] == 0 {
-                continue;
+        let implicit = compute::translate_or_copy(dev, slot, args, o)?;
+        // What the launch copied in implicitly comes back (and leaves) whatever happens.
+        let r = (|| -> AccResult<()> {
+            if let Some(w) = o.wait {
+                queue::wait(dev, compute::wait_list(w).as_deref(), o.async_, o.loc, false)?;
             }
-            let bytes = args.get(i + 1).copied().unwrap_or(0) as i64;
-            if bytes <= 0 {
-                continue;
+            // Firstprivate aggregates: the values at the construct, staged in device memory.
+            let mut staged = vec![];
+            for i in 0..nparams {
+                if slot.param_kinds[i] != PARAM_SNAPSHOT || args[i] == 0 {
+                    continue;
+                }
+                let bytes = args.get(i + 1).copied().unwrap_or(0) as i64;
+                if bytes <= 0 {
+                    continue;
+                }
+                let d = dev.mem.malloc(bytes as usize)?;
+                unsafe { dev.mem.copy_to(d, args[i] as *const u8, bytes as usize) };
+                args[i] = d as u64;
+                staged.push(d);
             }
-            let d = dev.mem.malloc(bytes as usize)?;
-            unsafe { dev.mem.copy_to(d, args[i] as *const u8, bytes as usize) };
-            args[i] = d as u64;
-            staged.push(d);
-        }
-        if let Some(e) = dev.mem.take_error() {
-            staged.iter().for_each(|&d| dev.mem.free(d));
-            return Err(e);
-        }
-        // Parameter bytes: a u64 slot each, or the bytes of a by-value aggregate.
-        let mut by_value: Vec<Vec<u64>> = vec![];
-        let mut params: Vec<*mut std::ffi::c_void> = Vec::with_capacity(nparams);
-        for (i, arg) in args[..nparams].iter_mut().enumerate() {
-            let size = form.param_bytes.get(i).copied().unwrap_or(0) as usize;
-            if size > 0 && *arg != 0 {
-                let mut b = vec![0u64; size.div_ceil(8)];
-                // SAFETY: a by-value aggregate argument is the host address of `size` bytes.
-                unsafe { std::ptr::copy_nonoverlapping(*arg as *const u8, b.as_mut_ptr() as *mut u8, size) };
-                params.push(b.as_mut_ptr() as *mut std::ffi::c_void);
-                by_value.push(b);
-            } else {
-                params.push(arg as *mut u64 as *mut std::ffi::c_void);
+            if let Some(e) = dev.mem.take_error() {
+                staged.iter().for_each(|&d| dev.mem.free(d));
+                return Err(e);
             }
-        }
-        let extents = &args[nparams..];
-        let fill = |threads: u32| {
-            let generation = dev.generation();
-            if let Some(f) = lock(&form.fills).iter().find(|f| f.0 == dev.num && f.1 == generation && f.2 == threads) {
-                return f.3;
+            // Parameter bytes: a u64 slot each, or the bytes of a by-value aggregate.
+            let mut by_value: Vec<Vec<u64>> = vec![];
+            let mut params: Vec<*mut std::ffi::c_void> = Vec::with_capacity(nparams);
+            for (i, arg) in args[..nparams].iter_mut().enumerate() {
+                let size = form.param_bytes.get(i).copied().unwrap_or(0) as usize;
+                if size > 0 && *arg != 0 {
+                    let mut b = vec![0u64; size.div_ceil(8)];
+                    // SAFETY: a by-value aggregate argument is the host address of `size` bytes.
+                    unsafe { std::ptr::copy_nonoverlapping(*arg as *const u8, b.as_mut_ptr() as *mut u8, size) };
+                    params.push(b.as_mut_ptr() as *mut std::ffi::c_void);
+                    by_value.push(b);
+                } else {
+                    params.push(arg as *mut u64 as *mut std::ffi::c_void);
+                }
             }
-            // SMs × resident blocks of this size.
-            let blocks = gpu.sm_count().max(1) as u64 * func.blocks_per_sm(threads, 0).max(1) as u64;
-            lock(&form.fills).push((dev.num, generation, threads, blocks));
-            blocks
-        };
-        let (grid, block) = launch_config(func.max_threads_per_block(), form, slot, o, extents, fill);
-        let total = grid.iter().map(|&d| d as u64).product::<u64>() as i64;
-        let events = compute::LaunchEvents::start(dev, slot, o, total);
-        let streams = dev.queues.streams().ok_or_else(|| AccError::new(acc_error_other, "the nvidia device has no streams"))?;
-        let stream = streams.handle(q)?;
-        let name = |e: AccError| AccError { message: format!("kernel {} on nvidia device {}: {}", slot.name, dev.num, e.message), ..e };
-        let r = gpu.launch(&func, grid, block, 0, &mut params, stream).map_err(|e| after_error(self.ordinal, name(e)));
-        let r =
-            r.and_then(|()| if q.is_none() || !staged.is_empty() { gpu.sync_stream(stream).map_err(|e| after_error(self.ordinal, name(e))) } else { Ok(()) });
-        for d in staged {
-            dev.mem.free(d);
-        }
-        events.end();
-        r
+            let extents = &args[nparams..];
+            let fill = |threads: u32| {
+                let generation = dev.generation();
+                if let Some(f) = lock(&form.fills).iter().find(|f| f.0 == dev.num && f.1 == generation && f.2 == threads) {
+                    return f.3;
+                }
+                // SMs × resident blocks of this size.
+                let blocks = gpu.sm_count().max(1) as u64 * func.blocks_per_sm(threads, 0).max(1) as u64;
+                lock(&form.fills).push((dev.num, generation, threads, blocks));
+                blocks
+            };
+            let (grid, block) = launch_config(func.max_threads_per_block(), form, slot, o, extents, fill);
+            let total = grid.iter().map(|&d| d as u64).product::<u64>() as i64;
+            let events = compute::LaunchEvents::start(dev, slot, o, total);
+            let streams = dev.queues.streams().ok_or_else(|| AccError::new(acc_error_other, "the nvidia device has no streams"))?;
+            let stream = streams.handle(q)?;
+            let name = |e: AccError| AccError { message: format!("kernel {} on nvidia device {}: {}", slot.name, dev.num, e.message), ..e };
+            let r = gpu.launch(&func, grid, block, 0, &mut params, stream).map_err(|e| after_error(self.ordinal, name(e)));
+            let r =
+                r.and_then(
+                    |()| if q.is_none() || !staged.is_empty() { gpu.sync_stream(stream).map_err(|e| after_error(self.ordinal, name(e))) } else { Ok(()) },
+                );
+            for d in staged {
+                dev.mem.free(d);
+            }
+            events.end();
+            r
+        })();
+        let done = compute::implicit_exit(dev, &implicit, o);
+        r.and(done)
     }
 }
 
