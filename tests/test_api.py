@@ -226,8 +226,15 @@ def test_device_type_host_and_multicore():
     x = np.arange(100, dtype=np.float32)
     y1 = np.ones(100, dtype=np.float32)
     y2 = np.ones(100, dtype=np.float32)
-    lib_h.saxpy(100, 3.0, x, y1)
-    lib_m.saxpy(100, 3.0, x, y2)
+    # Kernels run on the current device: each module on the type it was compiled for.
+    old = acc.get_device_type()
+    try:
+        acc.set_device_type("host")
+        lib_h.saxpy(100, 3.0, x, y1)
+        acc.set_device_type("multicore")
+        lib_m.saxpy(100, 3.0, x, y2)
+    finally:
+        acc.set_device_type(old)
     np.testing.assert_array_equal(y1, y2)
 
 
