@@ -147,6 +147,8 @@ pub struct FnCx<'m> {
     /// Whether this function's reduction copies are made per gang (the
     /// kernel's construct-level reductions).
     pub per_gang_reductions: bool,
+    /// The kernel's construct-level reductions.
+    pub kernel_reductions: Vec<accjit_ir::PrivateReduction>,
 }
 
 /// Which locals have their address taken.
@@ -234,6 +236,7 @@ impl<'m> FnCx<'m> {
             gang_copies: BTreeSet::new(),
             live_storage: std::collections::HashMap::new(),
             per_gang_reductions: false,
+            kernel_reductions: vec![],
         }
     }
 

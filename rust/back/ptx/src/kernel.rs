@@ -153,6 +153,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         fx.gang_shared = Some(sym);
     }
     fx.kred = k.reductions.iter().map(|r| r.private).collect();
+    fx.kernel_reductions = k.reductions.clone();
     fx.effect_written = fx.effect_written_locals(&f.body);
     fx.read_only = crate::cache::read_only_cached(f);
     fx.prologue();
@@ -280,6 +281,30 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections:
         }
     });
     err.map_or(Ok(shared_locals), Err)
+}
+
+/// The local whose storage a place is, or which holds the pointer the
+/// place is reached through (`x`, `x.m`, `*(p + i)`, `(*p).m`, `*(&a + i)`).
+fn state_root(f: &accjit_ir::Function, p: accjit_ir::ExprId) -> Option<LocalId> {
+    match &f.expr(p).kind {
+        ExprKind::Local(l) => Some(*l),
+        ExprKind::Member(s, _) => state_root(f, *s),
+        ExprKind::Deref(q) => pointer_root(f, *q),
+        _ => None,
+    }
+}
+
+fn pointer_root(f: &accjit_ir::Function, e: accjit_ir::ExprId) -> Option<LocalId> {
+    match &f.expr(e).kind {
+        ExprKind::Load(p) => match f.expr(*p).kind {
+            ExprKind::Local(l) => Some(l),
+            _ => None,
+        },
+        ExprKind::AddrOf(p) => state_root(f, *p),
+        ExprKind::Binary(_, a, b) => pointer_root(f, *a).or_else(|| pointer_root(f, *b)),
+        ExprKind::Cast(a) | ExprKind::Comma(_, a) => pointer_root(f, *a),
+        _ => None,
+    }
 }
 
 /// A parameter's value from its 64-bit slot (docs/runtime-abi.md): integers
@@ -556,6 +581,10 @@ impl<'m> FnCx<'m> {
         if self.kred.is_empty() && !shared {
             return false;
         }
+        let state = self.gang_state(shared);
+        if state.is_empty() {
+            return false;
+        }
         let mut inside: std::collections::BTreeSet<LocalId> = l.dims.iter().map(|d| d.var).chain(l.privates.iter().copied()).collect();
         inside.extend(l.reductions.iter().map(|r| r.private));
         inside.extend(l.private_copies.iter().map(|c| c.ptr));
@@ -574,8 +603,8 @@ impl<'m> FnCx<'m> {
         });
         let mut writes = false;
         let mut note = |p: accjit_ir::ExprId| {
-            if let Some(v) = self.place_root(p) {
-                writes |= !inside.contains(&v) && (self.kred.contains(&v) || (shared && self.is_shared(v)));
+            if let Some(v) = state_root(self.f, p) {
+                writes |= !inside.contains(&v) && state.contains(&v);
             }
         };
         accjit_ir::exec::visit_stmts(&l.body, &mut |_, s| {
@@ -606,6 +635,71 @@ impl<'m> FnCx<'m> {
             }
         });
         writes
+    }
+
+    /// The locals that are (or point into) state the gang's threads must
+    /// see as one: the construct's reduction copies (and the locals holding
+    /// them, `RedStorage::At`), with `shared` also the gang's private copies
+    /// and gang-shared locals; then every local assigned from one of those
+    /// (a view `h.10 = h.copy + delta`).
+    fn gang_state(&self, shared: bool) -> std::collections::BTreeSet<LocalId> {
+        let f = self.f;
+        let mut state: std::collections::BTreeSet<LocalId> = self.kred.clone();
+        let mention = |e: accjit_ir::ExprId, set: &std::collections::BTreeSet<LocalId>| {
+            let mut hit = false;
+            accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
+                if let ExprKind::Local(v) = x.kind {
+                    hit |= set.contains(&v);
+                }
+            });
+            hit
+        };
+        for r in self.kernel_reductions.iter() {
+            if let accjit_ir::RedForm::Objects { storage: accjit_ir::RedStorage::At(p), .. } = &r.form {
+                accjit_ir::walk::for_each_expr(f, *p, &mut |_, x| {
+                    if let ExprKind::AddrOf(q) = x.kind {
+                        if let ExprKind::Local(v) = f.expr(q).kind {
+                            state.insert(v);
+                        }
+                    }
+                });
+            }
+        }
+        if shared {
+            state.extend(self.gang_copies.iter().copied());
+            for (i, s) in self.locals.iter().enumerate() {
+                if matches!(s, crate::func::Slot::Shared(_)) {
+                    state.insert(LocalId(i as u32));
+                }
+            }
+        }
+        // Views: locals assigned from the state (to a fixpoint).
+        let mut assigns: Vec<(LocalId, accjit_ir::ExprId)> = vec![];
+        accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| {
+            if let StmtKind::Decl(v, Some(e)) = s.kind {
+                assigns.push((v, e));
+            }
+            for e in crate::stmt::own_exprs(s) {
+                accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
+                    if let ExprKind::Assign(p, v) = x.kind {
+                        if let ExprKind::Local(l) = f.expr(p).kind {
+                            assigns.push((l, v));
+                        }
+                    }
+                });
+            }
+        });
+        loop {
+            let before = state.len();
+            for &(l, e) in &assigns {
+                if !state.contains(&l) && f.locals.get(l.index()).is_some_and(|x| x.ty.is_ptr()) && mention(e, &state) {
+                    state.insert(l);
+                }
+            }
+            if state.len() == before {
+                return state;
+            }
+        }
     }
 
     /// A widened gang loop activates every lane and worker, which `lower`
