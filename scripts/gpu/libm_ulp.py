@@ -56,7 +56,8 @@ FUNCS = {
     "log2": ("u", [(1e-320, 1e308, False), (0.5, 2, False)], 2, 1), "log10": ("u", [(1e-320, 1e308, False), (0.5, 2, False)], 2, 1),
     "log1p": ("u", [(1e-320, 1e308, False), (0, 1, True), (1e-10, 1e-3, True)], 2, 1),
     "pow": ("b", [((0, 10, False), (0, 10, True)), ((1e-300, 1e300, False), (0, 2, True)), ((0.5, 2, True), (0, 700, True)), ((0.999, 1.001, False), (1e5, 1e12, True))], 2, 1),
-    "cbrt": ("u", [WIDE, (0, 10, True)], 2, 1), "hypot": ("b", [WIDE, (0, 10, True)], 2, 1),
+    # Ours is correctly rounded where some glibc versions' cbrt is 2.6 ulp off (x = 8.702784183197446e-207).
+    "cbrt": ("u", [WIDE, (0, 10, True)], 3, 1), "hypot": ("b", [WIDE, (0, 10, True)], 2, 1),
     "erf": ("u", [(0, 1, True), (1, 7, True), SMALL], 2, 1), "erfc": ("u", [(0, 1, True), (1, 28, True), SMALL], 4, 1),  # glibc erfc is 2.5 ulp off near 1.2
     "tgamma": ("u", [(0, 10, True), (10, 172, False), (0, 190, True), SMALL], 10, 1),
     # x > 0 only (negative x cancels near lgamma's zeros, as in fdlibm); glibc's lgamma is 2 ulp off at places.
@@ -151,6 +152,9 @@ def check_function(gpu, name, spec, n, rng):
             sx, sy = np.meshgrid(SPECIALS, SPECIALS)
             x = np.concatenate([x, sx.ravel()])
             y = np.concatenate([y, sy.ravel()])
+        if name == "lgamma":
+            keep = ~(x < 0)  # x < 0 cancels near lgamma's zeros (fdlibm's reflection): not a ulp question
+            x, y = x[keep], y[keep]
         x, y = x.astype(dt), y.astype(dt)
         m = len(x)
         xd, yd = x.astype(np.float64), y.astype(np.float64)
@@ -240,7 +244,8 @@ def check_function(gpu, name, spec, n, rng):
             if e.max() > 0:
                 worst = "integral part wrong at %r" % x[np.argmax(e)]
         elif kind in ("ilogb", "lround", "lrint"):
-            fin = np.isfinite(x) & (x != 0) if kind == "ilogb" else np.isfinite(x)
+            # lround/lrint outside the range of long are undefined in C (glibc: LONG_MIN, PTX: saturated).
+            fin = np.isfinite(x) & (x != 0) if kind == "ilogb" else np.isfinite(x) & (np.abs(x) < 9.2e18)
             x, xd = x[fin], xd[fin]
             m = len(x)
             if kind == "ilogb":
@@ -432,7 +437,8 @@ def main():
     np.seterr(over="ignore", invalid="ignore")
     gpu = Gpu()
     dev = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-    print("device:", dev["name"].decode(), "| PTX:", PTX)
+    import platform
+    print("device:", dev["name"].decode(), "| PTX:", PTX, "| reference libm: %s %s" % platform.libc_ver())
     rng = np.random.default_rng()
     names = [s for s in a.only.split(",") if s] or list(FUNCS)
     fails = []

@@ -67,12 +67,13 @@ pub fn lround(t: Ty) -> Prog {
 pub fn lrint(t: Ty) -> Prog {
     func(&[t], Ty::S64, |a| ret(a[0].cvt(Ty::S64, Rnd::Rni)))
 }
-/// PTX min/max return the other operand for one NaN, as C's fmin/fmax.
+/// PTX min/max return the other operand for one NaN, as C's fmin/fmax; of two
+/// equal values (±0) the second, as glibc (PTX would order -0 < +0).
 pub fn fmin(t: Ty) -> Prog {
-    bin(t, |x, y| x.min(y))
+    bin(t, |x, y| sel(x.eq(y), y, x.min(y)))
 }
 pub fn fmax(t: Ty) -> Prog {
-    bin(t, |x, y| x.max(y))
+    bin(t, |x, y| sel(x.eq(y), y, x.max(y)))
 }
 pub fn fdim(t: Ty) -> Prog {
     bin(t, |x, y| {

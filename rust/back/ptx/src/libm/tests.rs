@@ -273,9 +273,10 @@ fn exact_functions_are_exact() {
         r_exact("sqrt", f64::sqrt),
         r_exact("logb", |x| unsafe { c::logb(x) }),
         measure2("copysign", f64::copysign, &[WIDE], &[WIDE]),
-        // Of two zeros fmin gives -0 and fmax +0 (PTX min/max order -0 < +0; C allows either).
-        measure2("fmin", |x, y| if x == 0.0 && y == 0.0 { -(-x + -y) } else { x.min(y) }, &[WIDE], &[WIDE]),
-        measure2("fmax", |x, y| if x == 0.0 && y == 0.0 { x + y } else { x.max(y) }, &[WIDE], &[WIDE]),
+        // Of two equal values (±0) glibc returns the second (checked through ctypes; a Rust call of
+        // `fmax` is lowered by LLVM to maxsd, so the reference is written out); so do we.
+        measure2("fmin", |x, y| if x == y { y } else { x.min(y) }, &[WIDE], &[WIDE]),
+        measure2("fmax", |x, y| if x == y { y } else { x.max(y) }, &[WIDE], &[WIDE]),
         measure2("fdim", |x, y| unsafe { c::fdim(x, y) }, &[WIDE], &[WIDE]),
         measure2f(
             "nextafter",
