@@ -79,27 +79,36 @@ pub(crate) fn trace(line: impl FnOnce() -> String) {
 
 /// Starts, on a background thread, what the first use of nvidia device 0
 /// costs: loading libcuda and `cuInit`, opening the device's context and
-/// its sync stream, loading the driver's PTX JIT compiler (a link of a
-/// trivial module), and (on a second thread) the pinned staging buffers.
-/// Idempotent and cheap after the first call; [`gpu`] and
-/// [`Gpu::load_module`] wait for whatever part is still running. Call it as
-/// soon as it is known that a program will run on an NVIDIA GPU (before
-/// compiling it), so the start-up overlaps the compilation.
+/// its sync stream; then, only when the program has not asked for the
+/// device yet (it is still compiling), loading the driver's PTX JIT
+/// compiler (a link of a trivial module). Idempotent and cheap after the
+/// first call; [`gpu`] waits for the opening still running. Call it as soon
+/// as it is known that a program will run on an NVIDIA GPU (before
+/// compiling it), so the start-up overlaps the compilation. Nothing else
+/// is done ahead: on the H100, pinning the staging buffers or compiling
+/// beside the program's own first construct made it slower (the driver
+/// serialises them).
 pub fn prewarm() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
         let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(|| {
+            let t0 = std::time::Instant::now();
             if let Ok(g) = gpu(0) {
                 let _ = g.sync_stream_handle();
-                let staging = std::thread::Builder::new().name("accjit-cuda-prewarm-staging".into()).spawn(|| g.warm_staging());
-                g.warm_jit();
-                drop(staging);
+                if !WANTED.load(Acquire) {
+                    g.warm_jit();
+                }
+                trace(|| format!("prewarm done in {:.1} ms", t0.elapsed().as_secs_f64() * 1e3));
             }
         });
         // No thread: the first use pays, as without prewarm.
         drop(spawned);
     });
 }
+
+/// A program asked for a device ([`gpu`] on a thread other than the
+/// prewarm's): the prewarm does no more than open it.
+static WANTED: AtomicBool = AtomicBool::new(false);
 
 /// libcuda is present and `cuInit` succeeded. Never panics.
 pub fn available() -> bool {
@@ -145,6 +154,9 @@ pub fn pointer_device(ptr: usize) -> Option<usize> {
 /// device, no driver, or the context cannot be created; a later call tries
 /// again).
 pub fn gpu(ordinal: usize) -> AccResult<&'static Gpu> {
+    if !WANTED.load(Relaxed) && std::thread::current().name() != Some("accjit-cuda-prewarm") {
+        WANTED.store(true, Release);
+    }
     static SLOTS: OnceLock<Vec<OnceLock<&'static Gpu>>> = OnceLock::new();
     static OPENING: Mutex<()> = Mutex::new(());
     let slots = SLOTS.get_or_init(|| (0..device_count()).map(|_| OnceLock::new()).collect());

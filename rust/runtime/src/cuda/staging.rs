@@ -179,16 +179,6 @@ impl Gpu {
         !st.bufs.is_empty()
     }
 
-    /// Allocates the staging buffers now (`cuMemHostAlloc` of ~100 MiB
-    /// takes tens of milliseconds: [`super::prewarm`] does it off the first
-    /// copy's path).
-    pub(crate) fn warm_staging(&self) {
-        if self.enter().is_ok() {
-            let mut st = self.staging.state();
-            self.ensure_buffers(&mut st, usize::MAX);
-        }
-    }
-
     /// True when `host` is page-locked memory (`cuMemHostAlloc`ed or
     /// registered) that the DMA engine reads directly. Asks
     /// `cuMemHostGetFlags`, which knows only page-locked memory (unlike the
