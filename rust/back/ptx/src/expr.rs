@@ -155,6 +155,14 @@ impl FnCx<'_> {
                 self.e.line(&format!("ld.global.nc.{} {r}, [{g}];", crate::value::mem_ty(s)));
                 return Ok(Val::S(r));
             }
+            if crate::space::place_pointer(self.f, p).is_some_and(|l| self.global_ptrs.contains(&l)) {
+                // Through a kernel's pointer parameter: global memory (`space.rs`).
+                let g = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("cvta.to.global.u64 {g}, {a};"));
+                let r = self.sreg(s);
+                self.e.line(&format!("ld.global.{} {r}, [{g}];", crate::value::mem_ty(s)));
+                return Ok(Val::S(r));
+            }
         }
         Ok(self.read_place(&place, &ty))
     }

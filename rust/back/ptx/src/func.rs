@@ -136,6 +136,9 @@ pub struct FnCx<'m> {
     /// Values of loads an unrolled loop issued ahead, by `Load` expression
     /// (`unroll.rs`): empty outside its bodies.
     pub prefetched: HashMap<ExprId, Val>,
+    /// Pointer parameters of the kernel it only reads: loads through them
+    /// are `ld.global` (`space.rs`).
+    pub global_ptrs: BTreeSet<LocalId>,
     /// The private copies of the kernel's construct-level reductions.
     pub kred: BTreeSet<LocalId>,
     /// Levels (worker, vector) made single by a narrowed loop around.
@@ -231,6 +234,7 @@ impl<'m> FnCx<'m> {
             gang_shared: None,
             read_only: BTreeSet::new(),
             prefetched: HashMap::new(),
+            global_ptrs: BTreeSet::new(),
             kred: BTreeSet::new(),
             force_single: (false, false),
             gang_copies: BTreeSet::new(),

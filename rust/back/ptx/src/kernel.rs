@@ -156,6 +156,8 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     fx.kernel_reductions = k.reductions.clone();
     fx.effect_written = fx.effect_written_locals(&f.body);
     fx.read_only = crate::cache::read_only_cached(f);
+    let by_value: Vec<u32> = k.params.iter().map(|p| by_value_bytes(p, &ir.structs)).collect();
+    fx.global_ptrs = crate::space::global_pointers(k, &by_value);
     fx.prologue();
     let mut params = vec![];
     let mut param_bytes = vec![];

@@ -37,6 +37,7 @@ mod printf;
 pub mod private;
 mod reduce;
 mod routine;
+mod space;
 mod stmt;
 pub mod ty;
 mod unroll;
