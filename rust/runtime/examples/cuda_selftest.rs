@@ -433,6 +433,10 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
             lt.load_ptx_direct * 1e3
         ),
     );
+    t.info(
+        "JIT at optimization level 0/1/2/3/4 (4 = default)",
+        lt.by_opt_level.iter().map(|s| format!("{:.2}", s * 1e3)).collect::<Vec<_>>().join("/") + " ms",
+    );
     let t0 = Instant::now();
     let (_, o) = g.load_module_traced(&format!("{PTX}\n// second cold {:?}\n", Instant::now()))?;
     t.timed("cold load after the first (JIT loaded) <= 50 ms", t0.elapsed() <= Duration::from_millis(50), format!("{:.2} ms ({o:?})", ms(t0.elapsed())));

@@ -202,6 +202,9 @@ pub struct LoadTimings {
     /// `cuModuleLoadDataEx` of the PTX text itself (the driver JITs it,
     /// no cubin comes back for the disk cache).
     pub load_ptx_direct: f64,
+    /// The same with `CU_JIT_OPTIMIZATION_LEVEL` 0..=4 (4, the default, is
+    /// what the layer uses).
+    pub by_opt_level: [f64; 5],
 }
 
 /// A module the JIT compiles in no time: linking it loads the JIT compiler.
@@ -398,6 +401,17 @@ impl Gpu {
         self.check(unsafe { sys::cuModuleLoadDataEx(&mut m, other.as_ptr().cast(), 0, std::ptr::null_mut(), std::ptr::null_mut()) }, "cuModuleLoadDataEx")?;
         t.load_ptx_direct = t0.elapsed().as_secs_f64();
         let _ = unsafe { sys::cuModuleUnload(m) };
+        for level in 0..5usize {
+            let mut text = format!("{ptx}\n// level {level}\n").into_bytes();
+            text.push(0);
+            let mut opts = [sys::CUjit_option::CU_JIT_OPTIMIZATION_LEVEL];
+            let mut vals = [level as *mut c_void];
+            let t0 = Instant::now();
+            let mut m: sys::CUmodule = std::ptr::null_mut();
+            self.check(unsafe { sys::cuModuleLoadDataEx(&mut m, text.as_ptr().cast(), 1, opts.as_mut_ptr(), vals.as_mut_ptr()) }, "cuModuleLoadDataEx")?;
+            t.by_opt_level[level] = t0.elapsed().as_secs_f64();
+            let _ = unsafe { sys::cuModuleUnload(m) };
+        }
         Ok(t)
     }
 
