@@ -411,6 +411,15 @@ pub fn ret_if(p: V, v: impl IntoV) {
         }
     }
 }
+/// Returns `f()` when `p` holds, computing it only then (behind a branch):
+/// for early returns whose value is costly (a division).
+pub fn ret_when(p: V, f: impl FnOnce() -> V) {
+    let skip = label();
+    bra_if(!p, skip);
+    let v = f();
+    ret(v);
+    place(skip);
+}
 /// Runs `body` as an inlined function of result type `ty`: its `ret`s end the
 /// block with their value, which `sub` returns (how a float function runs the
 /// double algorithm, and how one algorithm uses another).

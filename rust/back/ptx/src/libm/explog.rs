@@ -278,8 +278,9 @@ fn tanh_core(x: V) {
     // t/(t + 2) with the rounding of t + 2 and of the quotient corrected (fdlibm's form has 2 ulp here).
     let d = t + 2.0;
     let d_err = (2.0 - d) + t;
-    let q = t / d;
-    let q = q + (fma(-q, d, t) - q * d_err) / d;
+    let inv = 1.0 / d;
+    let q = t * inv;
+    let q = q + (fma(-q, d, t) - q * d_err) * inv;
     let r = sel(w.ge(0x0010_0000u32), -q, ax);
     let r = sel(above, q, r);
     let r = sel(w.gt(0x3fe1_93eau32), 1.0 - 2.0 / (t + 2.0), r);

@@ -4,7 +4,7 @@
 //! became selects; the split of z into integer and fraction is `rint`.
 
 use super::basic::scalbn_v;
-use super::dsl::{ret, ret_if, sel, words, IntoV, Ty, V};
+use super::dsl::{ret, ret_if, ret_when, sel, words, IntoV, Ty, V};
 
 const DP_H1: f64 = 5.84962487220764160156e-01;
 const DP_L1: f64 = 1.35003920212974897128e-08;
@@ -55,15 +55,16 @@ fn pow_core(x: V, y: V) {
     let yinf = sel(ax.eq(1.0), 1.0f64, sel(ax.gt(1.0), sel(ypos, y, 0.0), sel(ypos, 0.0f64, -y)));
     ret_if(ay.eq(inf), yinf);
     ret_if(y.eq(1.0), x);
-    ret_if(y.eq(-1.0), 1.0 / x);
+    ret_when(y.eq(-1.0), || 1.0 / x);
     ret_if(y.eq(2.0), x * x);
     ret_if(y.eq(0.5) & !xneg, x.sqrt());
     // x = ±0, ±inf, ±1.
-    let z = sel(ypos, ax, 1.0 / ax);
+    // 1/|x| of 0, inf, 1 (the only x this value is for).
+    let z = sel(ypos, ax, sel(ax.eq(0.0), f64::INFINITY.v(Ty::F64), sel(ax.eq(1.0), 1.0f64, 0.0)));
     let z = sel(xneg & yodd, -z, z);
-    let z = sel(xneg & ax.eq(1.0) & !yint, (z - z) / (z - z), z);
+    let z = sel(xneg & ax.eq(1.0) & !yint, f64::NAN.v(Ty::F64), z);
     ret_if(ax.eq(0.0) | ax.eq(inf) | ax.eq(1.0), z);
-    ret_if(xneg & !yint, (x - x) / (x - x));
+    ret_if(xneg & !yint, f64::NAN);
     let s = sel(xneg & yodd, -1.0f64, 1.0);
     // |y| > 2^31: overflow or underflow unless x is within 2^-20 of 1.
     let ix = ax.hi();
