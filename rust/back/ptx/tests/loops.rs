@@ -1,0 +1,119 @@
+//! Loop code generation for speed (unroll.rs, pairs.rs, index.rs, space.rs):
+//! what moves, what must not, and which form a loop gets.
+
+fn compile(src: &str) -> String {
+    let mut sm = accjit_ir::SourceMap::new();
+    let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).map_err(|d| d.render(&sm)).unwrap();
+    accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }).map_err(|d| d.render(&sm)).unwrap();
+    accjit_back_ptx::compile(&m, &Default::default()).map_err(|d| d.render(&sm)).unwrap().text
+}
+
+/// A one-loop kernel over float arrays x, y, z with body `body`.
+fn kernel(body: &str) -> String {
+    compile(&format!(
+        "#include <math.h>\n\
+         void f(long n, float *x, float *y, float *z) {{\n\
+         #pragma acc parallel loop present(x[0:n], y[0:n], z[0:n])\n\
+         for (long i = 0; i < n; i++) {{ {body} }}\n\
+         }}\n"
+    ))
+}
+
+/// Memory loads (global or generic, not param/shared) before the kernel's
+/// first store to memory: the unrolled main loop's prefetched loads.
+fn loads_before_first_store(text: &str) -> usize {
+    let body = &text[text.find(".entry").unwrap()..];
+    let first_store = body.find("\n    st.").or_else(|| body.find("atom.")).unwrap_or(body.len());
+    body[..first_store]
+        .lines()
+        .filter(|l| l.trim_start().starts_with("ld.global.") || l.trim_start().starts_with("ld.f") || l.trim_start().starts_with("ld.s"))
+        .count()
+}
+
+#[test]
+fn unrolled_loops_issue_four_iterations_of_leading_loads_first() {
+    // saxpy: two loads per iteration, four iterations, then the stores.
+    assert_eq!(loads_before_first_store(&kernel("y[i] = 2.0f * x[i] + y[i];")), 8);
+    // The plain loop for the rest is still there: one more copy of the body.
+    assert_eq!(kernel("y[i] = 2.0f * x[i] + y[i];").matches("mul.rn.f32").count(), 5);
+}
+
+#[test]
+fn loads_after_a_store_or_under_a_condition_stay_in_place() {
+    // y[i] is read after this iteration stored it: only x[i] moves.
+    assert_eq!(loads_before_first_store(&kernel("y[i] = x[i]; z[i] = y[i] * 2.0f;")), 4);
+    // z[i] is read only when the condition holds: only x[i] moves (the
+    // four x[i], then the first body's own z[i] before its store; 8 if z
+    // had moved too).
+    assert_eq!(loads_before_first_store(&kernel("if (x[i] > 0.0f) y[i] = z[i];")), 5);
+    // An address from a local the body writes is computed per iteration
+    // (nothing to move: the loop is not unrolled; the one load is the
+    // body's own).
+    assert_eq!(loads_before_first_store(&kernel("long j = i; j = n - 1 - j; y[i] = x[j];")), 1);
+}
+
+#[test]
+fn bodies_with_calls_or_loops_are_not_unrolled() {
+    assert_eq!(kernel("y[i] = sqrtf(x[i]);").matches("sqrt.rn.f32").count(), 1);
+    assert_eq!(kernel("float s = 0.0f; for (int k = 0; k < 3; k++) s += x[i]; y[i] = s;").matches("add.rn.f32").count(), 1);
+}
+
+#[test]
+fn sums_keep_their_accumulation_order_in_the_unrolled_loop() {
+    let text = compile(
+        "double f(long n, float *x) {\n\
+         double s = 0.0;\n\
+         #pragma acc parallel loop reduction(+:s) present(x[0:n])\n\
+         for (long i = 0; i < n; i++) s += x[i];\n\
+         return s;\n\
+         }\n",
+    );
+    // Four loads, then four dependent adds into the one accumulator.
+    let body = &text[text.find(".entry").unwrap()..];
+    let first_add = body.find("add.rn.f64").unwrap();
+    assert_eq!(body[..first_add].matches("ld.global.f32").count(), 4);
+    let rest = &body[first_add..];
+    let next_load = rest.find("ld.global").unwrap();
+    assert_eq!(rest[..next_load].matches("add.rn.f64").count(), 4);
+}
+
+#[test]
+fn collapsed_pairs_with_an_inner_loop_get_a_tiled_and_a_flat_form() {
+    let mm = |clauses: &str| {
+        compile(&format!(
+            "void f(int n, const float *P, const float *Q, float *R) {{\n\
+             #pragma acc parallel loop gang {clauses} present(P[0:n*n], Q[0:n*n], R[0:n*n])\n\
+             for (int i = 0; i < n; i++)\n\
+             for (int j = 0; j < n; j++) {{\n\
+             float s = 0.0f;\n\
+             #pragma acc loop seq\n\
+             for (int k = 0; k < n; k++) s += P[i * n + k] * Q[k * n + j];\n\
+             R[i * n + j] = s;\n\
+             }}\n\
+             }}\n"
+        ))
+    };
+    let tiled = mm("collapse(2)");
+    assert_eq!(tiled.matches("mul.rn.f32").count(), 2, "the body in the tiled and the flat form");
+    assert!(tiled.contains("setp.ge.and.s64"), "the run-time choice between them");
+    // int indices scaled in one instruction, loads through the parameters global.
+    assert!(tiled.contains("mad.wide.s32 "));
+    assert!(tiled.contains("ld.global.f32") && !tiled.contains("ld.f32"));
+}
+
+#[test]
+fn only_pointer_parameters_the_kernel_never_changes_are_global() {
+    let text = compile(
+        "void f(int n, float *a, float *b) {\n\
+         #pragma acc parallel copy(a[0:n], b[0:n])\n\
+         {\n\
+         b[0] = a[0] + b[2];\n\
+         a = b;\n\
+         b[1] = a[1];\n\
+         }\n\
+         }\n",
+    );
+    // b is only read: global; a is reassigned: generic.
+    assert_eq!(text.matches("ld.global.f32").count(), 1);
+    assert_eq!(text.matches("ld.f32").count(), 2);
+}
