@@ -139,6 +139,8 @@ pub struct FnCx<'m> {
     /// Pointer parameters of the kernel it only reads: loads through them
     /// are `ld.global` (`space.rs`).
     pub global_ptrs: BTreeSet<LocalId>,
+    /// Locals the function assigns anywhere (`index.rs`), computed on first use.
+    pub assigned_locals: Option<BTreeSet<LocalId>>,
     /// The private copies of the kernel's construct-level reductions.
     pub kred: BTreeSet<LocalId>,
     /// Levels (worker, vector) made single by a narrowed loop around.
@@ -235,6 +237,7 @@ impl<'m> FnCx<'m> {
             read_only: BTreeSet::new(),
             prefetched: HashMap::new(),
             global_ptrs: BTreeSet::new(),
+            assigned_locals: None,
             kred: BTreeSet::new(),
             force_single: (false, false),
             gang_copies: BTreeSet::new(),

@@ -1,4 +1,4 @@
-//! Loop code generation for speed (unroll.rs, pairs.rs, index.rs, space.rs):
+//! Loop code generation for speed (unroll.rs, index.rs, space.rs):
 //! what moves, what must not, and which form a loop gets.
 
 fn compile(src: &str) -> String {
@@ -78,27 +78,26 @@ fn sums_keep_their_accumulation_order_in_the_unrolled_loop() {
 }
 
 #[test]
-fn collapsed_pairs_with_an_inner_loop_get_a_tiled_and_a_flat_form() {
-    let mm = |clauses: &str| {
-        compile(&format!(
-            "void f(int n, const float *P, const float *Q, float *R) {{\n\
-             #pragma acc parallel loop gang {clauses} present(P[0:n*n], Q[0:n*n], R[0:n*n])\n\
-             for (int i = 0; i < n; i++)\n\
-             for (int j = 0; j < n; j++) {{\n\
-             float s = 0.0f;\n\
-             #pragma acc loop seq\n\
-             for (int k = 0; k < n; k++) s += P[i * n + k] * Q[k * n + j];\n\
-             R[i * n + j] = s;\n\
-             }}\n\
-             }}\n"
-        ))
-    };
-    let tiled = mm("collapse(2)");
-    assert_eq!(tiled.matches("mul.rn.f32").count(), 2, "the body in the tiled and the flat form");
-    assert!(tiled.contains("setp.ge.and.s64"), "the run-time choice between them");
-    // int indices scaled in one instruction, loads through the parameters global.
-    assert!(tiled.contains("mad.wide.s32 "));
-    assert!(tiled.contains("ld.global.f32") && !tiled.contains("ld.f32"));
+fn matrix_products_run_flat_with_term_by_term_indices() {
+    let text = compile(
+        "void f(int n, const float *P, const float *Q, float *R) {\n\
+         #pragma acc parallel loop gang collapse(2) present(P[0:n*n], Q[0:n*n], R[0:n*n])\n\
+         for (int i = 0; i < n; i++)\n\
+         for (int j = 0; j < n; j++) {\n\
+         float s = 0.0f;\n\
+         #pragma acc loop seq\n\
+         for (int k = 0; k < n; k++) s += P[i * n + k] * Q[k * n + j];\n\
+         R[i * n + j] = s;\n\
+         }\n\
+         }\n",
+    );
+    // The flat form only (tiles are opt-in), not unrolled (a collapsed nest).
+    assert_eq!(text.matches("mul.rn.f32").count(), 1);
+    assert!(!text.contains("setp.ge.and.s64"));
+    // Each of the three accesses adds its two index terms separately, and
+    // loads go through the parameters as global memory.
+    assert_eq!(text.matches("mad.wide.s32").count(), 6);
+    assert!(text.contains("ld.global.f32") && !text.contains("ld.f32"));
 }
 
 #[test]
