@@ -154,6 +154,8 @@ pub struct FnCx<'m> {
     pub per_gang_reductions: bool,
     /// The kernel's construct-level reductions.
     pub kernel_reductions: Vec<accjit_ir::PrivateReduction>,
+    /// A `serial` construct's kernel: nothing below gangs is partitioned.
+    pub serial: bool,
 }
 
 /// Which locals have their address taken.
@@ -244,6 +246,7 @@ impl<'m> FnCx<'m> {
             live_storage: std::collections::HashMap::new(),
             per_gang_reductions: false,
             kernel_reductions: vec![],
+            serial: false,
         }
     }
 

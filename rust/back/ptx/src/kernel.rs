@@ -152,6 +152,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
         shared_decl = format!(".shared .align 16 .b8 {sym}[{size}];\n");
         fx.gang_shared = Some(sym);
     }
+    fx.serial = k.construct == accjit_ir::ComputeKind::Serial;
     fx.kred = k.reductions.iter().map(|r| r.private).collect();
     fx.kernel_reductions = k.reductions.clone();
     fx.effect_written = fx.effect_written_locals(&f.body);
@@ -217,6 +218,8 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     text.push_str(&fx.e.body);
     text.push_str("}\n");
     let (w, v, g) = levels_used(k, &ir.functions);
+    // A serial construct runs in one thread of one gang.
+    let (w, v) = if k.construct == accjit_ir::ComputeKind::Serial { (false, false) } else { (w, v) };
     let (vector, workers) = match (w, v) {
         (true, _) => (32, 4),
         (false, true) => (256, 1),
@@ -426,7 +429,11 @@ impl<'m> FnCx<'m> {
         // a reduction of their own runs them in order in every thread of
         // the gang (its worker/vector levels single): those copies are held
         // redundantly by each thread.
-        let narrowed = (l.worker || l.vector) && !outer_widened && self.writes_gang_state(l, false);
+        // So does a loop of a `serial` construct, or one whose vector length
+        // is 1 (`serial loop` gets `vector(1)`): its iterations may depend
+        // on each other.
+        let one_lane = self.serial || (l.vector_len == Some(1));
+        let narrowed = (l.worker || l.vector) && !outer_widened && (one_lane || self.writes_gang_state(l, false));
         let (xp, yp) = ((l.vector || widen) && !narrowed, (l.worker || widen) && !narrowed);
         let (t, tn) = self.thread_coord(xp, yp);
         let (start, stride) = if l.gang {
@@ -505,7 +512,12 @@ impl<'m> FnCx<'m> {
             digits[0] = rest;
             sdig[0] = srest;
         }
-        if let Some(loads) = self.unroll_plan(l) {
+        // Unrolling issues the loads of later iterations first: only where
+        // the iterations are independent — not in loops run in order
+        // (narrowed, `serial`), nor where the gang's iterations update state
+        // its threads share.
+        let in_order = narrowed || self.serial || (!widen && l.gang && self.writes_gang_state(l, true));
+        if let Some(loads) = if in_order { None } else { self.unroll_plan(l) } {
             // Four iterations at a time first (`unroll.rs`); the plain loop
             // below runs the rest.
             let s = crate::unroll::Strided {
@@ -572,7 +584,7 @@ impl<'m> FnCx<'m> {
     /// accumulate across the gang's iterations, which then run in order in
     /// each of its threads instead).
     pub fn widens(&self, l: &AccLoop) -> bool {
-        l.gang && !l.worker && !l.vector && !self.widened && widenable(self.f, &self.ir.functions, &l.body) && !self.writes_gang_state(l, true)
+        l.gang && !l.worker && !l.vector && !self.widened && !self.serial && widenable(self.f, &self.ir.functions, &l.body) && !self.writes_gang_state(l, true)
     }
 
     /// Whether `l`'s body updates the kernel's reduction copies (not

@@ -4,9 +4,9 @@
 //! Whose copy it is decides where it lives:
 //! - a copy per thread (the executors are lanes or workers, or code that
 //!   runs in every thread anyway): on the thread's stack (`alloca`, with
-//!   `stacksave`/`stackrestore` around the scope) up to 256 bytes, larger
-//!   ones on the device heap (`malloc`/`free`), since the stack of a GPU
-//!   thread is small;
+//!   `stacksave`/`stackrestore` around the scope) up to `STACK_COPY_BYTES`,
+//!   larger ones on the device heap (`malloc`/`free`), since the stack of a
+//!   GPU thread is small;
 //! - a copy per gang (made where the whole block runs uniformly: a
 //!   construct's `private`/`firstprivate` subarrays, a construct-level
 //!   array reduction, the copies of a gang loop): one block of the device
@@ -23,6 +23,10 @@ use accjit_ir::{Block, CopyInit, Diagnostic, PrivateCopy, Span, Type};
 use crate::func::FnCx;
 use crate::ty::PtxTy;
 use crate::value::Val;
+
+/// The largest private copy a thread keeps on its stack (CUDA's default
+/// stack is 1 KiB per thread; the frame needs some of it).
+pub const STACK_COPY_BYTES: u32 = 640;
 
 /// The declarations of the device heap's functions (the driver provides them).
 pub const MALLOC_DECL: &str = ".extern .func (.param .b64 rv) malloc (.param .b64 size);\n.extern .func free (.param .b64 p);\n";
@@ -133,12 +137,12 @@ impl<'m> FnCx<'m> {
         Ok(made)
     }
 
-    /// `bytes` of this thread's own storage: the stack up to 256 bytes, the
+    /// `bytes` of this thread's own storage: the stack up to `STACK_COPY_BYTES`, the
     /// heap above; returns the address and the predicate "from the heap".
     fn thread_alloc(&mut self, bytes: &str) -> (String, String) {
         let storage = self.e.reg(PtxTy::B64);
         let heap = self.e.reg(PtxTy::Pred);
-        self.e.line(&format!("setp.gt.s64 {heap}, {bytes}, 256;"));
+        self.e.line(&format!("setp.gt.s64 {heap}, {bytes}, {};", STACK_COPY_BYTES));
         let (big, done) = (self.e.label(), self.e.label());
         self.e.line(&format!("@{heap} bra {big};"));
         let s = self.alloca(bytes);
