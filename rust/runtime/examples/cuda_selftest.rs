@@ -361,7 +361,11 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
     let saxpy = m.function("saxpy")?;
     let cold = t0.elapsed();
     t.check("first load compiles", origin == ModuleOrigin::Compiled, format!("{origin:?}"));
-    t.timed("first load (cold) <= 50 ms", cold <= Duration::from_millis(50), format!("{:.2} ms (the process's first JIT)", ms(cold)));
+    t.timed(
+        "first load (cold) in this process <= 50 ms",
+        cold <= Duration::from_millis(50),
+        format!("{:.2} ms (the process's first JIT, after the 1 GiB copies)", ms(cold)),
+    );
     let t0 = Instant::now();
     let (m2, origin2) = g.load_module_traced(&ptx)?;
     let _ = m2.function("saxpy")?;
@@ -542,6 +546,13 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
     let warm = startup("prewarm").unwrap_or_else(|| "cannot run the child process".into());
     let total = |line: &str| line.split_whitespace().skip_while(|w| *w != "total_ms").nth(1).and_then(|v| v.parse::<f64>().ok());
     t.info("first kernel without prewarm", plain.clone());
+    // The first JIT of a fresh process: the module phase of the start-up child.
+    let module_ms = |line: &str| line.split("module ").nth(1).and_then(|r| r.split([',', ' ']).next()).and_then(|v| v.parse::<f64>().ok());
+    t.timed(
+        "fresh process: first module load (JIT) <= 50 ms",
+        module_ms(&plain).is_some_and(|v| v <= 50.0),
+        format!("{:?} ms without prewarm, {:?} ms with", module_ms(&plain), module_ms(&warm)),
+    );
     t.timed("first kernel with prewarm <= 200 ms", total(&warm).is_some_and(|v| v <= 200.0), warm.clone());
     t.check("prewarm gets the first kernel done", total(&warm).is_some() && total(&plain).is_some(), format!("{:?} vs {:?} ms", total(&warm), total(&plain)));
 
