@@ -141,6 +141,8 @@ pub struct FnCx<'m> {
     pub global_ptrs: BTreeSet<LocalId>,
     /// Locals the function assigns anywhere (`index.rs`), computed on first use.
     pub assigned_locals: Option<BTreeSet<LocalId>>,
+    /// Loops emitted unrolled (`unroll.rs`).
+    pub unrolled_loops: u32,
     /// The private copies of the kernel's construct-level reductions.
     pub kred: BTreeSet<LocalId>,
     /// Levels (worker, vector) made single by a narrowed loop around.
@@ -240,6 +242,7 @@ impl<'m> FnCx<'m> {
             prefetched: HashMap::new(),
             global_ptrs: BTreeSet::new(),
             assigned_locals: None,
+            unrolled_loops: 0,
             kred: BTreeSet::new(),
             force_single: (false, false),
             gang_copies: BTreeSet::new(),

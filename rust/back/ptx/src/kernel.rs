@@ -213,7 +213,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     }
     let entry = crate::escape_ident(&k.name);
     let mut text = shared_decl;
-    text.push_str(&format!(".visible .entry {entry}(\n    {}\n)\n{{\n", params.join(",\n    ")));
+    text.push_str(&format!(".visible .entry {entry}(\n    {}\n){}\n{{\n", params.join(",\n    "), crate::unroll::register_cap(&fx)));
     text.push_str(&fx.frame_decls());
     text.push_str(&fx.e.body);
     text.push_str("}\n");

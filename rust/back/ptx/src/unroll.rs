@@ -39,6 +39,23 @@ pub const FACTOR: usize = 4;
 /// The most expression nodes a body may have to be unrolled.
 const MAX_BODY_EXPRS: usize = 160;
 
+/// The most expression nodes a kernel with an unrolled loop may have for
+/// its registers to be capped (`register_cap`).
+const MAX_CAPPED_KERNEL_EXPRS: usize = 400;
+
+/// A `.maxnreg 32` directive for a small kernel with an unrolled loop, or
+/// nothing. The four iterations' values and addresses took saxpy to 36
+/// registers, which lets only 6 blocks of 256 threads on an SM instead of
+/// 8; ptxas fits the same code in 32 without spilling by recomputing
+/// addresses. Only small kernels are capped, where spills are unlikely.
+pub fn register_cap(fx: &FnCx<'_>) -> &'static str {
+    if fx.unrolled_loops > 0 && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS {
+        "\n.maxnreg 32"
+    } else {
+        ""
+    }
+}
+
 /// What the strided loop emitter needs to run the main loop of an unrolled
 /// loop: the registers of its iteration state (`kernel.rs`).
 pub struct Strided<'a> {
@@ -118,6 +135,7 @@ impl<'m> FnCx<'m> {
     pub fn unrolled_main_loop(&mut self, l: &'m AccLoop, loads: &[ExprId], s: &Strided<'_>) -> Result<(), Diagnostic> {
         let span = l.span;
         let n = l.dims.len();
+        self.unrolled_loops += 1;
         let (head, done) = (self.e.label(), self.e.label());
         let last = self.e.reg(PtxTy::B64);
         let span3 = self.e.reg(PtxTy::B64);
