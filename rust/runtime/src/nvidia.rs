@@ -414,8 +414,10 @@ impl Compute for GpuCompute {
 fn launch_config(max_threads: u32, form: &PtxForm, slot: &KernelSlot, o: &LaunchOpts, extents: &[u64], fill: impl FnOnce(u32) -> u64) -> ([u32; 3], [u32; 3]) {
     let max_threads = max_threads.max(1);
     let pick = |clause: i64, hint: u32| if clause > 0 { clause.min(1024) as u32 } else { hint.max(1) };
-    let mut v = pick(o.vector_length, form.vector).min(max_threads);
-    let mut w = pick(o.num_workers, form.workers);
+    // `serial`: one gang of one worker with vector length 1 (§2.5.3), whatever the hints.
+    let serial = slot.construct() == acc_construct_serial;
+    let mut v = if serial { 1 } else { pick(o.vector_length, form.vector).min(max_threads) };
+    let mut w = if serial { 1 } else { pick(o.num_workers, form.workers) };
     if v * w > max_threads {
         w = (max_threads / v).max(1);
         v = v.min(max_threads / w);
@@ -640,6 +642,11 @@ mod tests {
         // The kernel's suggestion, and its useful maximum (serial: 1 gang).
         assert_eq!(cfg(&form(32, 4, None, 1, Some(1)), LaunchOpts::default(), &[], 1024), ([1, 1, 1], [32, 4, 1]));
         assert_eq!(cfg(&form(1, 1, Some(1), 1, None), LaunchOpts::default(), &[], 1024).0, [1, 1, 1]);
+        // serial: one thread, whatever the hints say.
+        let slot = KernelSlot::new("s".into(), vec![], Some(1));
+        slot.set_construct(acc_construct_serial);
+        let f = form(256, 4, Some(1), 1, None);
+        assert_eq!(launch_config(1024, &f, &slot, &LaunchOpts::default(), &[], |_| 999), ([1, 1, 1], [1, 1, 1]));
     }
 
     #[test]
