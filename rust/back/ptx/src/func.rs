@@ -143,6 +143,8 @@ pub struct FnCx<'m> {
     pub assigned_locals: Option<BTreeSet<LocalId>>,
     /// Loops emitted unrolled (`unroll.rs`).
     pub unrolled_loops: u32,
+    /// The most loads one of them prefetches per iteration.
+    pub unrolled_loads_max: usize,
     /// The private copies of the kernel's construct-level reductions.
     pub kred: BTreeSet<LocalId>,
     /// Levels (worker, vector) made single by a narrowed loop around.
@@ -243,6 +245,7 @@ impl<'m> FnCx<'m> {
             global_ptrs: BTreeSet::new(),
             assigned_locals: None,
             unrolled_loops: 0,
+            unrolled_loads_max: 0,
             kred: BTreeSet::new(),
             force_single: (false, false),
             gang_copies: BTreeSet::new(),

@@ -43,13 +43,19 @@ const MAX_BODY_EXPRS: usize = 160;
 /// its registers to be capped (`register_cap`).
 const MAX_CAPPED_KERNEL_EXPRS: usize = 400;
 
+/// The most prefetched loads per iteration of an unrolled loop for its
+/// kernel's registers to be capped: with more, 32 registers spill (Jacobi's
+/// four loads, unrolled: 64 bytes of spills).
+const MAX_CAPPED_LOADS: usize = 2;
+
 /// A `.maxnreg 32` directive for a small kernel with an unrolled loop, or
 /// nothing. The four iterations' values and addresses took saxpy to 36
 /// registers, which lets only 6 blocks of 256 threads on an SM instead of
 /// 8; ptxas fits the same code in 32 without spilling by recomputing
-/// addresses. Only small kernels are capped, where spills are unlikely.
+/// addresses. Only small kernels with few loads per iteration are capped,
+/// where ptxas does not spill.
 pub fn register_cap(fx: &FnCx<'_>) -> &'static str {
-    if fx.unrolled_loops > 0 && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS {
+    if fx.unrolled_loops > 0 && fx.unrolled_loads_max <= MAX_CAPPED_LOADS && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS {
         "\n.maxnreg 32"
     } else {
         ""
@@ -136,6 +142,7 @@ impl<'m> FnCx<'m> {
         let span = l.span;
         let n = l.dims.len();
         self.unrolled_loops += 1;
+        self.unrolled_loads_max = self.unrolled_loads_max.max(loads.len());
         let (head, done) = (self.e.label(), self.e.label());
         let last = self.e.reg(PtxTy::B64);
         let span3 = self.e.reg(PtxTy::B64);

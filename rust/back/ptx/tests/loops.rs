@@ -116,3 +116,12 @@ fn only_pointer_parameters_the_kernel_never_changes_are_global() {
     assert_eq!(text.matches("ld.global.f32").count(), 1);
     assert_eq!(text.matches("ld.f32").count(), 2);
 }
+
+#[test]
+fn registers_are_capped_only_for_small_unrolled_kernels_with_few_loads() {
+    assert!(kernel("y[i] = 2.0f * x[i] + y[i];").contains(".maxnreg 32"));
+    // Three loads per iteration (twelve in flight) would spill in 32.
+    assert!(!kernel("y[i] = x[i] + y[i] + z[i];").contains(".maxnreg"));
+    // Not unrolled: no cap.
+    assert!(!kernel("y[i] = sqrtf(x[i]);").contains(".maxnreg"));
+}
