@@ -11,9 +11,9 @@
 //! (`stmt.rs`), and the locals that cross from single-mode code into
 //! partitioned code (`ExecInfo::broadcasts`) are broadcast from it first —
 //! through shared memory and `bar.sync` where the whole block is uniform
-//! (worker-single code), with a warp shuffle from lane 0 inside
-//! worker-partitioned code (a worker is then one warp: such kernels ask for
-//! 32 lanes and check it at entry).
+//! (worker-single code), among the worker's lanes inside worker-partitioned
+//! code (`group.rs`). What the gang must see as one copy — an array its
+//! lanes write, its private copies — lives in shared memory or on the heap.
 //!
 //! An `AccLoop` runs its collapsed iteration space `[0, Π trip)` as a
 //! strided loop: each executor starts at its own index among the executors of
@@ -23,7 +23,11 @@
 //! with carries. A gang loop whose body holds no worker or vector loop and
 //! calls no partitioned routine runs over every thread of the grid (gang,
 //! worker and vector at once, as NVHPC does: the iterations of a gang loop
-//! are independent) — what makes `parallel loop` fast.
+//! are independent) — what makes `parallel loop` fast — unless it writes
+//! state the gang shares. Conversely a worker/vector loop runs "narrowed"
+//! (its iterations in order in every thread, its levels single) in a
+//! `serial` construct, at vector length 1, or when it updates the
+//! construct's reduction copies without a reduction of its own.
 
 use std::collections::HashMap;
 
