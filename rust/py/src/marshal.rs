@@ -178,7 +178,8 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
         PyTypeError::new_err(format!("{} expects a NumPy array or None, got {}{hint}", prefix(f, p), type_name_of(a)))
     })?;
     let dtype = arr.dtype();
-    let got = dtype.str().map(|s| s.to_string()).unwrap_or_else(|_| "?".into());
+    // The dtype's text only for messages: reading it costs a Python call.
+    let got = || dtype.str().map(|s| s.to_string()).unwrap_or_else(|_| "?".into());
     let ok = match pointee {
         Type::Void => true,
         Type::Scalar(s) => {
@@ -192,8 +193,8 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
     };
     if !ok {
         return Err(match required_dtype(pointee) {
-            Some(want) => PyTypeError::new_err(format!("{} got a {got} array; pass {}.astype(np.{want})", prefix(f, p), p.name)),
-            None => PyTypeError::new_err(format!("{} got a {got} array, which cannot be passed here", prefix(f, p))),
+            Some(want) => PyTypeError::new_err(format!("{} got a {} array; pass {}.astype(np.{want})", prefix(f, p), got(), p.name)),
+            None => PyTypeError::new_err(format!("{} got a {} array, which cannot be passed here", prefix(f, p), got())),
         });
     }
     if dtype.has_object() {
@@ -201,8 +202,9 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
     }
     if dtype.is_native_byteorder() == Some(false) {
         return Err(PyValueError::new_err(format!(
-            "{} got a non-native byte order ({got}) array; pass {}.astype({}.dtype.newbyteorder('='))",
+            "{} got a non-native byte order ({}) array; pass {}.astype({}.dtype.newbyteorder('='))",
             prefix(f, p),
+            got(),
             p.name,
             p.name
         )));
