@@ -58,6 +58,8 @@ impl FnCx<'_> {
             ExprKind::Float(v) => self.lower_float(*v, ty, span),
             // A load an unrolled loop issued ahead (`unroll.rs`).
             ExprKind::Load(_) if self.prefetched.contains_key(&id) => Ok(self.prefetched[&id].clone()),
+            // An address a counted loop keeps in a register (`strength.rs`).
+            ExprKind::Binary(..) if self.reduced.contains_key(&id) => Ok(Val::S(self.reduced[&id].clone())),
             ExprKind::Load(p) => self.lower_load(*p),
             ExprKind::AddrOf(p) => self.lower_addr_of(*p, span),
             ExprKind::FuncAddr(_) => Err(unsupported(span, "taking the address of a function")),

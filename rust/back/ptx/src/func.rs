@@ -145,6 +145,10 @@ pub struct FnCx<'m> {
     pub unrolled_loops: u32,
     /// The most loads one of them prefetches per iteration.
     pub unrolled_loads_max: usize,
+    /// Addresses counted loops keep in registers, by `p + index` expression,
+    /// and the increments of each loop's step expression (`strength.rs`).
+    pub reduced: HashMap<ExprId, String>,
+    pub reduced_steps: HashMap<ExprId, Vec<(String, String)>>,
     /// The private copies of the kernel's construct-level reductions.
     pub kred: BTreeSet<LocalId>,
     /// Levels (worker, vector) made single by a narrowed loop around.
@@ -246,6 +250,8 @@ impl<'m> FnCx<'m> {
             assigned_locals: None,
             unrolled_loops: 0,
             unrolled_loads_max: 0,
+            reduced: HashMap::new(),
+            reduced_steps: HashMap::new(),
             kred: BTreeSet::new(),
             force_single: (false, false),
             gang_copies: BTreeSet::new(),

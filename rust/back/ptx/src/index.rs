@@ -73,28 +73,12 @@ impl FnCx<'_> {
     /// prefix ptxas can hoist out of it: `P[i * n + k]` is `(P + i*n) + k`,
     /// `Q[k * n + j]` is `(Q + j) + k*n`.
     fn ptr_plus_terms(&mut self, pv: String, terms: &[ExprId], konst: i64, size: i64, span: Span) -> Result<Val, Diagnostic> {
-        if self.assigned_locals.is_none() {
-            let f = self.f;
-            let mut set = std::collections::BTreeSet::new();
-            for e in &f.exprs {
-                if let ExprKind::Assign(q, _) | ExprKind::CompoundAssign { place: q, .. } | ExprKind::IncDec { place: q, .. } | ExprKind::AddrOf(q) = e.kind {
-                    if let Some(l) = self.place_local(q) {
-                        set.insert(l);
-                    }
-                }
-            }
-            accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| {
-                if let accjit_ir::StmtKind::Decl(l, Some(_)) = s.kind {
-                    set.insert(l);
-                }
-            });
-            self.assigned_locals = Some(set);
-        }
+        let assigned = self.assigned_locals_set();
         let varies = |cx: &Self, t: ExprId| {
             let mut v = false;
             accjit_ir::walk::for_each_expr(cx.f, t, &mut |_, x| {
                 if let ExprKind::Local(l) = x.kind {
-                    v |= cx.assigned_locals.as_ref().is_some_and(|s| s.contains(&l));
+                    v |= assigned.contains(&l);
                 }
             });
             v
@@ -119,7 +103,7 @@ impl FnCx<'_> {
     /// The terms and constant of a signed `int` sum `e` (`a + b`, `a - c`
     /// for a constant c, nested), when it has at least two terms and none
     /// has side effects.
-    fn signed_sum_terms(&self, e: ExprId, size: i64) -> Option<(Vec<ExprId>, i64)> {
+    pub(crate) fn signed_sum_terms(&self, e: ExprId, size: i64) -> Option<(Vec<ExprId>, i64)> {
         fn walk(cx: &FnCx<'_>, e: ExprId, terms: &mut Vec<ExprId>, konst: &mut i64) -> Option<()> {
             let x = cx.expr(e);
             let int = |t: &Type| matches!(t, Type::Scalar(Scalar::I32));

@@ -39,6 +39,7 @@ mod reduce;
 mod routine;
 mod space;
 mod stmt;
+mod strength;
 pub mod ty;
 mod unroll;
 mod update;

@@ -352,7 +352,11 @@ impl<'m> FnCx<'m> {
             StmtKind::DoWhile(body, c) => self.lower_loop(Some(*c), None, true, body, span)?,
             StmtKind::For { init, cond, step, body, .. } => {
                 self.lower_block(init)?;
-                self.lower_loop(*cond, *step, false, body, span)?;
+                // Addresses kept in registers across the steps (`strength.rs`).
+                let reduced = self.begin_reduced_addresses(*cond, *step, body, span)?;
+                let r = self.lower_loop(*cond, *step, false, body, span);
+                self.end_reduced_addresses(*step, reduced);
+                r?;
             }
             StmtKind::Switch(v, cases) => self.lower_switch(*v, cases, span)?,
             StmtKind::Break => {
@@ -438,6 +442,7 @@ impl<'m> FnCx<'m> {
         self.e.place(&step_l);
         if let Some(s) = step {
             self.lower_expr(s)?;
+            self.step_reduced_addresses(s);
         }
         self.e.line(&format!("bra {head};"));
         self.e.place(&exit);

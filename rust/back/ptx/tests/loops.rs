@@ -94,9 +94,11 @@ fn matrix_products_run_flat_with_term_by_term_indices() {
     // The flat form only (tiles are opt-in), not unrolled (a collapsed nest).
     assert_eq!(text.matches("mul.rn.f32").count(), 1);
     assert!(!text.contains("setp.ge.and.s64"));
-    // Each of the three accesses adds its two index terms separately, and
-    // loads go through the parameters as global memory.
-    assert_eq!(text.matches("mad.wide.s32").count(), 6);
+    // The store's index adds its two terms separately; the loop's two
+    // addresses add their invariant term once before the k loop and advance
+    // with k (strength.rs); loads go through the parameters as global memory.
+    assert_eq!(text.matches("mad.wide.s32").count(), 4);
+    assert_eq!(text.matches("mul.wide.s32").count(), 1, "Q's step, 4*n bytes");
     assert!(text.contains("ld.global.f32") && !text.contains("ld.f32"));
 }
 
@@ -124,4 +126,42 @@ fn registers_are_capped_only_for_small_unrolled_kernels_with_few_loads() {
     assert!(!kernel("y[i] = x[i] + y[i] + z[i];").contains(".maxnreg"));
     // Not unrolled: no cap.
     assert!(!kernel("y[i] = sqrtf(x[i]);").contains(".maxnreg"));
+}
+
+/// A kernel whose gang loop runs the counted loop `inner` over k.
+fn counted(inner: &str) -> String {
+    compile(&format!(
+        "void f(int n, const float *P, float *R) {{\n\
+         #pragma acc parallel loop present(P[0:n*n], R[0:n])\n\
+         for (int i = 0; i < n; i++) {{\n\
+         float s = 0.0f;\n\
+         {inner}\n\
+         R[i] = s;\n\
+         }}\n\
+         }}\n"
+    ))
+}
+
+/// Lines `add.s64 %a, %a, %b`: registers advanced by a register step.
+fn advanced(text: &str) -> usize {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("add.s64 "))
+        .filter(|ops| {
+            let v: Vec<&str> = ops.trim_end_matches(';').split(", ").collect();
+            v.len() == 3 && v[0] == v[1] && v[2].starts_with("%rd")
+        })
+        .count()
+}
+
+#[test]
+fn counted_loops_advance_their_addresses_instead_of_recomputing_them() {
+    let base = advanced(&counted("for (int k = 0; k < n; k++) s += 1.0f;"));
+    // P[i*n + k] and P[k*n + i]: computed once before the loop, then
+    // advanced by 4 (or 4*n) bytes at each step.
+    assert_eq!(advanced(&counted("for (int k = 0; k < n; k++) s += P[i * n + k];")), base + 1);
+    assert_eq!(advanced(&counted("for (int k = 0; k < n; k++) s += P[k * n + i] * P[i * n + k];")), base + 2);
+    // A loop that changes k in its body, or steps by 2, recomputes them.
+    for inner in ["for (int k = 0; k < n; k++) { s += P[i * n + k]; if (s > 1.0f) k++; }", "for (int k = 0; k < n; k += 2) s += P[i * n + k];"] {
+        assert_eq!(advanced(&counted(inner)), base, "{inner}");
+    }
 }
