@@ -77,11 +77,12 @@ pub(crate) fn trace(line: impl FnOnce() -> String) {
     }
 }
 
-/// Starts, on a background thread, what the first use of nvidia device 0
+/// Starts, on background threads, what the first use of nvidia device 0
 /// costs: loading libcuda and `cuInit`, opening the device's context and
-/// its sync stream; then, only when the program has not asked for the
-/// device yet (it is still compiling), loading the driver's PTX JIT
-/// compiler (a link of a trivial module). Idempotent and cheap after the
+/// its sync stream, and meanwhile loading the driver's JIT library
+/// (`libnvidia-ptxjitcompiler`); then, only when the program has not asked
+/// for the device yet (it is still compiling), warming the JIT up (a link
+/// of a trivial module). Idempotent and cheap after the
 /// first call; [`gpu`] waits for the opening still running. Call it as soon
 /// as it is known that a program will run on an NVIDIA GPU (before
 /// compiling it), so the start-up overlaps the compilation. Nothing else
@@ -91,6 +92,15 @@ pub(crate) fn trace(line: impl FnOnce() -> String) {
 pub fn prewarm() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
+        // The driver's PTX JIT lives in a library of its own, loaded at the
+        // first compile (tens of ms); loading it beside cuInit and the
+        // context makes the driver's own dlopen find it in memory.
+        let _ = std::thread::Builder::new().name("accjit-cuda-prewarm-jit".into()).spawn(|| {
+            let t0 = std::time::Instant::now();
+            // Never closed: the driver uses it for the life of the process.
+            let h = unsafe { libc::dlopen(c"libnvidia-ptxjitcompiler.so.1".as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL) };
+            trace(|| format!("prewarm: JIT library {} in {:.1} ms", if h.is_null() { "not found" } else { "loaded" }, t0.elapsed().as_secs_f64() * 1e3));
+        });
         let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(|| {
             let t0 = std::time::Instant::now();
             if let Ok(g) = gpu(0) {
