@@ -232,7 +232,7 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
     keep.push(a.clone().unbind());
     if m.discrete {
         let bytes = arr.len() * dtype.itemsize();
-        m.arrays.push(accjit_runtime::compute::CallArray { addr: data as usize, bytes, readonly: p.const_pointee == Some(true), name: p.name.clone() });
+        m.arrays.push(accjit_runtime::compute::CallArray { addr: data as usize, bytes, readonly: p.const_pointee == Some(true) });
     }
     Ok(data)
 }

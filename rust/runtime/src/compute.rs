@@ -147,14 +147,13 @@ impl Compute for Native {
 }
 
 /// An array a host caller (the Python bindings) passed to the function now
-/// running on this thread: its range, whether the function only reads it
-/// (a `const` pointee) and the parameter's name.
-#[derive(Clone, Debug)]
+/// running on this thread: its range and whether the function only reads
+/// it (a `const` pointee).
+#[derive(Clone, Copy, Debug)]
 pub struct CallArray {
     pub addr: usize,
     pub bytes: usize,
     pub readonly: bool,
-    pub name: String,
 }
 
 thread_local! {
@@ -187,8 +186,8 @@ impl Drop for CallArrays {
 /// as on the CPU devices. Other arguments into no present data stay
 /// `acc_error_not_present`. Returns what was copied in, for
 /// [`implicit_exit`] after the launch.
-pub fn translate_or_copy(dev: &'static Device, slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<Vec<CallArray>> {
-    let mut copied: Vec<CallArray> = vec![];
+pub fn translate_or_copy(dev: &'static Device, slot: &KernelSlot, args: &mut [u64], o: &LaunchOpts) -> AccResult<Vec<(CallArray, String)>> {
+    let mut copied: Vec<(CallArray, String)> = vec![];
     loop {
         let e = match translate_args(dev, slot, args, true) {
             Ok(()) => return Ok(copied),
@@ -196,29 +195,31 @@ pub fn translate_or_copy(dev: &'static Device, slot: &KernelSlot, args: &mut [u6
         };
         let at = e.host_range.map(|(a, _)| a);
         let found = match at {
-            Some(a) if e.code == acc_error_not_present => CALL_ARRAYS.with(|c| c.borrow().iter().find(|x| a >= x.addr && a < x.addr + x.bytes.max(1)).cloned()),
+            Some(a) if e.code == acc_error_not_present => CALL_ARRAYS.with(|c| c.borrow().iter().find(|x| a >= x.addr && a < x.addr + x.bytes.max(1)).copied()),
             _ => None,
         };
-        let Some(arr) = found.filter(|x| !copied.iter().any(|c| c.addr == x.addr)) else {
+        let Some(arr) = found.filter(|x| !copied.iter().any(|(c, _)| c.addr == x.addr)) else {
             let _ = implicit_exit(dev, &copied, o);
             return Err(e);
         };
+        // Named as the kernel's variable (the error says which).
+        let name = e.var.clone().unwrap_or_default();
         let clause = if arr.readonly { crate::data::Clause::CopyIn } else { crate::data::Clause::Copy };
-        let ctx = crate::data::Ctx { implicit: true, ..crate::data::Ctx::directive(Some(&arr.name), o.loc, slot.construct()) };
+        let ctx = crate::data::Ctx { implicit: true, ..crate::data::Ctx::directive(Some(&name), o.loc, slot.construct()) };
         if let Err(err) = crate::data::enter(dev, clause, arr.addr, arr.bytes, crate::data::flags::STRUCTURED, o.async_, ctx) {
             let _ = implicit_exit(dev, &copied, o);
             return Err(err);
         }
-        copied.push(arr);
+        copied.push((arr, name));
     }
 }
 
 /// The exits of [`translate_or_copy`]'s implicit copies (in reverse).
-pub fn implicit_exit(dev: &'static Device, copied: &[CallArray], o: &LaunchOpts) -> AccResult<()> {
+pub fn implicit_exit(dev: &'static Device, copied: &[(CallArray, String)], o: &LaunchOpts) -> AccResult<()> {
     let mut r = Ok(());
-    for arr in copied.iter().rev() {
+    for (arr, name) in copied.iter().rev() {
         let clause = if arr.readonly { crate::data::Clause::CopyIn } else { crate::data::Clause::Copy };
-        let ctx = crate::data::Ctx { implicit: true, ..crate::data::Ctx::directive(Some(&arr.name), o.loc, acc_construct_parallel) };
+        let ctx = crate::data::Ctx { implicit: true, ..crate::data::Ctx::directive(Some(name), o.loc, acc_construct_parallel) };
         let e = crate::data::exit(dev, clause, arr.addr, arr.bytes, crate::data::flags::STRUCTURED, o.async_, ctx);
         if r.is_ok() {
             r = e;
