@@ -292,6 +292,72 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections:
     err.map_or(Ok(shared_locals), Err)
 }
 
+/// Whether the address value `e` computes may point into the storage of
+/// (or held by) a local of `set` (`p + i`, `(i64)&(*p).m`, `&a[i]`); a value
+/// loaded from memory is not such an address.
+fn addr_mentions(f: &accjit_ir::Function, e: accjit_ir::ExprId, set: &std::collections::BTreeSet<LocalId>) -> bool {
+    match &f.expr(e).kind {
+        ExprKind::Local(v) => set.contains(v),
+        ExprKind::Load(p) => match f.expr(*p).kind {
+            ExprKind::Local(v) => set.contains(&v),
+            _ => false,
+        },
+        ExprKind::AddrOf(p) => place_mentions(f, *p, set),
+        ExprKind::Deref(_) => false,
+        k => k.children().into_iter().any(|c| addr_mentions(f, c, set)),
+    }
+}
+
+fn place_mentions(f: &accjit_ir::Function, p: accjit_ir::ExprId, set: &std::collections::BTreeSet<LocalId>) -> bool {
+    match &f.expr(p).kind {
+        ExprKind::Local(v) => set.contains(v),
+        ExprKind::Member(s, _) => place_mentions(f, *s, set),
+        ExprKind::Deref(q) => addr_mentions(f, *q, set),
+        _ => false,
+    }
+}
+
+impl FnCx<'_> {
+    /// `seeds` and every local assigned an address computed from them, to a
+    /// fixpoint (flow-insensitive: views `h.10 = h.copy + delta`, targets
+    /// `t = (i64)(h.10 + 0)`).
+    pub fn derived(&self, seeds: std::collections::BTreeSet<LocalId>) -> std::collections::BTreeSet<LocalId> {
+        let f = self.f;
+        let mut set = seeds;
+        let mut assigns: Vec<(LocalId, accjit_ir::ExprId)> = vec![];
+        accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| {
+            if let StmtKind::Decl(v, Some(e)) = s.kind {
+                assigns.push((v, e));
+            }
+            for e in crate::stmt::own_exprs(s) {
+                accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
+                    if let ExprKind::Assign(p, v) = x.kind {
+                        if let ExprKind::Local(l) = f.expr(p).kind {
+                            assigns.push((l, v));
+                        }
+                    }
+                });
+            }
+        });
+        loop {
+            let before = set.len();
+            for &(l, e) in &assigns {
+                if !set.contains(&l) && addr_mentions(f, e, &set) {
+                    set.insert(l);
+                }
+            }
+            if set.len() == before {
+                return set;
+            }
+        }
+    }
+
+    /// The local an address expression is based on (`(T *)t`, `p + i`).
+    pub fn address_root(&self, e: accjit_ir::ExprId) -> Option<LocalId> {
+        pointer_root(self.f, e)
+    }
+}
+
 /// The local whose storage a place is, or which holds the pointer the
 /// place is reached through (`x`, `x.m`, `*(p + i)`, `(*p).m`, `*(&a + i)`).
 fn state_root(f: &accjit_ir::Function, p: accjit_ir::ExprId) -> Option<LocalId> {
@@ -663,15 +729,6 @@ impl<'m> FnCx<'m> {
     fn gang_state(&self, shared: bool) -> std::collections::BTreeSet<LocalId> {
         let f = self.f;
         let mut state: std::collections::BTreeSet<LocalId> = self.kred.clone();
-        let mention = |e: accjit_ir::ExprId, set: &std::collections::BTreeSet<LocalId>| {
-            let mut hit = false;
-            accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
-                if let ExprKind::Local(v) = x.kind {
-                    hit |= set.contains(&v);
-                }
-            });
-            hit
-        };
         for r in self.kernel_reductions.iter() {
             if let accjit_ir::RedForm::Objects { storage: accjit_ir::RedStorage::At(p), .. } = &r.form {
                 accjit_ir::walk::for_each_expr(f, *p, &mut |_, x| {
@@ -691,33 +748,8 @@ impl<'m> FnCx<'m> {
                 }
             }
         }
-        // Views: locals assigned from the state (to a fixpoint).
-        let mut assigns: Vec<(LocalId, accjit_ir::ExprId)> = vec![];
-        accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| {
-            if let StmtKind::Decl(v, Some(e)) = s.kind {
-                assigns.push((v, e));
-            }
-            for e in crate::stmt::own_exprs(s) {
-                accjit_ir::walk::for_each_expr(f, e, &mut |_, x| {
-                    if let ExprKind::Assign(p, v) = x.kind {
-                        if let ExprKind::Local(l) = f.expr(p).kind {
-                            assigns.push((l, v));
-                        }
-                    }
-                });
-            }
-        });
-        loop {
-            let before = state.len();
-            for &(l, e) in &assigns {
-                if !state.contains(&l) && f.locals.get(l.index()).is_some_and(|x| x.ty.is_ptr()) && mention(e, &state) {
-                    state.insert(l);
-                }
-            }
-            if state.len() == before {
-                return state;
-            }
-        }
+        // Views: locals holding addresses computed from the state.
+        self.derived(state)
     }
 
     /// A widened gang loop activates every lane and worker, which `lower`

@@ -109,13 +109,31 @@ impl FnCx<'_> {
         }
     }
 
+    /// Whether the address `e` points into the thread's own storage: a
+    /// local of its own (`&x`, `&x.m`), its private copies, or its frame,
+    /// reached directly or through locals holding views of them.
     fn is_per_thread(&self, e: ExprId) -> bool {
-        match &self.expr(e).kind {
-            ExprKind::Load(p) => matches!(self.expr(*p).kind, ExprKind::Local(l) if self.thread_ptrs.contains(&l)),
-            ExprKind::AddrOf(p) => self.place_local(*p).is_some(),
-            ExprKind::Binary(_, a, _) | ExprKind::Cast(a) => self.is_per_thread(*a),
-            _ => false,
+        if self.storage_local(e).is_some_and(|l| !self.is_shared(l)) {
+            return true;
         }
+        let Some(root) = self.address_root(e) else { return false };
+        let mut seeds = self.thread_ptrs.clone();
+        seeds.extend(self.frame_locals());
+        !self.is_shared(root) && self.derived(seeds).contains(&root)
+    }
+
+    /// The local whose own storage the address `e` is in (`&x`, `&x.m + 1`).
+    fn storage_local(&self, e: ExprId) -> Option<accjit_ir::LocalId> {
+        match &self.expr(e).kind {
+            ExprKind::AddrOf(p) => self.place_local(*p),
+            ExprKind::Binary(_, a, _) | ExprKind::Cast(a) => self.storage_local(*a),
+            _ => None,
+        }
+    }
+
+    /// The locals kept in the thread's frame (their addresses are its own).
+    fn frame_locals(&self) -> std::collections::BTreeSet<accjit_ir::LocalId> {
+        self.locals.iter().enumerate().filter(|(_, s)| matches!(s, crate::func::Slot::Mem(_))).map(|(i, _)| accjit_ir::LocalId(i as u32)).collect()
     }
 
     /// An executor's start: its private copy holds the identity.
@@ -261,11 +279,10 @@ impl FnCx<'_> {
 
     /// Whether `e` points into a gang's private copy (`private.rs`).
     fn is_gang_copy(&self, e: ExprId) -> bool {
-        match &self.expr(e).kind {
-            ExprKind::Load(p) => matches!(self.expr(*p).kind, ExprKind::Local(l) if self.gang_copies.contains(&l)),
-            ExprKind::Binary(_, a, _) | ExprKind::Cast(a) => self.is_gang_copy(*a),
-            _ => false,
-        }
+        let Some(root) = self.address_root(e) else { return false };
+        let mut seeds = self.gang_copies.clone();
+        seeds.extend(self.locals.iter().enumerate().filter(|(_, s)| matches!(s, crate::func::Slot::Shared(_))).map(|(i, _)| accjit_ir::LocalId(i as u32)));
+        self.derived(seeds).contains(&root)
     }
 
     /// The combination of `v` over the threads of this block that differ
