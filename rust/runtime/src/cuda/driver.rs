@@ -46,6 +46,7 @@ pub const REQUIRED: &[&str] = &[
     "cuCtxCreate_v2",
     "cuCtxDestroy_v2",
     "cuCtxSetCurrent",
+    "cuCtxSetLimit",
     "cuCtxSynchronize",
     "cuDeviceGet",
     "cuDeviceGetAttribute",

@@ -295,6 +295,11 @@ impl Gpu {
             let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(dev) };
             return Err(unavailable(ordinal, e));
         }
+        // The device heap holds gang-private copies (`private(c[0:n])`,
+        // reductions of arrays): the driver's 8 MiB default is too small for
+        // a grid of gangs each copying tens of KiB. A failure only leaves the
+        // default (kernels needing more then fail with a launch error).
+        let _ = unsafe { sys::cuCtxSetLimit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, device_heap_bytes(total_memory)) };
         Ok(g)
     }
 
@@ -552,4 +557,13 @@ mod tests {
         let e = gpu(n + 3).err().expect("beyond the device count");
         assert_eq!(e.code, acc_error_device_unavailable);
     }
+}
+
+/// The device heap size set on every context: `ACCJIT_DEVICE_HEAP_MB` if
+/// given, else 1/32 of the device memory, between 256 MiB and 2 GiB.
+fn device_heap_bytes(total_memory: usize) -> usize {
+    if let Some(mb) = std::env::var("ACCJIT_DEVICE_HEAP_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()) {
+        return mb << 20;
+    }
+    (total_memory / 32).clamp(256 << 20, 2 << 30)
 }

@@ -113,6 +113,7 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) {
 CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
 CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
 CUresult cuCtxSynchronize(void) { LIVE(); return OK; }
+CUresult cuCtxSetLimit(int limit, size_t value) { (void)limit; (void)value; return OK; }
 
 static const char *name_of(CUresult r) {
     switch (r) {
