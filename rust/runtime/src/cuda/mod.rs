@@ -541,6 +541,15 @@ impl alloc::RawDevice for Gpu {
     }
 }
 
+/// The device heap size set on every context: `ACCJIT_DEVICE_HEAP_MB` if
+/// given, else 1/32 of the device memory, between 256 MiB and 2 GiB.
+fn device_heap_bytes(total_memory: usize) -> usize {
+    if let Some(mb) = std::env::var("ACCJIT_DEVICE_HEAP_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()) {
+        return mb << 20;
+    }
+    (total_memory / 32).clamp(256 << 20, 2 << 30)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,13 +566,4 @@ mod tests {
         let e = gpu(n + 3).err().expect("beyond the device count");
         assert_eq!(e.code, acc_error_device_unavailable);
     }
-}
-
-/// The device heap size set on every context: `ACCJIT_DEVICE_HEAP_MB` if
-/// given, else 1/32 of the device memory, between 256 MiB and 2 GiB.
-fn device_heap_bytes(total_memory: usize) -> usize {
-    if let Some(mb) = std::env::var("ACCJIT_DEVICE_HEAP_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()) {
-        return mb << 20;
-    }
-    (total_memory / 32).clamp(256 << 20, 2 << 30)
 }
