@@ -1,4 +1,5 @@
-//! Loop code generation for speed (unroll.rs, index.rs, space.rs):
+//! Loop code generation for speed (unroll.rs, pairs.rs, index.rs, strength.rs,
+//! space.rs):
 //! what moves, what must not, and which form a loop gets.
 
 fn compile(src: &str) -> String {
@@ -78,7 +79,7 @@ fn sums_keep_their_accumulation_order_in_the_unrolled_loop() {
 }
 
 #[test]
-fn matrix_products_run_flat_with_term_by_term_indices() {
+fn matrix_products_get_a_tiled_and_a_flat_form_with_registers_for_addresses() {
     let text = compile(
         "void f(int n, const float *P, const float *Q, float *R) {\n\
          #pragma acc parallel loop gang collapse(2) present(P[0:n*n], Q[0:n*n], R[0:n*n])\n\
@@ -91,14 +92,16 @@ fn matrix_products_run_flat_with_term_by_term_indices() {
          }\n\
          }\n",
     );
-    // The flat form only (tiles are opt-in), not unrolled (a collapsed nest).
-    assert_eq!(text.matches("mul.rn.f32").count(), 1);
-    assert!(!text.contains("setp.ge.and.s64"));
-    // The store's index adds its two terms separately; the loop's two
-    // addresses add their invariant term once before the k loop and advance
-    // with k (strength.rs); loads go through the parameters as global memory.
-    assert_eq!(text.matches("mad.wide.s32").count(), 4);
-    assert_eq!(text.matches("mul.wide.s32").count(), 1, "Q's step, 4*n bytes");
+    // The body in the tiled form and the flat one, chosen at run time
+    // (pairs.rs); not unrolled (a collapsed nest).
+    assert_eq!(text.matches("mul.rn.f32").count(), 2);
+    assert!(text.contains("setp.ge.and.s64"));
+    // In each form: the store's index adds its two terms separately; the
+    // k loop's two addresses add their invariant term once before the loop
+    // and advance with k (strength.rs); loads through the parameters are
+    // global.
+    assert_eq!(text.matches("mad.wide.s32").count(), 8);
+    assert_eq!(text.matches("mul.wide.s32").count(), 2, "Q's step, 4*n bytes");
     assert!(text.contains("ld.global.f32") && !text.contains("ld.f32"));
 }
 
