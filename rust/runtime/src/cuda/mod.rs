@@ -210,8 +210,6 @@ pub struct Gpu {
     primary_held: AtomicBool,
     /// How the last recovery went ([`Gpu::last_recovery`]).
     last_recovery: Mutex<String>,
-    /// The device `malloc` heap was sized (`module.rs`).
-    pub(crate) heap_set: AtomicBool,
     /// Recovery failed: every call fails with this message.
     lost: OnceLock<String>,
     /// The CUDA error name of the fault that poisoned the context.
@@ -282,7 +280,6 @@ impl Gpu {
             own_ctx: AtomicBool::new(false),
             primary_held: AtomicBool::new(true),
             last_recovery: Mutex::new(String::new()),
-            heap_set: AtomicBool::new(false),
             lost: OnceLock::new(),
             fault: Mutex::new(String::new()),
             generation: AtomicU64::new(0),

@@ -283,9 +283,6 @@ impl Gpu {
         if let Some(m) = self.modules.get(&key, generation) {
             return Ok((m, ModuleOrigin::Memory));
         }
-        if ptx.contains(") malloc (") {
-            self.ensure_heap();
-        }
         let disk = disk_cache();
         if let Some(cubin) = disk.load(&key) {
             let read = t0.elapsed();
@@ -335,21 +332,6 @@ impl Gpu {
         let mut m: sys::CUmodule = std::ptr::null_mut();
         self.check(unsafe { sys::cuModuleLoadData(&mut m, cubin.as_ptr().cast()) }, "cuModuleLoadData")?;
         Ok(GpuModule { loaded: Arc::new(Loaded { gpu: self.static_self()?, handle: m as usize, generation: self.generation() }) })
-    }
-
-    /// A device `malloc` heap big enough for private arrays kept on it
-    /// (the driver's default is 8 MiB; a kernel whose per-thread arrays do
-    /// not fit traps): `ACCJIT_CUDA_HEAP_BYTES`, else an eighth of the
-    /// device memory up to 4 GiB. Set once, before the first module that
-    /// calls `malloc` is loaded (the driver reserves it at that module's
-    /// first launch; programs without device `malloc` pay nothing).
-    fn ensure_heap(&self) {
-        if self.heap_set.swap(true, std::sync::atomic::Ordering::AcqRel) {
-            return;
-        }
-        let bytes = std::env::var("ACCJIT_CUDA_HEAP_BYTES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or((self.total_memory() / 8).min(4 << 30));
-        let r = unsafe { sys::cuCtxSetLimit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, bytes) };
-        super::trace(|| format!("device malloc heap of {bytes} B: {r:?}"));
     }
 
     /// Loads the driver's JIT compiler (its first use costs tens of

@@ -99,8 +99,6 @@ CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
     return OK;
 }
 CUresult cuCtxDestroy_v2(void *ctx) { if (current == ctx) current = 0; return OK; }
-static size_t heap_limit;
-CUresult cuCtxSetLimit(int limit, size_t value) { if (limit == 2) heap_limit = value; return OK; }
 CUresult cuCtxGetFlags(unsigned *flags) { *flags = current == &ctx_object ? primary_flags : 0; return OK; }
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) {
     (void)d;
