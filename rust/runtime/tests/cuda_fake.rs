@@ -18,22 +18,17 @@ use std::process::{Command, Output};
 const CHILD_ENV: &str = "ACCJIT_FAKE_CUDA_CHILD";
 
 /// Builds the fake libcuda (with extra C flags) into a fresh directory;
-/// None without a compiler.
+/// None without a compiler. A compiler that rejects the fake is a failure,
+/// not a skip (a broken fake once made every test here skip quietly).
 fn build_fake(flags: &[&str]) -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}_{}", std::process::id(), flags.len()));
     std::fs::create_dir_all(&dir).ok()?;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let ok = Command::new(cc)
-        .args(flags)
-        .args(["-shared", "-fPIC", "-O1", "-o"])
-        .arg(dir.join("libcuda.so"))
-        .arg(&src)
-        .args(["-lpthread", "-lm"])
-        .status()
-        .ok()?
-        .success();
-    ok.then_some(dir)
+    let out =
+        Command::new(cc).args(flags).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).output().ok()?;
+    assert!(out.status.success(), "the fake libcuda does not compile:\n{}", String::from_utf8_lossy(&out.stderr));
+    Some(dir)
 }
 
 /// This test binary again, running only test `name` with the fake driver.
