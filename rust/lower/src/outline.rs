@@ -327,7 +327,7 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     let mut ops = data::prepare_clauses(cx, f, &whole_clauses, FLAG_STRUCTURED, &mut out);
     ops.extend(implicit_ops(cx, f, &caps, &mut out));
     ops.extend(copy_ops);
-    ops.extend(data::prepare_clauses(cx, f, &member_clauses, FLAG_STRUCTURED, &mut out));
+    ops.extend(member_ops(cx, f, &member_clauses, &mut out));
     let enters = data::enter_stmts(f, cx, &ops, av);
     out.extend(data::guarded(f, guard, enters, span));
     // `num_gangs(a, b, c)`: each value evaluated once (the total and the
@@ -414,6 +414,99 @@ pub fn lower_compute(cx: &mut Cx, f: &mut Function, mut c: ComputeConstruct, sco
     let exits = data::exit_stmts(f, cx, &ops, av);
     out.extend(data::guarded(f, guard, exits, span));
     out
+}
+
+/// The data ops of clauses on members of structs (`sp->total`,
+/// `s.peak[0:4]`): members of one struct object named with the same clause
+/// kind become ONE device copy spanning them (from the first member's first
+/// byte to the last one's end), as GCC maps struct members: a kernel reaches
+/// every member through the struct's one pointer, which the launcher
+/// translates through a single present entry. (The implied `copy` of a
+/// combined construct's `reduction(+:sp->total) reduction(max:sp->peak[0:4])`
+/// made two copies, and `sp->peak` read past the first on discrete devices.)
+fn member_ops(cx: &mut Cx, f: &mut Function, clauses: &[DataClause], out: &mut Vec<Stmt>) -> Vec<ClauseOp> {
+    let mut pairs: Vec<(Option<ExprId>, ClauseOp)> = vec![];
+    for c in clauses {
+        for v in &c.vars {
+            let one = DataClause { vars: vec![v.clone()], ..c.clone() };
+            let object = if v.deep { None } else { struct_object(f, v.base) };
+            pairs.extend(data::prepare_clauses(cx, f, &[one], FLAG_STRUCTURED, out).into_iter().map(|op| (object, op)));
+        }
+    }
+    let mut ops: Vec<ClauseOp> = vec![];
+    let mut merged = vec![false; pairs.len()];
+    for i in 0..pairs.len() {
+        if merged[i] {
+            continue;
+        }
+        let (obj, op) = &pairs[i];
+        let group: Vec<usize> = match obj {
+            Some(o) if op.attach.is_none() && op.deep.is_none() => (i..pairs.len())
+                .filter(|&j| {
+                    let (oj, pj) = &pairs[j];
+                    !merged[j]
+                        && pj.attach.is_none()
+                        && pj.deep.is_none()
+                        && pj.kind == op.kind
+                        && pj.flags == op.flags
+                        && oj.is_some_and(|x| accjit_ir::walk::same_expr(f, x, *o))
+                })
+                .collect(),
+            _ => vec![i],
+        };
+        if group.len() == 1 {
+            ops.push(op.clone());
+            continue;
+        }
+        let sp = op.span;
+        // lo = min(addr), hi = max(addr + bytes), as i64.
+        let addr_of = |f: &mut Function, j: usize| {
+            let a = load_local(f, pairs[j].1.addr, sp);
+            build::cast(f, a, Type::I64, sp)
+        };
+        let end_of = |f: &mut Function, j: usize| {
+            let a = addr_of(f, j);
+            let b = load_local(f, pairs[j].1.bytes, sp);
+            build::binary(f, BinOp::Add, a, b, Type::I64, sp)
+        };
+        let mut lo = addr_of(f, group[0]);
+        let mut hi = end_of(f, group[0]);
+        for &j in &group[1..] {
+            let a = addr_of(f, j);
+            let c = build::binary(f, BinOp::Lt, a, lo, Type::I32, sp);
+            let a2 = addr_of(f, j);
+            lo = f.add_expr(ExprKind::Cond(c, a2, lo), Type::I64, sp);
+            let e = end_of(f, j);
+            let c = build::binary(f, BinOp::Gt, e, hi, Type::I32, sp);
+            let e2 = end_of(f, j);
+            hi = f.add_expr(ExprKind::Cond(c, e2, hi), Type::I64, sp);
+        }
+        let (lo_l, d1) = build::temp(f, "__acc_lo", lo, sp);
+        out.push(d1);
+        let lo_v = load_local(f, lo_l, sp);
+        let bytes = build::binary(f, BinOp::Sub, hi, lo_v, Type::I64, sp);
+        let (bytes_l, d2) = build::temp(f, "__acc_bytes", bytes, sp);
+        out.push(d2);
+        let lo_v = load_local(f, lo_l, sp);
+        let lo_p = build::cast(f, lo_v, void_ptr(), sp);
+        let (addr_l, d3) = build::temp(f, "__acc_addr", lo_p, sp);
+        out.push(d3);
+        let name = group.iter().map(|&j| pairs[j].1.name.as_str()).collect::<Vec<_>>().join(", ");
+        for &j in &group {
+            merged[j] = true;
+        }
+        ops.push(ClauseOp { name, addr: addr_l, bytes: bytes_l, ..op.clone() });
+    }
+    ops
+}
+
+/// The struct object a member clause variable lies in (`*sp` for
+/// `sp->total` and `sp->peak[0:4]`, `s` for `s.a`), if it is one.
+fn struct_object(f: &Function, base: ExprId) -> Option<ExprId> {
+    match &f.expr(base).kind {
+        ExprKind::Member(x, _) => Some(*x),
+        _ => None,
+    }
 }
 
 fn is_member_section(f: &Function, v: &VarRef) -> bool {
