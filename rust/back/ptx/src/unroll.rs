@@ -55,7 +55,10 @@ const MAX_CAPPED_LOADS: usize = 2;
 /// addresses. Only small kernels with few loads per iteration are capped,
 /// where ptxas does not spill.
 pub fn register_cap(fx: &FnCx<'_>) -> &'static str {
-    if fx.unrolled_loops > 0 && fx.unrolled_loads_max <= MAX_CAPPED_LOADS && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS {
+    // No calls or stack storage either (malloc'd or alloca'd private
+    // copies): the cap is meant for plain streaming kernels.
+    let plain = !fx.e.body.contains("call") && !fx.e.body.contains("alloca") && !fx.e.body.contains("stacksave");
+    if fx.unrolled_loops > 0 && fx.unrolled_loads_max <= MAX_CAPPED_LOADS && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS && plain {
         "\n.maxnreg 32"
     } else {
         ""

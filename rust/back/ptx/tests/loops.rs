@@ -168,3 +168,20 @@ fn counted_loops_advance_their_addresses_instead_of_recomputing_them() {
         assert_eq!(advanced(&counted(inner)), base, "{inner}");
     }
 }
+
+#[test]
+fn kernels_with_private_storage_are_not_register_capped() {
+    // A vector loop reducing into per-lane copies of an array section:
+    // unrolled, but the kernel allocates copies (stack or heap).
+    let text = compile(
+        "void f(int n, const int *v, long *h) {\n\
+         #pragma acc parallel loop gang copyin(v[0:n*64]) copy(h[0:11])\n\
+         for (int g = 0; g < n; g++) {\n\
+         #pragma acc loop vector reduction(+:h[0:11])\n\
+         for (int j = 0; j < 64; j++) { int x = v[g * 64 + j]; h[x % 11] += x; }\n\
+         }\n\
+         }\n",
+    );
+    assert_eq!(text.matches("ld.global.s32").count(), 5, "four prefetched v[] loads and the plain loop's");
+    assert!(!text.contains(".maxnreg"));
+}
