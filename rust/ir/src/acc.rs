@@ -384,6 +384,27 @@ pub enum AtomicBinOp {
     LogOr,
 }
 
+impl AtomicBinOp {
+    /// The expression operator computing `x op expr` for the operators that
+    /// have one; `None` for min, max and the logical operators, which back
+    /// ends build from comparisons and truth values.
+    pub fn arith(self) -> Option<crate::module::BinOp> {
+        use crate::module::BinOp;
+        Some(match self {
+            AtomicBinOp::Add => BinOp::Add,
+            AtomicBinOp::Sub => BinOp::Sub,
+            AtomicBinOp::Mul => BinOp::Mul,
+            AtomicBinOp::Div => BinOp::Div,
+            AtomicBinOp::BitAnd => BinOp::BitAnd,
+            AtomicBinOp::BitOr => BinOp::BitOr,
+            AtomicBinOp::BitXor => BinOp::BitXor,
+            AtomicBinOp::Shl => BinOp::Shl,
+            AtomicBinOp::Shr => BinOp::Shr,
+            AtomicBinOp::Max | AtomicBinOp::Min | AtomicBinOp::LogAnd | AtomicBinOp::LogOr => return None,
+        })
+    }
+}
+
 // ---------------------------------------------------------------------------
 // After lowering
 // ---------------------------------------------------------------------------

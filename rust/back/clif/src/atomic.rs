@@ -174,23 +174,16 @@ impl<'m> FnCx<'_, 'm, '_> {
             return self.cast(rv, rty, xty, span);
         };
         let (a, at, b, bt) = if reversed { (rv, rty, old, xty) } else { (old, xty, rv, rty) };
-        let bop = match op {
-            AtomicBinOp::Add => BinOp::Add,
-            AtomicBinOp::Sub => BinOp::Sub,
-            AtomicBinOp::Mul => BinOp::Mul,
-            AtomicBinOp::Div => BinOp::Div,
-            AtomicBinOp::BitAnd => BinOp::BitAnd,
-            AtomicBinOp::BitOr => BinOp::BitOr,
-            AtomicBinOp::BitXor => BinOp::BitXor,
-            AtomicBinOp::Shl => BinOp::Shl,
-            AtomicBinOp::Shr => BinOp::Shr,
-            AtomicBinOp::LogAnd | AtomicBinOp::LogOr => {
+        let bop = match op.arith() {
+            Some(bop) => bop,
+            None if matches!(op, AtomicBinOp::LogAnd | AtomicBinOp::LogOr) => {
                 let ta = self.truth01(a, at, span)?;
                 let tb = self.truth01(b, bt, span)?;
                 let r = if op == AtomicBinOp::LogAnd { self.b.ins().band(ta, tb) } else { self.b.ins().bor(ta, tb) };
                 return self.cast(Val::Scalar(r), &Type::BOOL, xty, span);
             }
-            AtomicBinOp::Max | AtomicBinOp::Min => {
+            // min, max
+            None => {
                 let ct = arith_type(xty, rty);
                 let s = scalar_of(&ct).ok_or_else(|| unsupported(&ct, span))?;
                 let x = self.cast(old, xty, &ct, span)?.scalar(span)?;

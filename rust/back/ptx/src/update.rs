@@ -151,17 +151,9 @@ impl<'m> FnCx<'m> {
             return self.cast(rv, rty, xty, span);
         };
         let (a, at, b, bt) = if reversed { (rv, rty, old, xty) } else { (old, xty, rv, rty) };
-        let bop = match op {
-            AtomicBinOp::Add => BinOp::Add,
-            AtomicBinOp::Sub => BinOp::Sub,
-            AtomicBinOp::Mul => BinOp::Mul,
-            AtomicBinOp::Div => BinOp::Div,
-            AtomicBinOp::BitAnd => BinOp::BitAnd,
-            AtomicBinOp::BitOr => BinOp::BitOr,
-            AtomicBinOp::BitXor => BinOp::BitXor,
-            AtomicBinOp::Shl => BinOp::Shl,
-            AtomicBinOp::Shr => BinOp::Shr,
-            AtomicBinOp::LogAnd | AtomicBinOp::LogOr => {
+        let bop = match op.arith() {
+            Some(bop) => bop,
+            None if matches!(op, AtomicBinOp::LogAnd | AtomicBinOp::LogOr) => {
                 let ta = self.truth01(&a, at, span)?;
                 let tb = self.truth01(&b, bt, span)?;
                 let r = self.e.reg(crate::ty::PtxTy::B32);
@@ -169,7 +161,8 @@ impl<'m> FnCx<'m> {
                 self.e.line(&format!("{ins}.b32 {r}, {ta}, {tb};"));
                 return self.cast(Val::S(r), &Type::I32, xty, span);
             }
-            AtomicBinOp::Max | AtomicBinOp::Min => {
+            // min, max
+            None => {
                 let ct = arith_type(xty, rty);
                 let s = scalar_of(&ct).ok_or_else(|| unsupported(span, format!("atomic min/max of {ct:?}")))?;
                 let x = self.cast(a_or(reversed, &a, &b), if reversed { bt } else { at }, &ct, span)?.s(span)?;
