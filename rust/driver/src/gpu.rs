@@ -11,8 +11,8 @@ pub use accjit_back_ptx::PtxKernel;
 
 /// Compiles `module`'s kernels to PTX and gives every slot its PTX form.
 /// `host_globals[i]`: the host address of IR global `i` (0: none).
-pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot]) -> Result<(), Diagnostics> {
-    let ptx = crate::guarded("the PTX back end", || accjit_back_ptx::compile(module, &accjit_back_ptx::PtxOptions::default()))?;
+pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], opts: &accjit_back_ptx::PtxOptions) -> Result<(), Diagnostics> {
+    let ptx = crate::guarded("the PTX back end", || accjit_back_ptx::compile(module, opts))?;
     if ptx.kernels.len() != slots.len() {
         return Err(Diagnostic::error(
             Span::DUMMY,

@@ -85,6 +85,10 @@ impl Default for Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BackEndOptions {
     pub tuning: accjit_back_clif::Tuning,
+    /// The PTX back end's optimisations: `ACCJIT_PTX_NO_UNROLL`,
+    /// `ACCJIT_PTX_NO_TILES`, `ACCJIT_PTX_NO_STRENGTH`, `ACCJIT_PTX_NO_GLOBAL`
+    /// turn one off (for comparisons; results never change).
+    pub ptx: accjit_back_ptx::Tuning,
     /// Run Cranelift's verifier (always on in debug builds): `ACCJIT_CLIF_VERIFY`.
     pub clif_verify: bool,
     /// `accjit clif` adds the machine code: `ACCJIT_DISASM`.
@@ -92,6 +96,11 @@ pub struct BackEndOptions {
 }
 
 impl BackEndOptions {
+    /// The PTX back end's options for these settings.
+    pub fn ptx_options(&self) -> accjit_back_ptx::PtxOptions {
+        accjit_back_ptx::PtxOptions { tuning: self.ptx, ..Default::default() }
+    }
+
     /// The documented environment variables (README) over this CPU's
     /// defaults: `ACCJIT_NO_SIMD`, `ACCJIT_NO_AVX512`,
     /// `ACCJIT_NONTEMPORAL_BYTES=n`, `ACCJIT_NO_NONTEMPORAL`,
@@ -114,7 +123,13 @@ impl BackEndOptions {
             if set("ACCJIT_NO_NONTEMPORAL") {
                 tuning.nontemporal_bytes = None;
             }
-            BackEndOptions { tuning, clif_verify: set("ACCJIT_CLIF_VERIFY"), disasm: set("ACCJIT_DISASM") }
+            let ptx = accjit_back_ptx::Tuning {
+                unroll: !set("ACCJIT_PTX_NO_UNROLL"),
+                tiles: !set("ACCJIT_PTX_NO_TILES"),
+                strength: !set("ACCJIT_PTX_NO_STRENGTH"),
+                global_loads: !set("ACCJIT_PTX_NO_GLOBAL"),
+            };
+            BackEndOptions { tuning, ptx, clif_verify: set("ACCJIT_CLIF_VERIFY"), disasm: set("ACCJIT_DISASM") }
         })
     }
 }
@@ -270,7 +285,7 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
         slot.set_host_fn(addr, any);
     }
     if device == "nvidia" {
-        gpu::attach_ptx(&module, &compiled.globals, &slots).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+        gpu::attach_ptx(&module, &compiled.globals, &slots, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     }
     let t3 = Instant::now();
     let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };
@@ -306,13 +321,17 @@ pub fn ptx_text(name: &str, text: &str, opts: &Options) -> Result<String, Compil
     let lower_opts = accjit_lower::LowerOptions { device_type: "nvidia".into() };
     guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm))).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     checked_ir(&module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    module_ptx(&module, &sm)
+    module_ptx_with(&module, &sm, &opts.back_end)
 }
 
 /// The PTX of a lowered module's kernels (`Program.ptx()`: the program's
 /// own lowering, for the device type it was compiled for).
 pub fn module_ptx(module: &Module, sm: &SourceMap) -> Result<String, CompileError> {
-    let opts = accjit_back_ptx::PtxOptions::default();
+    module_ptx_with(module, sm, &BackEndOptions::from_env())
+}
+
+fn module_ptx_with(module: &Module, sm: &SourceMap, back_end: &BackEndOptions) -> Result<String, CompileError> {
+    let opts = back_end.ptx_options();
     guarded("the PTX back end", || accjit_back_ptx::compile(module, &opts)).map(|p| p.text).map_err(|d| CompileError::from_diagnostics(&d, sm))
 }
 

@@ -82,6 +82,8 @@ pub struct Tid {
 }
 
 pub struct FnCx<'m> {
+    /// The back end's optimisations (`PtxOptions::tuning`).
+    pub tuning: crate::Tuning,
     pub ir: &'m Module,
     pub f: &'m Function,
     pub e: Emitter,
@@ -218,6 +220,7 @@ impl<'m> FnCx<'m> {
         }
         let exit = e.label();
         FnCx {
+            tuning: crate::Tuning::default(),
             ir,
             f,
             e,

@@ -107,7 +107,7 @@ pub struct KernelOut {
     pub uses: crate::func::Uses,
 }
 
-pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, Diagnostic> {
+pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning) -> Result<KernelOut, Diagnostic> {
     let f = &k.func;
     if f.sig.ret != Type::Void {
         return Err(Diagnostic::error(k.span, format!("internal error: kernel '{}' returns a value", k.name)));
@@ -162,7 +162,8 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel) -> Result<KernelOut, D
     fx.effect_written = fx.effect_written_locals(&f.body);
     fx.read_only = crate::cache::read_only_cached(f);
     let by_value: Vec<u32> = k.params.iter().map(|p| by_value_bytes(p, &ir.structs)).collect();
-    fx.global_ptrs = crate::space::global_pointers(k, &by_value);
+    fx.tuning = tuning;
+    fx.global_ptrs = if tuning.global_loads { crate::space::global_pointers(k, &by_value) } else { Default::default() };
     fx.prologue();
     let mut params = vec![];
     let mut param_bytes = vec![];

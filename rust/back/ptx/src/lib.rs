@@ -56,11 +56,34 @@ pub struct PtxOptions {
     pub sm: u32,
     /// Keep a comment naming each kernel's source construct.
     pub keep_comments: bool,
+    /// Loop and memory optimisations (speed only, never results).
+    pub tuning: Tuning,
 }
 
 impl Default for PtxOptions {
     fn default() -> Self {
-        PtxOptions { sm: 80, keep_comments: true }
+        PtxOptions { sm: 80, keep_comments: true, tuning: Tuning::default() }
+    }
+}
+
+/// The PTX back end's optimisations, each on by default. The driver sets
+/// them (its `BackEndOptions` reads the `ACCJIT_PTX_NO_*` variables once);
+/// this crate reads no environment. Turning one off is for comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Unroll one-dimensional partitioned loops ×4 with their leading loads first (`unroll.rs`).
+    pub unroll: bool,
+    /// 2-D tiles for widened collapsed pairs with a loop in the body (`pairs.rs`).
+    pub tiles: bool,
+    /// Strength-reduced addresses in counted `for` loops (`strength.rs`).
+    pub strength: bool,
+    /// `ld.global` through read-only pointer parameters (`space.rs`).
+    pub global_loads: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning { unroll: true, tiles: true, strength: true, global_loads: true }
     }
 }
 
@@ -156,7 +179,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         all.heap_message |= u.heap_message;
     };
     for k in &module.kernels {
-        match kernel::compile_kernel(module, k) {
+        match kernel::compile_kernel(module, k, opts.tuning) {
             Ok(out) => {
                 if opts.keep_comments {
                     entries.push_str(&format!("// kernel {} ({})\n", k.name, k.construct.name()));
@@ -180,7 +203,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         }
         for i in next {
             done.insert(i);
-            match routine::compile_func(module, i as usize) {
+            match routine::compile_func(module, i as usize, opts.tuning) {
                 Ok(out) => {
                     protos.push_str(&out.header);
                     protos.push_str(";\n");

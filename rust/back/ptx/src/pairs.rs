@@ -42,7 +42,7 @@ impl<'m> FnCx<'m> {
     /// Whether widened loop `l` gets the tiled form (a collapsed pair with a
     /// loop in its body).
     pub fn tiles_pair(&self, l: &AccLoop, widen: bool) -> bool {
-        widen && l.dims.len() == 2 && has_loop(&l.body) && std::env::var_os("ACCJIT_PTX_NO_TILES").is_none()
+        widen && l.dims.len() == 2 && has_loop(&l.body) && self.tuning.tiles
     }
 
     /// The tiled form of widened pair `l` (`trips`, `lbs`, `steps` per

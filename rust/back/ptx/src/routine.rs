@@ -26,7 +26,7 @@ pub struct FuncOut {
     pub uses: Uses,
 }
 
-pub fn compile_func(ir: &accjit_ir::Module, idx: usize) -> Result<FuncOut, Diagnostic> {
+pub fn compile_func(ir: &accjit_ir::Module, idx: usize, tuning: crate::Tuning) -> Result<FuncOut, Diagnostic> {
     let f = &ir.functions[idx];
     if f.sig.variadic {
         return Err(unsupported(f.span, format!("the variadic function '{}' in device code", f.name)));
@@ -35,6 +35,7 @@ pub fn compile_func(ir: &accjit_ir::Module, idx: usize) -> Result<FuncOut, Diagn
         return Err(Diagnostic::error(f.span, format!("internal error: '{}' has fewer locals than parameters", f.name)));
     }
     let mut fx = FnCx::new(ir, f);
+    fx.tuning = tuning;
     if let Some(r) = f.routine.as_ref().filter(|r| r.level != Level::Seq) {
         // The levels below the routine's are partitioned by its loops; the
         // levels above it are the caller's (not single here).

@@ -19,10 +19,6 @@ use accjit_ir::{BinOp, ExprId, ExprKind, Function, Kernel, LocalId, StmtKind};
 /// The pointer parameters of `k` that its body only reads.
 pub fn global_pointers(k: &Kernel, by_value: &[u32]) -> BTreeSet<LocalId> {
     let f = &k.func;
-    if std::env::var_os("ACCJIT_PTX_NO_GLOBAL").is_some() {
-        // Generic loads everywhere, for comparisons.
-        return BTreeSet::new();
-    }
     let mut set: BTreeSet<LocalId> =
         (0..k.params.len()).filter(|&j| by_value.get(j) == Some(&0) && f.locals.get(j).is_some_and(|l| l.ty.is_ptr())).map(|j| LocalId(j as u32)).collect();
     if set.is_empty() {

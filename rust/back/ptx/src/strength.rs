@@ -97,7 +97,7 @@ impl<'m> FnCx<'m> {
 
     /// Start the reduced addresses of a `for` loop (after its init).
     pub fn begin_reduced_addresses(&mut self, cond: Option<ExprId>, step: Option<ExprId>, body: &'m Block, span: Span) -> Result<Vec<Reduced>, Diagnostic> {
-        if std::env::var_os("ACCJIT_PTX_NO_STRENGTH").is_some() {
+        if !self.tuning.strength {
             return Ok(vec![]);
         }
         let Some(k) = self.counted_loop_counter(cond, step, body) else { return Ok(vec![]) };
