@@ -96,6 +96,32 @@ pub enum Type {
 }
 
 impl Type {
+    /// C's usual arithmetic conversions of two operand types (integers
+    /// promoted to at least `int`; pointers count as `u64`): the type an
+    /// atomic update `x op= expr` computes in. Non-scalar `a` is returned as is.
+    pub fn usual_arith(a: &Type, b: &Type) -> Type {
+        let scalar = |t: &Type| match t {
+            Type::Scalar(s) => Some(*s),
+            Type::Ptr(_) | Type::Func(_) | Type::Array(..) => Some(Scalar::U64),
+            _ => None,
+        };
+        let (Some(x), Some(y)) = (scalar(a), scalar(b)) else { return a.clone() };
+        if x.is_float() || y.is_float() {
+            return if x == Scalar::F64 || y == Scalar::F64 { Type::F64 } else { Type::F32 };
+        }
+        let pick = |s: Scalar| if s.size() < 4 { Scalar::I32 } else { s };
+        let (x, y) = (pick(x), pick(y));
+        Type::Scalar(if x.size() > y.size() {
+            x
+        } else if y.size() > x.size() {
+            y
+        } else if !x.is_signed() {
+            x
+        } else {
+            y
+        })
+    }
+
     pub const I32: Type = Type::Scalar(Scalar::I32);
     pub const I64: Type = Type::Scalar(Scalar::I64);
     pub const U64: Type = Type::Scalar(Scalar::U64);

@@ -184,7 +184,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             }
             // min, max
             None => {
-                let ct = arith_type(xty, rty);
+                let ct = Type::usual_arith(xty, rty);
                 let s = scalar_of(&ct).ok_or_else(|| unsupported(&ct, span))?;
                 let x = self.cast(old, xty, &ct, span)?.scalar(span)?;
                 let y = self.cast(rv, rty, &ct, span)?.scalar(span)?;
@@ -194,27 +194,8 @@ impl<'m> FnCx<'_, 'm, '_> {
                 return self.cast(Val::Scalar(r), &ct, xty, span);
             }
         };
-        let ct = if matches!(bop, BinOp::Shl | BinOp::Shr) { xty.clone() } else { arith_type(xty, rty) };
+        let ct = if matches!(bop, BinOp::Shl | BinOp::Shr) { xty.clone() } else { Type::usual_arith(xty, rty) };
         let r = self.binop(bop, a, at, b, bt, &ct, span)?;
         self.cast(r, &ct, xty, span)
     }
-}
-
-/// The usual arithmetic conversions of two scalar types (ints at least `int`).
-fn arith_type(a: &Type, b: &Type) -> Type {
-    let (Some(x), Some(y)) = (scalar_of(a), scalar_of(b)) else { return a.clone() };
-    if x.is_float() || y.is_float() {
-        return if x == Scalar::F64 || y == Scalar::F64 { Type::F64 } else { Type::F32 };
-    }
-    let pick = |s: Scalar| if s.size() < 4 { Scalar::I32 } else { s };
-    let (x, y) = (pick(x), pick(y));
-    Type::Scalar(if x.size() > y.size() {
-        x
-    } else if y.size() > x.size() {
-        y
-    } else if !x.is_signed() {
-        x
-    } else {
-        y
-    })
 }

@@ -14,25 +14,6 @@ use crate::func::{FnCx, Place};
 use crate::ty::{PtxTy, Space};
 use crate::value::{bits_ty, scalar_of, Val};
 
-/// The usual arithmetic conversions of two scalar types (ints at least `int`).
-fn arith_type(a: &Type, b: &Type) -> Type {
-    let (Some(x), Some(y)) = (scalar_of(a), scalar_of(b)) else { return a.clone() };
-    if x.is_float() || y.is_float() {
-        return if x == Scalar::F64 || y == Scalar::F64 { Type::F64 } else { Type::F32 };
-    }
-    let pick = |s: Scalar| if s.size() < 4 { Scalar::I32 } else { s };
-    let (x, y) = (pick(x), pick(y));
-    Type::Scalar(if x.size() > y.size() {
-        x
-    } else if y.size() > x.size() {
-        y
-    } else if !x.is_signed() {
-        x
-    } else {
-        y
-    })
-}
-
 impl<'m> FnCx<'m> {
     pub fn lower_atomic(&mut self, op: &'m AtomicOp, span: Span) -> Result<(), Diagnostic> {
         match op {
@@ -163,7 +144,7 @@ impl<'m> FnCx<'m> {
             }
             // min, max
             None => {
-                let ct = arith_type(xty, rty);
+                let ct = Type::usual_arith(xty, rty);
                 let s = scalar_of(&ct).ok_or_else(|| unsupported(span, format!("atomic min/max of {ct:?}")))?;
                 let x = self.cast(a_or(reversed, &a, &b), if reversed { bt } else { at }, &ct, span)?.s(span)?;
                 let y = self.cast(a_or(!reversed, &a, &b), if reversed { at } else { bt }, &ct, span)?.s(span)?;
@@ -175,7 +156,7 @@ impl<'m> FnCx<'m> {
                 return self.cast(Val::S(r), &ct, xty, span);
             }
         };
-        let ct = if matches!(bop, BinOp::Shl | BinOp::Shr) { xty.clone() } else { arith_type(xty, rty) };
+        let ct = if matches!(bop, BinOp::Shl | BinOp::Shr) { xty.clone() } else { Type::usual_arith(xty, rty) };
         let r = self.binop(bop, a, at, b, bt, &ct, span)?;
         self.cast(r, &ct, xty, span)
     }
