@@ -21,7 +21,10 @@ const CHILD_ENV: &str = "ACCJIT_FAKE_CUDA_CHILD";
 /// None without a compiler. A compiler that rejects the fake is a failure,
 /// not a skip (a broken fake once made every test here skip quietly).
 fn build_fake(flags: &[&str]) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}_{}", std::process::id(), flags.len()));
+    // One directory per call: tests run in parallel and each removes its own.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}_{n}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
