@@ -280,10 +280,12 @@ pub fn translate_args(dev: &Device, slot: &KernelSlot, args: &mut [u64], strict:
             // device pointer keeps the offset: the device copy's address
             // less (section start − addr).
             let var = slot.param_name_ref(i).unwrap_or("");
-            let short = var.rsplit('.').next().unwrap_or(var);
             let below_end = |h: usize| t.get(h).is_some_and(|e| addr <= e.host + e.bytes);
-            if let Some(e) =
-                crate::data::section_in_force(dev, var, below_end).or_else(|| crate::data::section_in_force(dev, short, below_end)).and_then(|h| t.get(h))
+            // `main.cube` (a static local) is `cube` in its clauses.
+            let short = || var.rsplit_once('.').map(|(_, s)| s);
+            if let Some(e) = crate::data::section_in_force(dev, var, below_end)
+                .or_else(|| short().and_then(|s| crate::data::section_in_force(dev, s, below_end)))
+                .and_then(|h| t.get(h))
             {
                 args[i] = e.dev.wrapping_sub(e.host.wrapping_sub(addr)) as u64;
                 continue;

@@ -258,9 +258,38 @@ unsafe fn do_step(dev: &Device, s: &Step) {
 /// A structured data clause in force on this thread: variable `var`'s
 /// section is the entry at host address `host` of device `dev`.
 struct InForce {
-    var: Box<str>,
+    var: VarName,
     dev: usize,
     host: usize,
+}
+
+/// A clause's variable name, inline up to [`VarName::INLINE`] bytes: a
+/// region around every launch (`present(a[0:n])`) enters one per clause,
+/// and the usual name allocates nothing.
+enum VarName {
+    Inline(u8, [u8; VarName::INLINE]),
+    Heap(Box<str>),
+}
+
+impl VarName {
+    const INLINE: usize = 39;
+
+    fn new(s: &str) -> VarName {
+        if s.len() <= Self::INLINE {
+            let mut b = [0; Self::INLINE];
+            b[..s.len()].copy_from_slice(s.as_bytes());
+            VarName::Inline(s.len() as u8, b)
+        } else {
+            VarName::Heap(s.into())
+        }
+    }
+
+    fn is(&self, s: &str) -> bool {
+        match self {
+            VarName::Inline(n, b) => &b[..*n as usize] == s.as_bytes(),
+            VarName::Heap(h) => &**h == s,
+        }
+    }
 }
 
 thread_local! {
@@ -280,7 +309,7 @@ fn clause_entered(dev: &Device, var: &str, host: usize) {
         if f.len() == IN_FORCE_MAX {
             f.remove(0);
         }
-        f.push(InForce { var: var.into(), dev: dev as *const Device as usize, host });
+        f.push(InForce { var: VarName::new(var), dev: dev as *const Device as usize, host });
     });
 }
 
@@ -288,7 +317,7 @@ fn clause_left(dev: &Device, var: &str, host: usize) {
     let d = dev as *const Device as usize;
     IN_FORCE.with(|f| {
         let mut f = f.borrow_mut();
-        if let Some(i) = f.iter().rposition(|c| c.dev == d && c.host == host && &*c.var == var) {
+        if let Some(i) = f.iter().rposition(|c| c.dev == d && c.host == host && c.var.is(var)) {
             f.remove(i);
         }
     });
@@ -303,7 +332,7 @@ pub(crate) fn forget_clauses_in_force() {
 /// on variable `var` (on `dev`) made present, among those `accept` allows.
 pub(crate) fn section_in_force(dev: &Device, var: &str, mut accept: impl FnMut(usize) -> bool) -> Option<usize> {
     let d = dev as *const Device as usize;
-    IN_FORCE.with(|f| f.borrow().iter().rev().find(|c| c.dev == d && &*c.var == var && accept(c.host)).map(|c| c.host))
+    IN_FORCE.with(|f| f.borrow().iter().rev().find(|c| c.dev == d && c.var.is(var) && accept(c.host)).map(|c| c.host))
 }
 
 /// The journal record of a structured reference (see `hosted.rs`).

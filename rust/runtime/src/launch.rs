@@ -93,6 +93,12 @@ pub struct PtxForm {
     pub gang_dims: u8,
     /// Suggested grid size when `num_gangs` is absent.
     pub default_gangs: Option<u64>,
+    /// Some parameter is a by-value aggregate (`param_bytes` not all 0):
+    /// the launch packs only then.
+    pub(crate) has_aggregates: bool,
+    /// Set by [`KernelSlot::set_ptx`]: some parameter is a
+    /// [`PARAM_SNAPSHOT`] (staged in device memory per launch).
+    pub(crate) has_snapshots: bool,
     /// The loaded function per (device ordinal, generation).
     pub(crate) functions: Mutex<Vec<crate::nvidia::LoadedFn>>,
     /// Blocks that fill the device, per (device ordinal, generation, block
@@ -112,6 +118,7 @@ impl PtxForm {
         gang_dims: u8,
         default_gangs: Option<u64>,
     ) -> PtxForm {
+        let has_aggregates = param_bytes.iter().any(|&b| b > 0);
         PtxForm {
             module,
             entry,
@@ -121,6 +128,8 @@ impl PtxForm {
             max_gangs,
             gang_dims,
             default_gangs,
+            has_aggregates,
+            has_snapshots: true,
             functions: Mutex::new(Vec::new()),
             fills: Mutex::new(Vec::new()),
         }
@@ -203,7 +212,8 @@ impl KernelSlot {
     }
 
     /// Installs the PTX form (once).
-    pub fn set_ptx(&self, form: PtxForm) {
+    pub fn set_ptx(&self, mut form: PtxForm) {
+        form.has_snapshots = self.param_kinds.contains(&PARAM_SNAPSHOT);
         let _ = self.ptx.set(form);
     }
 

@@ -25,7 +25,7 @@
 
 use crate::compute::{self, Compute, Form, Streams};
 use crate::consts::*;
-use crate::cuda::{self, Gpu, GpuFunction, GpuModule};
+use crate::cuda::{self, Gpu, GpuFunction, GpuModule, RawFunction};
 use crate::device::{self, Device, DeviceType};
 use crate::error::{AccError, AccResult};
 use crate::launch::{KernelSlot, LaunchOpts, PtxForm, PtxModuleText, PARAM_SNAPSHOT};
@@ -33,6 +33,7 @@ use crate::memory::Memory;
 use crate::present::Entry;
 use crate::queue::{self, Queues};
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// The nvidia devices of this machine (none without libcuda or a GPU).
@@ -53,7 +54,7 @@ pub fn discover() -> Vec<Device> {
                     base_free: OnceLock::new(),
                 }),
                 Box::new(GpuCompute { ordinal: i }),
-                Queues::with_streams(Box::new(GpuStreams { ordinal: i, used: Mutex::new(BTreeSet::new()) })),
+                Queues::with_streams(Box::new(GpuStreams { ordinal: i, used: Mutex::new(BTreeSet::new()), used_bits: AtomicU64::new(0) })),
             )
         })
         .collect()
@@ -206,6 +207,9 @@ struct GpuStreams {
     ordinal: usize,
     /// Async values whose streams exist.
     used: Mutex<BTreeSet<i64>>,
+    /// Bit v set: async value v (< 64) is in `used` already (a launch on
+    /// the same queue again takes no lock for it).
+    used_bits: AtomicU64,
 }
 
 impl GpuStreams {
@@ -213,7 +217,11 @@ impl GpuStreams {
         let g = cuda::gpu(self.ordinal)?;
         let s = g.stream(v.unwrap_or(acc_async_sync))?;
         if let Some(v) = v {
-            lock(&self.used).insert(v);
+            let bit = if (0..64).contains(&v) { 1u64 << v } else { 0 };
+            if bit == 0 || self.used_bits.load(Relaxed) & bit == 0 {
+                lock(&self.used).insert(v);
+                self.used_bits.fetch_or(bit, Relaxed);
+            }
         }
         Ok((g, s))
     }
@@ -338,36 +346,48 @@ impl Compute for GpuCompute {
             }
             // Firstprivate aggregates: the values at the construct, staged in device memory.
             let mut staged = vec![];
-            for i in 0..nparams {
-                if slot.param_kinds[i] != PARAM_SNAPSHOT || args[i] == 0 {
-                    continue;
+            if form.has_snapshots {
+                for i in 0..nparams {
+                    if slot.param_kinds[i] != PARAM_SNAPSHOT || args[i] == 0 {
+                        continue;
+                    }
+                    let bytes = args.get(i + 1).copied().unwrap_or(0) as i64;
+                    if bytes <= 0 {
+                        continue;
+                    }
+                    let d = dev.mem.malloc(bytes as usize)?;
+                    unsafe { dev.mem.copy_to(d, args[i] as *const u8, bytes as usize) };
+                    args[i] = d as u64;
+                    staged.push(d);
                 }
-                let bytes = args.get(i + 1).copied().unwrap_or(0) as i64;
-                if bytes <= 0 {
-                    continue;
+                if let Some(e) = dev.mem.take_error() {
+                    staged.iter().for_each(|&d| dev.mem.free(d));
+                    return Err(e);
                 }
-                let d = dev.mem.malloc(bytes as usize)?;
-                unsafe { dev.mem.copy_to(d, args[i] as *const u8, bytes as usize) };
-                args[i] = d as u64;
-                staged.push(d);
             }
-            if let Some(e) = dev.mem.take_error() {
-                staged.iter().for_each(|&d| dev.mem.free(d));
-                return Err(e);
-            }
-            // Parameter bytes: a u64 slot each, or the bytes of a by-value aggregate.
+            // Parameter pointers: to each u64 slot, or to the bytes of a
+            // by-value aggregate; on the stack up to INLINE_PARAMS (no
+            // allocation for the usual kernel).
+            const INLINE_PARAMS: usize = 32;
+            let mut inline = [std::ptr::null_mut::<std::ffi::c_void>(); INLINE_PARAMS];
+            let mut spilled: Vec<*mut std::ffi::c_void> = vec![];
+            let params: &mut [*mut std::ffi::c_void] = if nparams <= INLINE_PARAMS {
+                &mut inline[..nparams]
+            } else {
+                spilled.resize(nparams, std::ptr::null_mut());
+                &mut spilled
+            };
             let mut by_value: Vec<Vec<u64>> = vec![];
-            let mut params: Vec<*mut std::ffi::c_void> = Vec::with_capacity(nparams);
             for (i, arg) in args[..nparams].iter_mut().enumerate() {
-                let size = form.param_bytes.get(i).copied().unwrap_or(0) as usize;
+                let size = if form.has_aggregates { form.param_bytes.get(i).copied().unwrap_or(0) as usize } else { 0 };
                 if size > 0 && *arg != 0 {
                     let mut b = vec![0u64; size.div_ceil(8)];
                     // SAFETY: a by-value aggregate argument is the host address of `size` bytes.
                     unsafe { std::ptr::copy_nonoverlapping(*arg as *const u8, b.as_mut_ptr() as *mut u8, size) };
-                    params.push(b.as_mut_ptr() as *mut std::ffi::c_void);
+                    params[i] = b.as_mut_ptr() as *mut std::ffi::c_void;
                     by_value.push(b);
                 } else {
-                    params.push(arg as *mut u64 as *mut std::ffi::c_void);
+                    params[i] = arg as *mut u64 as *mut std::ffi::c_void;
                 }
             }
             let extents = &args[nparams..];
@@ -377,17 +397,19 @@ impl Compute for GpuCompute {
                     return f.3;
                 }
                 // SMs × resident blocks of this size.
-                let blocks = gpu.sm_count().max(1) as u64 * func.blocks_per_sm(threads, 0).max(1) as u64;
+                let per_sm =
+                    lock(&form.functions).iter().find(|l| l.ordinal == dev.num && l.generation == generation).map_or(1, |l| l.func.blocks_per_sm(threads, 0));
+                let blocks = gpu.sm_count().max(1) as u64 * per_sm.max(1) as u64;
                 lock(&form.fills).push((dev.num, generation, threads, blocks));
                 blocks
             };
             let (grid, block) = launch_config(func.max_threads_per_block(), form, slot, o, extents, fill);
-            let total = grid.iter().map(|&d| d as u64).product::<u64>() as i64;
-            let events = compute::LaunchEvents::start(dev, slot, o, total);
+            let events = compute::LaunchEvents::start(dev, slot, o, grid.iter().map(|&d| d as i64).product());
             let streams = dev.queues.streams().ok_or_else(|| AccError::new(acc_error_other, "the nvidia device has no streams"))?;
             let stream = streams.handle(q)?;
             let name = |e: AccError| AccError { message: format!("kernel {} on nvidia device {}: {}", slot.name, dev.num, e.message), ..e };
-            let r = gpu.launch(&func, grid, block, 0, &mut params, stream).map_err(|e| after_error(self.ordinal, name(e)));
+            let r = gpu.launch_raw(func, &form.entry, grid, block, 0, params, stream).map_err(|e| after_error(self.ordinal, name(e)));
+            // A synchronous launch waits; so does one whose staged copies are freed next.
             let r =
                 r.and_then(
                     |()| if q.is_none() || !staged.is_empty() { gpu.sync_stream(stream).map_err(|e| after_error(self.ordinal, name(e))) } else { Ok(()) },
@@ -398,6 +420,9 @@ impl Compute for GpuCompute {
             events.end();
             r
         })();
+        if implicit.is_empty() {
+            return r;
+        }
         let done = compute::implicit_exit(dev, &implicit, o);
         r.and(done)
     }
@@ -444,19 +469,22 @@ fn launch_config(max_threads: u32, form: &PtxForm, slot: &KernelSlot, o: &Launch
     (grid, [v, w, 1])
 }
 
-/// The kernel's function on `dev`, loading the program's module first if
-/// needed.
-fn function(dev: &'static Device, gpu: &Gpu, form: &PtxForm) -> AccResult<GpuFunction> {
+/// The kernel's function on `dev` (its launch facts: the `GpuFunction`
+/// stays in `form.functions`, which keeps it alive), loading the program's
+/// module first if needed.
+fn function(dev: &'static Device, gpu: &Gpu, form: &PtxForm) -> AccResult<RawFunction> {
     let generation = dev.generation();
     if let Some(l) = lock(&form.functions).iter().find(|l| l.ordinal == dev.num && l.generation == generation) {
-        return Ok(l.func.clone());
+        return Ok(l.func.raw());
     }
     let module = module_on(dev, gpu, &form.module)?;
     let func = module.function(&form.entry)?;
+    let raw = func.raw();
     let mut fs = lock(&form.functions);
+    // Entries of this device are of older generations (the device was reset): their modules are gone.
     fs.retain(|l| l.ordinal != dev.num);
-    fs.push(LoadedFn { ordinal: dev.num, generation, func: func.clone() });
-    Ok(func)
+    fs.push(LoadedFn { ordinal: dev.num, generation, func });
+    Ok(raw)
 }
 
 /// The program's module on `dev` (loaded once per generation), with its

@@ -43,15 +43,35 @@ impl Gpu {
     /// stream `stream`.
     #[inline]
     pub fn launch(&self, f: &super::GpuFunction, grid: [u32; 3], block: [u32; 3], shared: u32, params: &mut [*mut c_void], stream: usize) -> AccResult<()> {
-        f.check_live()?;
+        self.launch_raw(f.raw(), f.name(), grid, block, shared, params, stream)
+    }
+
+    /// [`Gpu::launch`] through a [`super::RawFunction`] (named `name` in
+    /// errors), for a caller that keeps the function alive itself: the
+    /// runtime's launch path, which takes no reference on the module.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_raw(
+        &self,
+        f: super::RawFunction,
+        name: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        params: &mut [*mut c_void],
+        stream: usize,
+    ) -> AccResult<()> {
+        if f.generation != self.generation() {
+            return Err(self.stale_function());
+        }
         let threads = block[0] as u64 * block[1] as u64 * block[2] as u64;
-        if threads == 0 || grid.contains(&0) || threads > f.max_threads_per_block() as u64 {
-            return Err(self.bad_launch(f, grid, block));
+        if threads == 0 || grid.contains(&0) || threads > f.max_threads as u64 {
+            return Err(self.bad_launch(name, f.max_threads, grid, block));
         }
         self.enter()?;
         let raw = |p: &mut [*mut c_void]| unsafe {
             sys::cuLaunchKernel(
-                f.handle(),
+                f.handle as sys::CUfunction,
                 grid[0],
                 grid[1],
                 grid[2],
@@ -74,23 +94,26 @@ impl Gpu {
             self.enter()?;
             r = raw(params);
         }
-        self.check(r, &format!("launch of kernel '{}'", f.name()))
+        self.check(r, &format!("launch of kernel '{name}'"))
     }
 
     #[cold]
-    fn bad_launch(&self, f: &super::GpuFunction, grid: [u32; 3], block: [u32; 3]) -> AccError {
+    fn stale_function(&self) -> AccError {
+        if self.lost() {
+            return self.lost_error();
+        }
+        AccError::new(acc_error_other, format!("nvidia device {}: the module was loaded before the device was reset; load it again", self.ordinal()))
+    }
+
+    #[cold]
+    fn bad_launch(&self, name: &str, max_threads: u32, grid: [u32; 3], block: [u32; 3]) -> AccError {
         let threads = block.iter().map(|&b| b as u64).product::<u64>();
         if threads == 0 || grid.contains(&0) {
-            return AccError::new(acc_error_execution, format!("kernel '{}': empty launch configuration grid {grid:?} block {block:?}", f.name()));
+            return AccError::new(acc_error_execution, format!("kernel '{name}': empty launch configuration grid {grid:?} block {block:?}"));
         }
         AccError::new(
             acc_error_execution,
-            format!(
-                "kernel '{}': a block of {threads} threads exceeds the kernel's limit of {} on nvidia device {}",
-                f.name(),
-                f.max_threads_per_block(),
-                self.ordinal()
-            ),
+            format!("kernel '{name}': a block of {threads} threads exceeds the kernel's limit of {max_threads} on nvidia device {}", self.ordinal()),
         )
     }
 

@@ -39,7 +39,7 @@ pub use cudarc::driver::sys::CUdevice_attribute as Attr;
 pub use driver::{driver_version, init_timings};
 pub use launch::RECOVERY_STRATEGIES;
 pub use memory::GpuMemory;
-pub use module::{GpuFunction, GpuModule, LoadTimings, ModuleOrigin};
+pub use module::{GpuFunction, GpuModule, LoadTimings, ModuleOrigin, RawFunction};
 pub use staging::CopyTuning;
 
 use crate::consts::*;
@@ -222,6 +222,8 @@ pub struct Gpu {
     /// The first error of an operation that cannot return one (the
     /// `Memory` trait's copies and frees), until [`Gpu::take_error`].
     pending: Mutex<Option<AccError>>,
+    /// `pending` holds an error.
+    has_pending: AtomicBool,
     /// Held by [`Gpu::recover`] while it swaps the context.
     resetting: Mutex<()>,
     pub(crate) pool: alloc::CachingAllocator,
@@ -285,6 +287,7 @@ impl Gpu {
             generation: AtomicU64::new(0),
             poisoned: AtomicBool::new(false),
             pending: Mutex::new(None),
+            has_pending: AtomicBool::new(false),
             resetting: Mutex::new(()),
             pool: alloc::CachingAllocator::default(),
             staging: staging::Staging::default(),
@@ -397,7 +400,13 @@ impl Gpu {
     /// The first error met by an operation without an error return (the
     /// `Memory` trait's copies, frees and fills) since the last call.
     pub fn take_error(&self) -> Option<AccError> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner()).take()
+        // Every data action asks: no lock while there is nothing.
+        if !self.has_pending.load(Acquire) {
+            return None;
+        }
+        let mut p = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        self.has_pending.store(false, Release);
+        p.take()
     }
 
     pub(crate) fn keep_error(&self, e: AccError) {
@@ -405,6 +414,7 @@ impl Gpu {
         if p.is_none() {
             *p = Some(e);
         }
+        self.has_pending.store(true, Release);
     }
 
     /// Makes this device's context current on the calling thread. The

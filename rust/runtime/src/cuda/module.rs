@@ -65,6 +65,21 @@ pub struct GpuFunction {
     loaded: Arc<Loaded>,
 }
 
+/// A [`GpuFunction`]'s launch facts ([`GpuFunction::raw`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RawFunction {
+    pub(crate) handle: usize,
+    pub(crate) max_threads: u32,
+    pub(crate) generation: u64,
+}
+
+impl RawFunction {
+    /// The most threads per block the kernel can be launched with.
+    pub fn max_threads_per_block(&self) -> u32 {
+        self.max_threads
+    }
+}
+
 struct Entry {
     module: GpuModule,
     last_use: u64,
@@ -225,6 +240,14 @@ impl GpuFunction {
         self.loaded.generation
     }
 
+    /// What [`Gpu::launch_raw`] needs of this kernel, as plain values: a
+    /// launch through it takes no reference on the module (no atomic
+    /// counts), so the caller keeps the `GpuFunction` itself alive
+    /// elsewhere for as long as it launches through the copy.
+    pub fn raw(&self) -> RawFunction {
+        RawFunction { handle: self.handle, max_threads: self.max_threads, generation: self.loaded.generation }
+    }
+
     /// Blocks of `threads` threads (and `shared` dynamic shared bytes) that
     /// fit on one SM at once (`cuOccupancyMaxActiveBlocksPerMultiprocessor`,
     /// asked once per configuration: launches ask it every time; 1 when the
@@ -254,16 +277,6 @@ impl GpuFunction {
     /// The `CUfunction` as an integer (for code that calls the driver itself).
     pub fn cu_function(&self) -> usize {
         self.handle
-    }
-
-    #[inline]
-    pub(crate) fn handle(&self) -> sys::CUfunction {
-        self.handle as sys::CUfunction
-    }
-
-    #[inline]
-    pub(crate) fn check_live(&self) -> AccResult<()> {
-        stale_check(&self.loaded)
     }
 }
 

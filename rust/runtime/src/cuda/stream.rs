@@ -11,13 +11,15 @@ use super::Gpu;
 use crate::consts::acc_async_sync;
 use crate::error::AccResult;
 use cudarc::driver::sys::{self, CUresult};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 #[derive(Default)]
 struct Books {
-    /// Queue id → stream (`acc_async_sync` for the sync queue).
-    by_queue: HashMap<i64, usize>,
+    /// Queue id → stream (`acc_async_sync` for the sync queue); ordered,
+    /// not hashed: every launch asks, and a queue id's hash cost more than
+    /// the few comparisons.
+    by_queue: BTreeMap<i64, usize>,
     /// Streams this layer created (destroyed never: they live with the
     /// context; forgotten by a reset).
     created: Vec<usize>,
