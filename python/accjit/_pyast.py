@@ -253,12 +253,12 @@ def _env(fn, names, seen_routines):
             env.append(_Pseudo("Const", name=name, value=bool(value), dtype="bool"))
         elif isinstance(value, np.generic) and value.dtype.kind in "iufc":
             env.append(_Pseudo("Const", name=name, value=value.item(), dtype=str(value.dtype)))
-        elif isinstance(value, int):
-            env.append(_Pseudo("Const", name=name, value=int(value), dtype="int64"))
+        elif isinstance(value, int):  # Python scalars are "weak" (NEP 50)
+            env.append(_Pseudo("Const", name=name, value=int(value), dtype="int64", weak=True))
         elif isinstance(value, float):
-            env.append(_Pseudo("Const", name=name, value=float(value), dtype="float64"))
+            env.append(_Pseudo("Const", name=name, value=float(value), dtype="float64", weak=True))
         elif isinstance(value, complex):
-            env.append(_Pseudo("Const", name=name, value=complex(value), dtype="complex128"))
+            env.append(_Pseudo("Const", name=name, value=complex(value), dtype="complex128", weak=True))
         elif getattr(value, "_accjit_kind", None) == "routine":
             env.append(_routine_ref(name, value, seen_routines))
         elif getattr(value, "_accjit_kind", None) is not None:
@@ -310,6 +310,7 @@ def request(fn, kind: str, keywords: dict | None = None, level: str | None = Non
     req = _Pseudo(
         "Request",
         kind=kind,
+        ref=fn.__qualname__,
         file=filename,
         text=text,
         func=func,

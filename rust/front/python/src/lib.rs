@@ -30,9 +30,17 @@
 //! described by [`Entry`]: how each Python argument becomes parameters and
 //! where results go.
 
+pub(crate) mod acc;
+pub mod cx;
+mod expr;
+mod func;
+mod math;
+mod stmt;
 pub mod tree;
+mod types;
 
 use accjit_ir::{Diagnostic, Diagnostics, Module, SourceMap, Span, Type};
+use std::collections::HashMap;
 
 /// Memory layout of an array argument (part of the specialisation key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,6 +96,42 @@ pub struct Entry {
 
 /// Compile one request. Every file the diagnostics point into is added to `sm`.
 pub fn compile(sm: &mut SourceMap, request: &tree::Node, args: &[ArgType]) -> Result<(Module, Entry), Diagnostics> {
-    let _ = (sm, args);
-    Err(Diagnostic::error(Span::DUMMY, format!("the Python front end cannot compile a `{}` request yet", request.str("kind").unwrap_or("?"))).into())
+    if !request.is("Request") {
+        return Err(Diagnostic::error(Span::DUMMY, "malformed kernel tree: not a Request").into());
+    }
+    let mut sh = cx::Shared::default();
+    // Every file the trees point into, once (the longest text: each tree
+    // carries its file up to its function's last line).
+    let mut files = vec![(request.str("file").unwrap_or("<unknown>").to_string(), request.str("text").unwrap_or("").to_string())];
+    let env = request.nodes("env");
+    func::collect_routines(&env, &mut sh.routines, &mut files);
+    // The request's own function as a routine (recursion; `kind="routine"`).
+    if let Some(f) = request.node("func") {
+        let r = request.str("ref").or_else(|| f.str("name")).unwrap_or("").to_string();
+        sh.routines.entry(r).or_insert_with(|| cx::RoutineDef {
+            func: f.clone(),
+            env: env.iter().map(|n| (*n).clone()).collect(),
+            file: files[0].0.clone(),
+            level: func::level_of(request.str("level")),
+        });
+    }
+    let mut longest: HashMap<String, String> = HashMap::new();
+    let mut order = vec![];
+    for (name, text) in files {
+        match longest.get_mut(&name) {
+            Some(t) if t.len() >= text.len() => {}
+            Some(t) => *t = text,
+            None => {
+                order.push(name.clone());
+                longest.insert(name, text);
+            }
+        }
+    }
+    for name in order {
+        let text = longest.remove(&name).unwrap_or_default();
+        let id = sm.add(name.clone(), text.clone());
+        sh.files.insert(name, cx::FileInfo::new(id, &text));
+    }
+    let entry = func::compile_entry(&mut sh, request, args).map_err(Diagnostics::from)?;
+    Ok((sh.m, entry))
 }
