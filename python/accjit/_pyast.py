@@ -45,19 +45,24 @@ def source_of(fn):
             lines = ["\n"] * (first - 1) + list(lines)
         except (OSError, TypeError) as e:
             raise SourceUnavailable(f"cannot find the source of {fn.__qualname__}: {e}") from None
-    # The block starting at the def (or its first decorator): the lines up to
-    # the first non-blank line indented no deeper than the def line.
+    # The block starting at the def (or its first decorator).
     start = first - 1
     if start >= len(lines):
         raise SourceUnavailable(f"cannot find the source of {fn.__qualname__} in {filename}")
     indent = len(lines[start]) - len(lines[start].lstrip())
-    end = start + 1
-    while end < len(lines):
-        line = lines[end]
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#") and len(line) - len(line.lstrip()) <= indent:
-            break
-        end += 1
+    try:
+        # Python's own block finder: decorators, multi-line signatures.
+        end = start + len(inspect.getblock(lines[start:]))
+    except Exception:
+        end = start + 1
+        while end < len(lines) and (lines[end].strip().startswith("@") or lines[end - 1].strip().startswith("@")):
+            end += 1
+        while end < len(lines):
+            line = lines[end]
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#") and len(line) - len(line.lstrip()) <= indent:
+                break
+            end += 1
     block = textwrap.dedent("".join(lines[start:end]))
     try:
         mod = ast.parse(block)

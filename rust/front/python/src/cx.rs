@@ -158,6 +158,16 @@ pub enum Var {
     Array(ArrayVar),
 }
 
+/// A value usable more than once (see [`Cx::dup`]).
+#[derive(Clone, Debug)]
+pub struct Dup(DupKind);
+
+#[derive(Clone, Debug)]
+enum DupKind {
+    Temp(LocalId),
+    Copy(ExprId),
+}
+
 /// What a called expression denotes (see [`Cx::resolve_call`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Callee {
@@ -364,6 +374,45 @@ impl Cx<'_> {
         let l = self.temp_local("t", ty, span);
         let p = build::local(&mut self.f, l, span);
         (build::assign(&mut self.f, p, value, span), l)
+    }
+
+    /// `value` for use more than once: a constant or a read of a local is
+    /// copied; anything else is stored into a temporary by the returned
+    /// expression (which yields the value) and read back by [`Cx::again`].
+    pub fn dup(&mut self, value: ExprId, span: Span) -> (ExprId, Dup) {
+        if self.is_pure_copy(value) {
+            return (value, Dup(DupKind::Copy(value)));
+        }
+        let (s, l) = self.spill(value, span);
+        (s, Dup(DupKind::Temp(l)))
+    }
+
+    /// The value a [`Dup`] holds, once more.
+    pub fn again(&mut self, d: &Dup, span: Span) -> ExprId {
+        match d.0 {
+            DupKind::Temp(l) => build::load_local(&mut self.f, l, span),
+            DupKind::Copy(e) => self.copy_pure(e, span),
+        }
+    }
+
+    /// Constants, locals, reads of locals and conversions of those.
+    fn is_pure_copy(&self, e: ExprId) -> bool {
+        match &self.f.expr(e).kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Local(_) => true,
+            ExprKind::Load(p) => matches!(self.f.expr(*p).kind, ExprKind::Local(_)),
+            ExprKind::Cast(x) => self.is_pure_copy(*x),
+            _ => false,
+        }
+    }
+
+    fn copy_pure(&mut self, e: ExprId, span: Span) -> ExprId {
+        let x = self.f.expr(e).clone();
+        let kind = match &x.kind {
+            ExprKind::Load(p) => ExprKind::Load(self.copy_pure(*p, span)),
+            ExprKind::Cast(p) => ExprKind::Cast(self.copy_pure(*p, span)),
+            k => k.clone(),
+        };
+        self.f.add_expr(kind, x.ty, span)
     }
 
     /// The pointer to the first element of an array's referenced range and

@@ -26,6 +26,26 @@ impl Cx<'_> {
             let t = self.truth(v, span);
             return build::cast(&mut self.f, t, Type::BOOL, span);
         }
+        // Constants convert at compile time (`x * 2.5` on float32 multiplies by 2.5f).
+        if let Type::Scalar(s) = ty {
+            let folded = match self.f.expr(v.e).kind {
+                ExprKind::Int(i) if self.f.expr(v.e).ty == v.ty => Some(if s.is_float() { ExprKind::Float(i as f64) } else { ExprKind::Int(s.wrap_int(i)) }),
+                ExprKind::Float(x) => Some(if s.is_float() {
+                    ExprKind::Float(if *s == Scalar::F32 { x as f32 as f64 } else { x })
+                } else if *s == Scalar::Bool {
+                    ExprKind::Int((x != 0.0) as i64)
+                } else {
+                    ExprKind::Int(x as i64)
+                }),
+                _ => None,
+            };
+            if let Some(k) = folded {
+                if self.f.expr(v.e).ty == *ty {
+                    return v.e;
+                }
+                return self.mk(k, ty.clone(), span);
+            }
+        }
         let e = self.finish(v);
         build::cast(&mut self.f, e, ty.clone(), span)
     }
@@ -40,9 +60,9 @@ impl Cx<'_> {
             return v.e; // a comparison
         }
         if let Type::Complex(s) = v.ty {
-            let (a, t) = self.spill(v.e, span);
+            let (a, t) = self.dup(v.e, span);
             let re = self.mk(ExprKind::ComplexPart(a, false), Type::Scalar(s), span);
-            let tl = build::load_local(&mut self.f, t, span);
+            let tl = self.again(&t, span);
             let im = self.mk(ExprKind::ComplexPart(tl, true), Type::Scalar(s), span);
             let z1 = self.zero(&Type::Scalar(s), span);
             let z2 = self.zero(&Type::Scalar(s), span);
@@ -426,12 +446,12 @@ impl Cx<'_> {
                         (self.binary(BinOp::Mul, lo, s1, Type::I64, sp), self.binary(BinOp::Mul, hi, s2, Type::I64, sp))
                     }
                 };
-                let (lo_set, lo_t) = self.spill(lo, sp);
-                let lo2 = build::load_local(&mut self.f, lo_t, sp);
+                let (lo_set, lo_t) = self.dup(lo, sp);
+                let lo2 = self.again(&lo_t, sp);
                 let len = self.binary(BinOp::Sub, hi, lo2, Type::I64, sp);
                 let p = build::load_local(&mut self.f, a.base, sp);
                 let p = self.mk(ExprKind::Comma(lo_set, p), Type::ptr(a.elem.clone()), sp);
-                let lo3 = build::load_local(&mut self.f, lo_t, sp);
+                let lo3 = self.again(&lo_t, sp);
                 return Ok((p, lo3, len));
             }
         }
@@ -458,33 +478,33 @@ impl Cx<'_> {
             let nm1 = self.binary(BinOp::Sub, n, one, Type::I64, sp);
             let sv = build::load_local(&mut self.f, s, sp);
             let d = self.binary(BinOp::Mul, nm1, sv, Type::I64, sp);
-            let (dset, dt) = self.spill(d, sp);
+            let (dset, dt) = self.dup(d, sp);
             let z = self.i64c(0, sp);
             let neg = build::cmp(&mut self.f, BinOp::Lt, dset, z, sp);
-            let d1 = build::load_local(&mut self.f, dt, sp);
+            let d1 = self.again(&dt, sp);
             let z1 = self.i64c(0, sp);
             let lo_k = self.mk(ExprKind::Cond(neg, d1, z1), Type::I64, sp);
             lo = self.binary(BinOp::Add, lo, lo_k, Type::I64, sp);
-            let d2 = build::load_local(&mut self.f, dt, sp);
+            let d2 = self.again(&dt, sp);
             let z2 = self.i64c(0, sp);
             let pos = build::cmp(&mut self.f, BinOp::Gt, d2, z2, sp);
-            let d3 = build::load_local(&mut self.f, dt, sp);
+            let d3 = self.again(&dt, sp);
             let z3 = self.i64c(0, sp);
             let hi_k = self.mk(ExprKind::Cond(pos, d3, z3), Type::I64, sp);
             hi = self.binary(BinOp::Add, hi, hi_k, Type::I64, sp);
         }
-        let (lo_set, lo_t) = self.spill(lo, sp);
+        let (lo_set, lo_t) = self.dup(lo, sp);
         let size = self.array_size(a, sp);
         let z = self.i64c(0, sp);
         let empty = build::cmp(&mut self.f, BinOp::Eq, size, z, sp);
-        let lo_v = build::load_local(&mut self.f, lo_t, sp);
+        let lo_v = self.again(&lo_t, sp);
         let span_len = self.binary(BinOp::Sub, hi, lo_v, Type::I64, sp);
         let one = self.i64c(1, sp);
         let span_len = self.binary(BinOp::Add, span_len, one, Type::I64, sp);
         let z2 = self.i64c(0, sp);
         let len = self.mk(ExprKind::Cond(empty, z2, span_len), Type::I64, sp);
         let len = self.mk(ExprKind::Comma(lo_set, len), Type::I64, sp);
-        let lo_r = build::load_local(&mut self.f, lo_t, sp);
+        let lo_r = self.again(&lo_t, sp);
         (lo_r, len)
     }
 
@@ -571,83 +591,64 @@ impl Cx<'_> {
         if unsigned_int {
             return self.binary(if rem { BinOp::Rem } else { BinOp::Div }, x, y, ty.clone(), sp);
         }
-        let (xs, xt) = self.spill(x, sp);
-        let (ys, yt) = self.spill(y, sp);
-        let ld = |cx: &mut Self, t| build::load_local(&mut cx.f, t, sp);
-        if is_int(ty) {
-            // r = x % y; adjust when r != 0 and sign(r) != sign(y).
-            let r0 = self.binary(BinOp::Rem, xs, ys, ty.clone(), sp);
-            let (rs, rt) = self.spill(r0, sp);
-            let z = self.zero(ty, sp);
-            let nz = build::cmp(&mut self.f, BinOp::Ne, rs, z, sp);
-            let r1 = ld(self, rt);
-            let z1 = self.zero(ty, sp);
-            let rneg = build::cmp(&mut self.f, BinOp::Lt, r1, z1, sp);
-            let y1 = ld(self, yt);
-            let z2 = self.zero(ty, sp);
-            let yneg = build::cmp(&mut self.f, BinOp::Lt, y1, z2, sp);
-            let differ = build::cmp(&mut self.f, BinOp::Ne, rneg, yneg, sp);
-            let adjust = build::cmp(&mut self.f, BinOp::LogAnd, nz, differ, sp);
-            if rem {
-                let r2 = ld(self, rt);
-                let y2 = ld(self, yt);
-                let radj = self.binary(BinOp::Add, r2, y2, ty.clone(), sp);
-                let r3 = ld(self, rt);
-                self.mk(ExprKind::Cond(adjust, radj, r3), ty.clone(), sp)
-            } else {
-                let x2 = ld(self, xt);
-                let y2 = ld(self, yt);
-                let q = self.binary(BinOp::Div, x2, y2, ty.clone(), sp);
-                let (qs, qt) = self.spill(q, sp);
-                let one = self.const_of(1.0, ty, sp);
-                let qm = self.binary(BinOp::Sub, qs, one, ty.clone(), sp);
-                let q2 = ld(self, qt);
-                self.mk(ExprKind::Cond(adjust, qm, q2), ty.clone(), sp)
-            }
+        let (xs, xd) = self.dup(x, sp);
+        let (ys, yd) = self.dup(y, sp);
+        let float = !is_int(ty);
+        // r: C's remainder (fmod for floats), stored once; `adjust`: r != 0
+        // and its sign differs from the divisor's (then Python's result is
+        // one step further towards −∞).
+        let r0 = if float {
+            self.math_call(if *ty == Type::F32 { "fmodf" } else { "fmod" }, &[xs, ys], ty, sp)
         } else {
-            // Floats, as CPython's float_divmod: mod = fmod(x, y);
-            // div = (x - mod) / y; if mod and sign(mod) != sign(y): mod += y, div -= 1.
-            let fmod = self.math_call(if *ty == Type::F32 { "fmodf" } else { "fmod" }, &[xs, ys], ty, sp);
-            let (ms, mt) = self.spill(fmod, sp);
-            let z = self.zero(ty, sp);
-            let nz = build::cmp(&mut self.f, BinOp::Ne, ms, z, sp);
-            let m1 = ld(self, mt);
-            let z1 = self.zero(ty, sp);
-            let mneg = build::cmp(&mut self.f, BinOp::Lt, m1, z1, sp);
-            let y1 = ld(self, yt);
-            let z2 = self.zero(ty, sp);
-            let yneg = build::cmp(&mut self.f, BinOp::Lt, y1, z2, sp);
-            let differ = build::cmp(&mut self.f, BinOp::Ne, mneg, yneg, sp);
-            let adjust = build::cmp(&mut self.f, BinOp::LogAnd, nz, differ, sp);
-            let (adj_s, adj_t) = self.spill(adjust, sp);
-            if rem {
-                let m2 = ld(self, mt);
-                let y2 = ld(self, yt);
-                let madj = self.binary(BinOp::Add, m2, y2, ty.clone(), sp);
-                let m3 = ld(self, mt);
+            self.binary(BinOp::Rem, xs, ys, ty.clone(), sp)
+        };
+        let (rs, rd) = self.dup(r0, sp);
+        let z = self.zero(ty, sp);
+        let nz = build::cmp(&mut self.f, BinOp::Ne, rs, z, sp);
+        let r1 = self.again(&rd, sp);
+        let z1 = self.zero(ty, sp);
+        let rneg = build::cmp(&mut self.f, BinOp::Lt, r1, z1, sp);
+        let y1 = self.again(&yd, sp);
+        let z2 = self.zero(ty, sp);
+        let yneg = build::cmp(&mut self.f, BinOp::Lt, y1, z2, sp);
+        let differ = build::cmp(&mut self.f, BinOp::Ne, rneg, yneg, sp);
+        let adjust = build::cmp(&mut self.f, BinOp::LogAnd, nz, differ, sp);
+        if rem {
+            let r2 = self.again(&rd, sp);
+            let y2 = self.again(&yd, sp);
+            let radj = self.binary(BinOp::Add, r2, y2, ty.clone(), sp);
+            let r3 = self.again(&rd, sp);
+            let plain = if float {
                 // A zero remainder takes the divisor's sign.
-                let y3 = ld(self, yt);
-                let signed_zero = self.math_call(if *ty == Type::F32 { "copysignf" } else { "copysign" }, &[m3, y3], ty, sp);
-                self.mk(ExprKind::Cond(adj_s, madj, signed_zero), ty.clone(), sp)
+                let y3 = self.again(&yd, sp);
+                self.math_call(if *ty == Type::F32 { "copysignf" } else { "copysign" }, &[r3, y3], ty, sp)
             } else {
-                let x2 = ld(self, xt);
-                let m2 = ld(self, mt);
-                let d = self.binary(BinOp::Sub, x2, m2, ty.clone(), sp);
-                let y2 = ld(self, yt);
-                let div = self.binary(BinOp::Div, d, y2, ty.clone(), sp);
-                let (divs, divt) = self.spill(div, sp);
-                let one = self.const_of(1.0, ty, sp);
-                let dm = self.binary(BinOp::Sub, divs, one, ty.clone(), sp);
-                let d2 = ld(self, divt);
-                let a1 = ld(self, adj_t);
-                let q = self.mk(ExprKind::Cond(adj_s, dm, d2), ty.clone(), sp);
-                // Round the (near-integral) quotient to the nearest integer.
-                let _ = a1;
-                let half = self.const_of(0.5, ty, sp);
-                let qh = self.binary(BinOp::Add, q, half, ty.clone(), sp);
-                self.math_call(if *ty == Type::F32 { "floorf" } else { "floor" }, &[qh], ty, sp)
-            }
+                r3
+            };
+            return self.mk(ExprKind::Cond(adjust, radj, plain), ty.clone(), sp);
         }
+        // The remainder is computed (in `adjust`) before the quotient uses it.
+        let (adj_s, adj_d) = self.dup(adjust, sp);
+        let x2 = self.again(&xd, sp);
+        let y2 = self.again(&yd, sp);
+        let q = if float {
+            // CPython: (x - fmod(x, y)) / y, exact up to rounding, rounded to an integer.
+            let r2 = self.again(&rd, sp);
+            let d = self.binary(BinOp::Sub, x2, r2, ty.clone(), sp);
+            self.binary(BinOp::Div, d, y2, ty.clone(), sp)
+        } else {
+            self.binary(BinOp::Div, x2, y2, ty.clone(), sp)
+        };
+        let adj = self.again(&adj_d, sp);
+        let adj = build::cast(&mut self.f, adj, ty.clone(), sp);
+        let q = self.binary(BinOp::Sub, q, adj, ty.clone(), sp);
+        let q = self.mk(ExprKind::Comma(adj_s, q), ty.clone(), sp);
+        if !float {
+            return q;
+        }
+        let half = self.const_of(0.5, ty, sp);
+        let qh = self.binary(BinOp::Add, q, half, ty.clone(), sp);
+        self.math_call(if *ty == Type::F32 { "floorf" } else { "floor" }, &[qh], ty, sp)
     }
 
     fn power(&mut self, n: &Node, a: Val, b: Val, ty: Type, weak: Weak) -> R<Val> {
@@ -707,10 +708,10 @@ impl Cx<'_> {
         if e == 1 {
             return x;
         }
-        let (xs, xt) = self.spill(x, sp);
+        let (xs, xt) = self.dup(x, sp);
         let mut acc = xs;
         for _ in 1..e {
-            let xv = build::load_local(&mut self.f, xt, sp);
+            let xv = self.again(&xt, sp);
             acc = self.binary(BinOp::Mul, acc, xv, ty.clone(), sp);
         }
         acc
@@ -790,10 +791,10 @@ impl Cx<'_> {
         let mut acc = self.convert(&items[items.len() - 1].clone(), &ty, sp);
         for v in items[..items.len() - 1].iter().rev() {
             let x = self.convert(v, &ty, sp);
-            let (xs, xt) = self.spill(x, sp);
+            let (xs, xt) = self.dup(x, sp);
             let xv = Val { e: xs, ty: ty.clone(), weak: Weak::No };
             let t = self.truth(&xv, sp);
-            let again = build::load_local(&mut self.f, xt, sp);
+            let again = self.again(&xt, sp);
             acc = if is_and { self.mk(ExprKind::Cond(t, acc, again), ty.clone(), sp) } else { self.mk(ExprKind::Cond(t, again, acc), ty.clone(), sp) };
         }
         Ok(Val { e: acc, ty, weak })
@@ -810,14 +811,14 @@ impl Cx<'_> {
             // A middle operand is evaluated once: it is used twice.
             if i + 1 < ops.len() {
                 let x = self.finish(&right);
-                let (xs, xt) = self.spill(x, sp);
+                let (xs, xt) = self.dup(x, sp);
                 right = Val { e: xs, ty: right.ty.clone(), weak: right.weak };
                 let c = self.compare_one(r, op, &left, &right)?;
                 acc = Some(match acc {
                     None => c,
                     Some(a) => build::cmp(&mut self.f, BinOp::LogAnd, a, c, sp),
                 });
-                let again = build::load_local(&mut self.f, xt, sp);
+                let again = self.again(&xt, sp);
                 left = Val { e: again, ty: right.ty, weak: right.weak };
             } else {
                 let c = self.compare_one(r, op, &left, &right)?;

@@ -188,12 +188,12 @@ impl Cx<'_> {
             Kind::Bool => Ok(v),
             Kind::Int => {
                 let x = self.finish(&v);
-                let (xs, xt) = self.spill(x, sp);
+                let (xs, xt) = self.dup(x, sp);
                 let z = self.zero(&v.ty, sp);
                 let neg = build::cmp(&mut self.f, BinOp::Lt, xs, z, sp);
-                let x1 = build::load_local(&mut self.f, xt, sp);
+                let x1 = self.again(&xt, sp);
                 let nx = self.mk(ExprKind::Unary(accjit_ir::UnOp::Neg, x1), v.ty.clone(), sp);
-                let x2 = build::load_local(&mut self.f, xt, sp);
+                let x2 = self.again(&xt, sp);
                 Ok(Val { e: self.mk(ExprKind::Cond(neg, nx, x2), v.ty.clone(), sp), ..v })
             }
             Kind::Float => {
@@ -204,9 +204,9 @@ impl Cx<'_> {
             Kind::Complex => {
                 let Type::Complex(s) = v.ty else { unreachable!() };
                 let t = Type::Scalar(s);
-                let (zs, zt) = self.spill(v.e, sp);
+                let (zs, zt) = self.dup(v.e, sp);
                 let re = self.mk(ExprKind::ComplexPart(zs, false), t.clone(), sp);
-                let z2 = build::load_local(&mut self.f, zt, sp);
+                let z2 = self.again(&zt, sp);
                 let im = self.mk(ExprKind::ComplexPart(z2, true), t.clone(), sp);
                 let e = self.math_call(if s == Scalar::F32 { "hypotf" } else { "hypot" }, &[re, im], &t, sp);
                 Ok(Val { e, ty: t, weak: Weak::No })
@@ -231,25 +231,19 @@ impl Cx<'_> {
             weak = w;
         }
         let first = self.convert(&vals[0], &ty, sp);
-        let (s0, mut acc_t) = self.spill(first, sp);
-        let mut pre = vec![s0];
-        for v in &vals[1..] {
+        let (mut acc_e, mut acc_d) = self.dup(first, sp);
+        let last = vals.len() - 2;
+        let mut e = acc_e;
+        for (k, v) in vals[1..].iter().enumerate() {
             let x = self.convert(v, &ty, sp);
-            let (xs, xt) = self.spill(x, sp);
-            pre.push(xs);
-            let a = build::load_local(&mut self.f, acc_t, sp);
-            let b = build::load_local(&mut self.f, xt, sp);
-            let c = build::cmp(&mut self.f, if is_min { BinOp::Lt } else { BinOp::Gt }, b, a, sp);
-            let b2 = build::load_local(&mut self.f, xt, sp);
-            let a2 = build::load_local(&mut self.f, acc_t, sp);
-            let pick = self.mk(ExprKind::Cond(c, b2, a2), ty.clone(), sp);
-            let (ps, pt) = self.spill(pick, sp);
-            pre.push(ps);
-            acc_t = pt;
-        }
-        let mut e = build::load_local(&mut self.f, acc_t, sp);
-        for p in pre.into_iter().rev() {
-            e = self.mk(ExprKind::Comma(p, e), ty.clone(), sp);
+            let (xs, xd) = self.dup(x, sp);
+            let c = build::cmp(&mut self.f, if is_min { BinOp::Lt } else { BinOp::Gt }, xs, acc_e, sp);
+            let b = self.again(&xd, sp);
+            let a = self.again(&acc_d, sp);
+            e = self.mk(ExprKind::Cond(c, b, a), ty.clone(), sp);
+            if k < last {
+                (acc_e, acc_d) = self.dup(e, sp);
+            }
         }
         Ok(Val { e, ty, weak })
     }
@@ -300,8 +294,8 @@ impl Cx<'_> {
                     return Ok(Val { e: self.mk(ExprKind::Int(c), Type::BOOL, sp), ty: Type::BOOL, weak: Weak::No });
                 }
                 let x = self.finish(&v);
-                let (xs, xt) = self.spill(x, sp);
-                let x2 = build::load_local(&mut self.f, xt, sp);
+                let (xs, xt) = self.dup(x, sp);
+                let x2 = self.again(&xt, sp);
                 let e = match name {
                     "isnan" => build::cmp(&mut self.f, BinOp::Ne, xs, x2, sp),
                     "isfinite" => {
@@ -332,10 +326,10 @@ impl Cx<'_> {
                 arity(self, 1)?;
                 let v = vals[0].clone();
                 let x = self.finish(&v);
-                let (xs, xt) = self.spill(x, sp);
+                let (xs, xt) = self.dup(x, sp);
                 let z = self.zero(&v.ty, sp);
                 let pos = build::cmp(&mut self.f, BinOp::Gt, xs, z, sp);
-                let x2 = build::load_local(&mut self.f, xt, sp);
+                let x2 = self.again(&xt, sp);
                 let z2 = self.zero(&v.ty, sp);
                 let neg = build::cmp(&mut self.f, BinOp::Lt, x2, z2, sp);
                 let posv = build::cast(&mut self.f, pos, v.ty.clone(), sp);
@@ -343,10 +337,10 @@ impl Cx<'_> {
                 let d = self.binary(BinOp::Sub, posv, negv, v.ty.clone(), sp);
                 // NaN stays NaN.
                 let e = if kind(&v.ty) == Kind::Float {
-                    let x3 = build::load_local(&mut self.f, xt, sp);
-                    let x4 = build::load_local(&mut self.f, xt, sp);
+                    let x3 = self.again(&xt, sp);
+                    let x4 = self.again(&xt, sp);
                     let nan = build::cmp(&mut self.f, BinOp::Ne, x3, x4, sp);
-                    let x5 = build::load_local(&mut self.f, xt, sp);
+                    let x5 = self.again(&xt, sp);
                     self.mk(ExprKind::Cond(nan, x5, d), v.ty.clone(), sp)
                 } else {
                     d
@@ -357,8 +351,8 @@ impl Cx<'_> {
                 arity(self, 1)?;
                 let v = vals[0].clone();
                 let x = self.finish(&v);
-                let (xs, xt) = self.spill(x, sp);
-                let x2 = build::load_local(&mut self.f, xt, sp);
+                let (xs, xt) = self.dup(x, sp);
+                let x2 = self.again(&xt, sp);
                 Ok(Val { e: self.binary(BinOp::Mul, xs, x2, v.ty.clone(), sp), ..v })
             }
             "radians" | "deg2rad" | "degrees" | "rad2deg" => {
@@ -380,9 +374,9 @@ impl Cx<'_> {
                     let e = self.mk(ExprKind::ComplexPart(v.e, name == "imag"), t.clone(), sp);
                     return Ok(Val { e, ty: t, weak: Weak::No });
                 }
-                let (zs, zt) = self.spill(v.e, sp);
+                let (zs, zt) = self.dup(v.e, sp);
                 let re = self.mk(ExprKind::ComplexPart(zs, false), t.clone(), sp);
-                let z2 = build::load_local(&mut self.f, zt, sp);
+                let z2 = self.again(&zt, sp);
                 let im = self.mk(ExprKind::ComplexPart(z2, true), t.clone(), sp);
                 let nim = self.mk(ExprKind::Unary(accjit_ir::UnOp::Neg, im), t, sp);
                 Ok(Val { e: self.mk(ExprKind::MakeComplex(re, nim), v.ty.clone(), sp), ..v })
