@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Python kernels (issue 10) on the nvidia device. Run on a machine with an NVIDIA GPU,
+# the accjit wheel installed (or PYTHONPATH set), pytest importable:
+#
+#     bash scripts/gpu/pykernels_gpu.sh [PYTHON]
+#
+# 1. the Python-kernel conformance suite (tests/pykernels) with
+#    ACCJIT_PYKERNELS_DEVICES=nvidia: summary line, failures in
+#    results/pykernels_nvidia.txt;
+# 2. the same suite's data tests on the host device with separate device memory
+#    (ACCJIT_DISCRETE_HOST=1), as a cross-check of the discrete-memory semantics;
+# 3. benchmarks/bench_pykernels.py --device nvidia (Python kernels vs acc.c vs CuPy),
+#    full output in results/bench_pykernels_nvidia.txt;
+# then a short table. PYK_BENCH_ARGS adds benchmark options (e.g. --quick).
+set -u
+cd "$(dirname "$0")/../.."
+PY=${1:-python3}
+OUT=results
+mkdir -p "$OUT"
+
+echo "== discovery"
+"$PY" -c 'import accjit as acc; print("accjit", acc.__version__, "nvidia devices:", acc.get_num_devices("nvidia"))'
+
+echo "== tests/pykernels on nvidia"
+ACCJIT_PYKERNELS_DEVICES=nvidia "$PY" -m pytest -q -p no:cacheprovider tests/pykernels -rfE \
+    >"$OUT/pykernels_nvidia.txt" 2>&1
+suite_rc=$?
+suite_line=$(grep -E '(passed|failed|error)' "$OUT/pykernels_nvidia.txt" | tail -1)
+echo "$suite_line"
+grep -E '^(FAILED|ERROR)' "$OUT/pykernels_nvidia.txt" | head -40
+
+echo "== tests/pykernels/test_pk_data.py on the discrete host device"
+ACCJIT_DISCRETE_HOST=1 ACCJIT_PYKERNELS_DEVICES=host "$PY" -m pytest -q -p no:cacheprovider \
+    tests/pykernels/test_pk_data.py -rfE >"$OUT/pykernels_discrete_host.txt" 2>&1
+disc_rc=$?
+disc_line=$(grep -E '(passed|failed|error)' "$OUT/pykernels_discrete_host.txt" | tail -1)
+echo "$disc_line"
+
+echo "== benchmarks/bench_pykernels.py --device nvidia"
+"$PY" benchmarks/bench_pykernels.py --device nvidia ${PYK_BENCH_ARGS:-} 2>&1 | tee "$OUT/bench_pykernels_nvidia.txt"
+bench_rc=${PIPESTATUS[0]}
+
+echo
+echo "== summary (pykernels on nvidia)"
+printf '%-34s %-6s %s\n' "part" "rc" "result"
+printf '%-34s %-6s %s\n' "tests/pykernels (nvidia)" "$suite_rc" "$suite_line"
+printf '%-34s %-6s %s\n' "test_pk_data (discrete host)" "$disc_rc" "$disc_line"
+printf '%-34s %-6s %s\n' "bench_pykernels (nvidia)" "$bench_rc" "$(grep -c 'yes$' "$OUT/bench_pykernels_nvidia.txt") of 4 kernels correct"
+grep -E '^(saxpy|Jacobi|sum|matmul|first call|Python-kernel call)' "$OUT/bench_pykernels_nvidia.txt"
