@@ -38,6 +38,7 @@ fn python() -> Option<&'static str> {
 const HARNESS: &str = r#"
 import sys, types, importlib.util
 repo, path, name, kind = sys.argv[1:5]
+keywords = eval(sys.argv[5]) if len(sys.argv) > 5 else None
 spec = importlib.util.spec_from_file_location("_pyast", repo + "/python/accjit/_pyast.py")
 pyast = importlib.util.module_from_spec(spec); spec.loader.exec_module(pyast)
 acc = types.ModuleType("accjit")
@@ -53,12 +54,18 @@ spec = importlib.util.spec_from_file_location("user_kernels", path)
 mod = importlib.util.module_from_spec(spec); sys.modules["user_kernels"] = mod; spec.loader.exec_module(mod)
 fn = getattr(mod, name)
 fn = getattr(fn, "py_func", fn)
-sys.stdout.write(pyast.request(fn, kind, None, "seq" if kind == "routine" else None))
+sys.stdout.write(pyast.request(fn, kind, keywords, "seq" if kind == "routine" else None))
 "#;
 
 /// The request text for function `name` of `src` compiled as `kind`;
 /// `None` (the test should return) when no Python with NumPy is available.
 pub fn request(src: &str, name: &str, kind: &str) -> Option<String> {
+    request_kw(src, name, kind, "None")
+}
+
+/// As [`request`], with the decorator's keywords given as a Python dict
+/// literal (`{"copyin": ["x"], "num_gangs": 4}`).
+pub fn request_kw(src: &str, name: &str, kind: &str, keywords: &str) -> Option<String> {
     let Some(py) = python() else {
         eprintln!("note: no Python with NumPy; skipping");
         return None;
@@ -69,7 +76,7 @@ pub fn request(src: &str, name: &str, kind: &str) -> Option<String> {
     let path = dir.join(format!("k{}.py", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
     let src = format!("import accjit as acc\nimport numpy as np\nimport math\n{src}");
     std::fs::write(&path, src).unwrap();
-    let out = Command::new(py).args(["-c", HARNESS, repo().to_str().unwrap(), path.to_str().unwrap(), name, kind]).output().unwrap();
+    let out = Command::new(py).args(["-c", HARNESS, repo().to_str().unwrap(), path.to_str().unwrap(), name, kind, keywords]).output().unwrap();
     assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
     Some(String::from_utf8(out.stdout).unwrap())
 }
@@ -91,7 +98,12 @@ pub const I32: Type = Type::Scalar(Scalar::I32);
 /// Compile `name` of `src` as `kind` with `args`: `Ok((module, entry, sm))`
 /// or the rendered diagnostics. `None`: skipped.
 pub fn try_compile(src: &str, name: &str, kind: &str, args: &[ArgType]) -> Option<Result<(Module, Entry), String>> {
-    let text = request(src, name, kind)?;
+    try_compile_kw(src, name, kind, "None", args)
+}
+
+/// As [`try_compile`], with decorator keywords (see [`request_kw`]).
+pub fn try_compile_kw(src: &str, name: &str, kind: &str, keywords: &str, args: &[ArgType]) -> Option<Result<(Module, Entry), String>> {
+    let text = request_kw(src, name, kind, keywords)?;
     let req = tree::parse_node(&text).expect("the request parses");
     let mut sm = SourceMap::new();
     Some(match compile(&mut sm, &req, args) {

@@ -1,0 +1,293 @@
+//! `for i in acc.loop(...)` → the C front end's `#pragma acc loop` + `for`:
+//! a `For` in canonical form (`i = lb; i < ub; i += step`, `>` for a
+//! negative constant step) carrying the `LoopDirective`.
+//!
+//! Ranges: `acc.loop(n)`, `acc.loop(a, b)`, `acc.loop(a, b, s)`,
+//! `acc.loop(range(...))`, and the nest form
+//! `for i, j in acc.loop(range(n), range(m))` (one `for` per range, the
+//! directive on the outermost with `collapse=` the number of ranges unless
+//! `collapse=`/`tile=` say otherwise). The loops themselves are the front
+//! end's `for ... in range(...)` (`Cx::for_range`: bounds evaluated once,
+//! a step of unknown sign normalised to a counted loop).
+//!
+//! `collapse=n`/`tile=` over one range need the next loops of the nest as
+//! tightly nested plain `for` loops in the body, checked here as C does;
+//! those loops belong to the directive, so the plain-loop `seq`/`auto` the
+//! front end gives them inside a region is dropped.
+
+use super::clause::{self, Dir, Kw};
+use crate::cx::{Callee, Cx, FnKind};
+use crate::tree::{Node, Value};
+use accjit_ir::{Diagnostic, LoopDirective, Span, Stmt, StmtKind};
+
+/// `for <target> in acc.loop(...)` with its body.
+pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt, Diagnostic> {
+    let sp = cx.span(for_stmt);
+    if !for_stmt.nodes("orelse").is_empty() {
+        return Err(cx.err(for_stmt, "`for ... else` cannot be used with acc.loop"));
+    }
+    let construct = cx.region_kind();
+    if construct.is_none() && !matches!(cx.kind, FnKind::Routine(_)) {
+        return Err(cx.err(call, "acc.loop must be inside a compute region").with_hint(
+            "use it in an @acc.parallel/@acc.kernels/@acc.serial function, inside `with acc.parallel():` in an @acc.jit function, or in an @acc.routine",
+        ));
+    }
+    let target = for_stmt.node("target").ok_or_else(|| cx.err(for_stmt, "malformed for statement"))?;
+    let body_nodes = for_stmt.nodes("body");
+
+    // Ranges first (evaluated before the loop variables exist, as in Python).
+    let ranges = ranges(cx, call)?;
+    let targets: Vec<&Node> = if target.is("Tuple") || target.is("List") { target.nodes("elts") } else { vec![target] };
+    if targets.len() != ranges.len() {
+        let msg = if ranges.len() == 1 {
+            format!("acc.loop over one range gives one loop variable, but {} are unpacked here", targets.len())
+        } else {
+            format!("acc.loop over {} ranges needs {} loop variables (`for i, j in acc.loop(range(n), range(m))`)", ranges.len(), ranges.len())
+        };
+        return Err(cx.err(target, msg));
+    }
+
+    // Clauses, with `private` names first assigned in the body dropped: a
+    // local of the body is private to an iteration already.
+    let kw_nodes = call.nodes("keywords");
+    let kws = clause::keywords(cx, &kw_nodes)?;
+    let mut owned: Vec<(String, Node, Node)> = vec![];
+    let mut kept: Vec<Kw> = vec![];
+    for kw in &kws {
+        if clause::py_name(kw.name.trim_end_matches('_')) == "private" || kw.name == "private" {
+            let items = super::vars::items(kw.value);
+            let keep: Vec<Node> = items
+                .iter()
+                .filter(|it| match clause::name_ref(it) {
+                    Some(n) if it.is("Name") || it.is("Constant") => cx.var(n).is_some() || !assigned_in(&body_nodes, n),
+                    _ => true,
+                })
+                .map(|n| (*n).clone())
+                .collect();
+            if keep.len() != items.len() {
+                let list = Node {
+                    kind: "List".into(),
+                    pos: kw.value.pos,
+                    fields: vec![("elts".into(), Value::List(keep.into_iter().map(|n| Value::Node(Box::new(n))).collect()))],
+                };
+                owned.push((kw.name.to_string(), list, kw.at.clone()));
+                continue;
+            }
+        }
+        kept.push(*kw);
+    }
+    let mut all = kept;
+    for (name, value, at) in &owned {
+        all.push(Kw { name, value, at });
+    }
+    let c = clause::parse(cx, Dir::Loop, &all)?;
+
+    let mut tuning = c.loop_;
+    let k = ranges.len() as u32;
+    if k > 1 {
+        let given = tuning.default.collapse.map(|x| x.0);
+        let tiled = !tuning.default.tile.is_empty();
+        match given {
+            Some(n) if n != k => {
+                return Err(cx
+                    .err(call, format!("acc.loop over {k} ranges collapses them: collapse={n} does not match"))
+                    .with_hint(format!("drop collapse= or write collapse={k}")));
+            }
+            None if !tiled => tuning.default.collapse = Some((k, false)),
+            _ => {}
+        }
+        if tiled && tuning.default.tile.len() as u32 != k {
+            return Err(cx.err(call, format!("tile= gives {} sizes for {} ranges", tuning.default.tile.len(), k)));
+        }
+    }
+    let directive = LoopDirective { tuning, private: c.private, reductions: c.reductions, construct, span: sp };
+
+    // The loops themselves: the front end's `for ... in range(...)` (bounds
+    // evaluated once, run-time steps normalised), the directive on the
+    // outermost; the nest form as nested plain loops over the same body.
+    let stmt = if k == 1 {
+        cx.for_range(for_stmt, &ranges[0], Some(Box::new(directive)))?
+    } else {
+        let nest = nest_nodes(for_stmt, &targets, &call.nodes("args"));
+        cx.for_range(&nest, &ranges[0], Some(Box::new(directive)))?
+    };
+    let mut stmt = stmt;
+    let depth = c.nests.iter().map(|n| n.0).max().unwrap_or(1).max(k);
+    if depth > 1 {
+        inner_plain(&mut stmt, depth - 1);
+    }
+
+    // collapse/tile over one range: the nest must be there.
+    for (n, force, csp, what) in &c.nests {
+        let (found, at) = nest_depth(&stmt, *force);
+        if found < *n {
+            let tight = if *force { "" } else { "tightly " };
+            let msg = format!("{what} requires {n} {tight}nested loops, but only {found} found");
+            let d = match at {
+                Some(at) => Diagnostic::error(at, format!("{msg} before this statement")).with_note(*csp, format!("`{what}` is here")),
+                None => Diagnostic::error(*csp, msg),
+            };
+            return Err(d.with_hint(if *force {
+                "the loops must be nested"
+            } else {
+                "the loops must be tightly nested: nothing between one `for` and the next; or write `for i, j in acc.loop(range(n), range(m))`"
+            }));
+        }
+    }
+    Ok(stmt)
+}
+
+/// `for i, j in acc.loop(range(a), range(b)): body` as the Python nest
+/// `for i in range(a): for j in range(b): body` (the outer `for` is
+/// compiled with the directive, the inner ones as plain loops).
+fn nest_nodes(for_stmt: &Node, targets: &[&Node], range_calls: &[&Node]) -> Node {
+    let mut body: Vec<Value> = match for_stmt.get("body") {
+        Value::List(items) => items.clone(),
+        _ => vec![],
+    };
+    let mut node = None;
+    for idx in (0..targets.len()).rev() {
+        let mut f = for_stmt.clone();
+        f.fields.retain(|(n, _)| n != "target" && n != "body" && n != "iter");
+        f.fields.push(("target".into(), Value::Node(Box::new(targets[idx].clone()))));
+        f.fields.push(("body".into(), Value::List(std::mem::take(&mut body))));
+        if idx > 0 {
+            f.fields.push(("iter".into(), Value::Node(Box::new(range_calls[idx].clone()))));
+            body = vec![Value::Node(Box::new(f))];
+        } else {
+            node = Some(f);
+        }
+    }
+    node.unwrap_or_else(|| for_stmt.clone())
+}
+
+/// The `depth` loops nested in `s` belong to its directive (collapse,
+/// tile): they carry no directive of their own (the plain-loop `seq`/`auto`
+/// the front end gives `for ... in range` inside a region is dropped).
+fn inner_plain(s: &mut Stmt, depth: u32) {
+    if depth == 0 {
+        return;
+    }
+    let StmtKind::For { body, .. } = &mut s.kind else { return };
+    let mut stmts = &mut body.stmts;
+    loop {
+        let real: Vec<usize> = (0..stmts.len()).filter(|i| !matches!(stmts[*i].kind, StmtKind::Decl(_, None))).collect();
+        if real.len() != 1 {
+            return;
+        }
+        let i = real[0];
+        if matches!(stmts[i].kind, StmtKind::Block(_)) {
+            let StmtKind::Block(b) = &mut stmts[i].kind else { return };
+            stmts = &mut b.stmts;
+            continue;
+        }
+        let inner = &mut stmts[i];
+        if let StmtKind::For { acc, .. } = &mut inner.kind {
+            if acc.as_ref().map(|d| is_plain(d)).unwrap_or(false) {
+                *acc = None;
+            }
+            inner_plain(inner, depth - 1);
+        }
+        return;
+    }
+}
+
+/// The directive the front end gives a plain `for ... in range` in a region.
+fn is_plain(d: &LoopDirective) -> bool {
+    let t = &d.tuning.default;
+    d.private.is_empty()
+        && d.reductions.is_empty()
+        && d.tuning.per_type.is_empty()
+        && t.gang.is_none()
+        && t.worker.is_none()
+        && t.vector.is_none()
+        && !t.independent
+        && t.collapse.is_none()
+        && t.tile.is_empty()
+}
+
+/// Does the Python block assign `name` (anywhere inside)?
+fn assigned_in(body: &[&Node], name: &str) -> bool {
+    fn visit(n: &Node, name: &str) -> bool {
+        match n.kind.as_str() {
+            "Name" if n.str("id") == Some(name) && matches!(n.get("ctx"), Value::Str(c) if c == "Store") => return true,
+            _ => {}
+        }
+        n.fields.iter().any(|(_, v)| value_has(v, name))
+    }
+    fn value_has(v: &Value, name: &str) -> bool {
+        match v {
+            Value::Node(n) => visit(n, name),
+            Value::List(items) => items.iter().any(|x| value_has(x, name)),
+            _ => false,
+        }
+    }
+    body.iter().any(|n| visit(n, name))
+}
+
+/// The bounds of each range of `acc.loop(...)`'s positional arguments:
+/// `acc.loop(n)`, `acc.loop(a, b[, s])`, or `range(...)` calls.
+fn ranges<'n>(cx: &Cx, call: &'n Node) -> Result<Vec<Vec<&'n Node>>, Diagnostic> {
+    let args = call.nodes("args");
+    if args.is_empty() {
+        return Err(cx.err(call, "acc.loop needs a range: acc.loop(n), acc.loop(a, b, step) or acc.loop(range(...))"));
+    }
+    if let Some(a) = args.iter().find(|a| a.is("Starred")) {
+        return Err(cx.err(a, "acc.loop cannot take `*` arguments"));
+    }
+    let is_range = |n: &Node| n.is("Call") && n.node("func").map(|f| cx.resolve_call(f) == Callee::Builtin("range".into())).unwrap_or(false);
+    if args.iter().any(|a| is_range(a)) {
+        let mut out = vec![];
+        for a in &args {
+            if !is_range(a) {
+                return Err(cx.err(a, "acc.loop over several ranges takes range(...) arguments only"));
+            }
+            if !a.nodes("keywords").is_empty() {
+                return Err(cx.err(a, "range() takes no keyword arguments"));
+            }
+            let b = a.nodes("args");
+            if b.is_empty() || b.len() > 3 {
+                return Err(cx.err(a, format!("range() takes 1 to 3 arguments, {} given", b.len())));
+            }
+            out.push(b);
+        }
+        return Ok(out);
+    }
+    if args.len() > 3 {
+        return Err(cx.err(call, format!("acc.loop takes 1 to 3 bounds like range(), {} given", args.len())));
+    }
+    Ok(vec![args])
+}
+
+/// Tightly nested `for` loops starting at `s` (`force`: not necessarily
+/// tightly), and where the next loop should have started (C's check).
+pub(crate) fn nest_depth(s: &Stmt, force: bool) -> (u32, Option<Span>) {
+    match &s.kind {
+        StmtKind::For { body, .. } => {
+            let (d, at) = inner_depth(&body.stmts, force);
+            (1 + d, at)
+        }
+        StmtKind::Block(b) => inner_depth(&b.stmts, force),
+        _ => (0, Some(s.span)),
+    }
+}
+
+fn inner_depth(stmts: &[Stmt], force: bool) -> (u32, Option<Span>) {
+    // Declarations without initialiser (the front end's temporaries) are
+    // not code between loops.
+    let real: Vec<&Stmt> = stmts.iter().filter(|s| !matches!(s.kind, StmtKind::Decl(_, None))).collect();
+    if real.len() == 1 {
+        return nest_depth(real[0], force);
+    }
+    if force {
+        if let Some(s) = real.iter().find(|s| matches!(s.kind, StmtKind::For { .. } | StmtKind::Block(_))) {
+            return nest_depth(s, force);
+        }
+        return (0, real.first().map(|s| s.span));
+    }
+    match real.as_slice() {
+        [] => (0, None),
+        [first, second, ..] if matches!(first.kind, StmtKind::For { .. }) => (0, Some(second.span)),
+        [first, ..] => (0, Some(first.span)),
+    }
+}

@@ -1,0 +1,265 @@
+//! The OpenACC mapping of the Python front end (`src/acc/`): Python
+//! directives → the IR's acc structures, checked on the printed IR before
+//! lowering (and lowered for multicore, so the IR is what `lower` takes),
+//! plus the errors the clauses' checks give.
+
+mod common;
+use accjit_ir::{SourceMap, Type};
+use common::*;
+
+/// Compile (decorator keywords `kw` as a Python dict literal), validate,
+/// lower for multicore; the IR text before lowering.
+fn ok(src: &str, name: &str, kind: &str, kw: &str, args: &[accjit_front_python::ArgType]) -> Option<String> {
+    let (mut m, _) = match try_compile_kw(src, name, kind, kw, args)? {
+        Ok(x) => x,
+        Err(d) => panic!("compile error:\n{d}"),
+    };
+    let text = accjit_ir::print::module_to_string(&m);
+    if std::env::var("SHOW_IR").is_ok() {
+        eprintln!("{text}");
+    }
+    let opts = accjit_lower::LowerOptions { device_type: "multicore".into() };
+    if let Err(d) = accjit_lower::lower(&mut m, &opts) {
+        panic!("lower failed: {}\n{text}", d.render(&SourceMap::new()));
+    }
+    if let Err(d) = accjit_ir::validate::validate(&m, accjit_ir::validate::Stage::Lowered) {
+        panic!("invalid lowered IR: {}\n{text}", d.render(&SourceMap::new()));
+    }
+    Some(text)
+}
+
+/// The rendered error of a compile that must fail.
+fn err(src: &str, name: &str, kind: &str, kw: &str, args: &[accjit_front_python::ArgType]) -> Option<String> {
+    match try_compile_kw(src, name, kind, kw, args)? {
+        Ok((m, _)) => panic!("expected an error, got:\n{}", accjit_ir::print::module_to_string(&m)),
+        Err(d) => Some(d),
+    }
+}
+
+fn has(ir: &str, what: &str) {
+    assert!(ir.contains(what), "expected `{what}` in:\n{ir}");
+}
+
+fn lacks(ir: &str, what: &str) {
+    assert!(!ir.contains(what), "unexpected `{what}` in:\n{ir}");
+}
+
+fn has_err(e: &str, what: &str) {
+    assert!(e.contains(what), "expected `{what}` in the error:\n{e}");
+}
+
+fn f64_2d() -> accjit_front_python::ArgType {
+    arr(Type::F64, 2)
+}
+
+#[test]
+fn decorator_clauses_become_the_construct_s_clauses() {
+    let src = r#"
+def saxpy(a, x, y, n):
+    for i in acc.loop(n):
+        y[i] = a * x[i] + y[i]
+"#;
+    let kw = r#"{"copyin": ["x"], "copy": "y", "num_gangs": 4, "num_workers": 2, "vector_length": "n // 4", "async_": 1, "wait": [2, 3], "if_": "n > 100"}"#;
+    let Some(ir) = ok(src, "saxpy", "parallel", kw, &[scalar(Type::F64), f64s(), f64s(), scalar(Type::I64)]) else { return };
+    has(&ir, "#acc parallel num_gangs(4:i64) num_workers(2:i64) vector_length(");
+    has(&ir, "async(1:i64) wait(2:i64, 3:i64) if(");
+    has(&ir, "copyin(x) copy(y)");
+    // Named arrays get no implicit clause on top.
+    lacks(&ir, "copy(x)");
+    lacks(&ir, "copyin(y)");
+}
+
+#[test]
+fn implicit_clauses_copy_written_arrays_and_copyin_read_ones() {
+    let src = r#"
+def f(x, y, z):
+    for i in acc.loop(x.shape[0]):
+        y[i] = x[i] * 2.0
+"#;
+    let Some(ir) = ok(src, "f", "parallel", "None", &[f64s(), f64s(), f64s()]) else { return };
+    has(&ir, "copy(y) copyin(x)");
+    // `z` is not referenced: no clause.
+    lacks(&ir, "(z)");
+    let Some(ir) = ok(src, "f", "parallel", r#"{"default": "present"}"#, &[f64s(), f64s(), f64s()]) else { return };
+    has(&ir, "default(present) present(x, y)");
+}
+
+#[test]
+fn atomics_and_reductions_count_as_writes_for_implicit_clauses() {
+    let src = r#"
+def hist(x, h, t):
+    for i in acc.loop(x.shape[0]):
+        acc.atomic.add(h, int(x[i]), 1)
+    for i in acc.loop(x.shape[0], reduction={"+": t}):
+        t[0] += 1.0
+"#;
+    let Some(ir) = ok(src, "hist", "parallel", "None", &[f64s(), arr(I32, 1), f64s()]) else { return };
+    has(&ir, "copy(h, t) copyin(x)");
+}
+
+#[test]
+fn loop_reduction_of_a_prologue_scalar_is_the_loop_s_as_in_c() {
+    let src = r#"
+def total(x):
+    s = 0.0
+    for i in acc.loop(x.shape[0], gang=True, vector=128, reduction={"+": "s"}):
+        s += x[i]
+    return s
+"#;
+    let Some(ir) = ok(src, "total", "parallel", "None", &[f64s()]) else { return };
+    has(&ir, "#acc loop gang vector(128:i64) reduction(+: s)");
+    // Lower's implicit rule copies a loop-reduction variable; no construct reduction, no firstprivate.
+    lacks(&ir, "#acc parallel reduction");
+    lacks(&ir, "copy(s)");
+    lacks(&ir, "firstprivate(s)");
+}
+
+#[test]
+fn decorator_reduction_also_reduces_the_loops_that_update_the_variable() {
+    let src = r#"
+def mx(x):
+    m = -1.0e300
+    for i in acc.loop(x.shape[0]):
+        m = max(m, x[i])
+    return m
+"#;
+    let Some(ir) = ok(src, "mx", "parallel", r#"{"reduction": {"max": "m"}}"#, &[f64s()]) else { return };
+    has(&ir, "#acc parallel copyin(x) reduction(max: m)");
+    has(&ir, "#acc loop reduction(max: m)");
+    let Some(ir) = ok(src, "mx", "parallel", r#"{"reduction": "max:m"}"#, &[f64s()]) else { return };
+    has(&ir, "reduction(max: m)");
+}
+
+#[test]
+fn a_returned_prologue_scalar_outside_reductions_is_copied_back() {
+    let src = r#"
+def last(x):
+    k = 0
+    for i in acc.loop(x.shape[0], seq=True):
+        k = i
+    return k
+"#;
+    let Some(ir) = ok(src, "last", "serial", "None", &[f64s()]) else { return };
+    has(&ir, "copy(k)");
+}
+
+#[test]
+fn loop_clauses_map_one_to_one() {
+    let src = r#"
+def f(a, n):
+    for i in acc.loop(n, gang={"num": 8, "static": "*"}, worker=4, private=["t"]):
+        t = a[i]
+        for j in acc.loop(n, vector=32, independent=True):
+            a[i] = t + j
+    for i in acc.loop(0, n, 2, gang={"static": 4, "dim": 2}):
+        a[i] = 0.0
+    for i in acc.loop(n - 1, -1, -1, seq=True):
+        a[i] = 1.0
+    for i in acc.loop(n, auto=True):
+        a[i] = 2.0
+"#;
+    let Some(ir) = ok(src, "f", "parallel", "None", &[f64s(), scalar(Type::I64)]) else { return };
+    has(&ir, "#acc loop gang(num: 8:i64, static: *) worker(4:i64)");
+    has(&ir, "#acc loop vector(32:i64) independent");
+    has(&ir, "gang(static: 4:i64, dim: 2)");
+    has(&ir, "%i.");
+    has(&ir, "+=<i64> 2:i64");
+    has(&ir, "#acc loop seq");
+    has(&ir, " > -1:i64");
+    has(&ir, "#acc loop auto");
+    // `t` is first assigned in the loop: private by construction, not a clause.
+    lacks(&ir, "private(t)");
+}
+
+#[test]
+fn clause_errors_follow_the_c_front_end_s_checks() {
+    let lp = |clauses: &str| format!("\ndef f(a, n):\n    for i in acc.loop(n, {clauses}):\n        a[i] = 1.0\n");
+    let args = [f64s(), scalar(Type::I64)];
+    let cases: &[(&str, &str)] = &[
+        ("seq=True, gang=True", "`gang=` may not be combined with `seq=` on the same loop"),
+        ("auto=True, independent=True", "`independent=` may not be combined with `auto=`"),
+        ("vectr=4", "did you mean `vector=`?"),
+        ("num_gangs=4", "clause `num_gangs=` is not allowed on acc.loop"),
+        ("collapse=0", "collapse= must be a positive integer constant"),
+        ("collapse=n", "collapse= must be an integer constant"),
+        ("reduction={\"%\": \"n\"}", "invalid reduction operator `%`"),
+        ("gang={\"dim\": 4}", "gang dim must be 1, 2 or 3"),
+        ("vector=1.5", "vector= takes an integer, not float64"),
+        ("device_type={\"nvidia\": {\"private\": [n]}}", "may not be given per device type"),
+        ("private=[q]", "unknown variable `q`"),
+    ];
+    for (clauses, msg) in cases {
+        let Some(e) = err(&lp(clauses), "f", "parallel", "None", &args) else { return };
+        has_err(&e, msg);
+    }
+    // The reduction operator must apply to the variable's type.
+    let src = "\ndef f(a, n):\n    s = 0.0\n    for i in acc.loop(n, reduction={\"^\": \"s\"}):\n        s += a[i]\n    return s\n";
+    let Some(e) = err(src, "f", "parallel", "None", &args) else { return };
+    has_err(&e, "reduction operator '^' cannot be applied to `s`");
+    // Construct clauses.
+    let body = "\ndef f(a, n):\n    for i in acc.loop(n):\n        a[i] = 1.0\n";
+    for (kw, msg) in [
+        (r#"{"num_gangs": 4}"#, "clause `num_gangs=` is not allowed on acc.serial"),
+        (r#"{"private": ["a"], "reduction": {"+": "a"}}"#, "also private on this construct"),
+        (r#"{"default": "shared"}"#, "default= takes \"none\" or \"present\""),
+    ] {
+        let Some(e) = err(body, "f", "serial", kw, &args) else { return };
+        has_err(&e, msg);
+    }
+    let Some(e) = err(body, "f", "parallel", r#"{"num_gangs": (1, 2, 3, 4)}"#, &args) else { return };
+    has_err(&e, "num_gangs= takes 1 to 3 values");
+    let Some(e) = err(body, "f", "kernels", r#"{"num_gangs": (1, 2)}"#, &args) else { return };
+    has_err(&e, "only allowed on acc.parallel");
+    let Some(e) = err(body, "f", "parallel", r#"{"reduction": {"+": "a"}, "private": ["n"], "firstprivate": ["a"]}"#, &args) else { return };
+    has_err(&e, "also firstprivate");
+}
+
+#[test]
+fn collapse_needs_the_nest_and_takes_its_plain_loops() {
+    let src = r#"
+def f(a, n, m):
+    for i in acc.loop(n, collapse=2):
+        for j in range(m):
+            a[i, j] = 0.0
+"#;
+    let args = [f64_2d(), scalar(Type::I64), scalar(Type::I64)];
+    let Some(ir) = ok(src, "f", "parallel", "None", &args) else { return };
+    has(&ir, "#acc loop collapse(2)");
+    // The inner loop belongs to the directive: no `seq` of its own.
+    lacks(&ir, "#acc loop seq");
+    let src = r#"
+def f(a, n, m):
+    for i in acc.loop(n, collapse=3):
+        for j in range(m):
+            a[i, j] = 0.0
+"#;
+    let Some(e) = err(src, "f", "parallel", "None", &args) else { return };
+    has_err(&e, "collapse=3 requires 3 tightly nested loops, but only 2 found");
+    let src = r#"
+def f(a, n, m):
+    for i in acc.loop(n, tile=(8, 8)):
+        a[i, 0] = 1.0
+        for j in range(m):
+            a[i, j] = 0.0
+"#;
+    let Some(e) = err(src, "f", "parallel", "None", &args) else { return };
+    has_err(&e, "tile= requires 2 tightly nested loops, but only 1 found");
+    // The nest form: collapse implied, tile sizes per range.
+    let src = r#"
+def f(a, n, m):
+    for i, j in acc.loop(range(n), range(m), tile=(8, "*")):
+        a[i, j] = 0.0
+    for i, j in acc.loop(range(n), range(1, m)):
+        a[i, j] = 1.0
+"#;
+    let Some(ir) = ok(src, "f", "parallel", "None", &args) else { return };
+    has(&ir, "#acc loop tile(8:i64, *)");
+    has(&ir, "#acc loop collapse(2)");
+    let src = r#"
+def f(a, n, m):
+    for i, j in acc.loop(range(n), range(m), collapse=3):
+        a[i, j] = 0.0
+"#;
+    let Some(e) = err(src, "f", "parallel", "None", &args) else { return };
+    has_err(&e, "collapse=3 does not match");
+}
