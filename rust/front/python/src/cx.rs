@@ -99,9 +99,9 @@ pub(crate) struct Shared {
     pub routines: HashMap<String, RoutineDef>,
     /// Routine specialisations made so far, by (reference, argument types).
     pub specs: HashMap<(String, Vec<ParamKey>), FuncId>,
-    /// The result type of a specialisation once its first `return` fixed it
+    /// The results of a specialisation once its first `return` fixed them
     /// (`None` while still unknown: a recursive call then cannot be typed).
-    pub spec_ret: HashMap<FuncId, Option<Type>>,
+    pub spec_ret: HashMap<FuncId, Option<RetShape>>,
     pub externs: HashMap<String, ExternId>,
     /// Helper functions built in IR (`__py_ipow_i64`, …), by name.
     pub helpers: HashMap<String, FuncId>,
@@ -156,6 +156,8 @@ pub enum Var {
         ty: Type,
     },
     Array(ArrayVar),
+    /// A tuple held in one local per element (`t = (a, b)`, `s = a.shape`).
+    Tuple(Vec<(LocalId, Type)>),
 }
 
 /// A value usable more than once (see [`Cx::dup`]).
@@ -197,6 +199,14 @@ pub enum FnKind {
     Routine(Level),
 }
 
+/// What a routine returns: one value (or `Void`), or a tuple, which it
+/// stores through pointer parameters after its own (one per element).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum RetShape {
+    Value(Type),
+    Tuple(Vec<Type>),
+}
+
 /// Where `return` puts values.
 #[derive(Clone, Debug)]
 pub(crate) enum Ret {
@@ -205,6 +215,9 @@ pub(crate) enum Ret {
     Buffer { local: Option<LocalId>, types: Option<Vec<Type>>, first: Span },
     /// A routine's return value.
     Value { func: FuncId, ty: Option<Type>, first: Span },
+    /// A routine returning a tuple: its pointer parameters, one per element
+    /// (typed when the first `return` fixes the element types).
+    Outs { func: FuncId, outs: Vec<LocalId>, types: Option<Vec<Type>>, first: Span },
 }
 
 /// An rvalue while it is being typed: its expression, its Python type

@@ -135,6 +135,9 @@ impl Cx<'_> {
                         Ok(Val { e, ty, weak: Weak::No })
                     }
                     Some(Var::Array(a)) => Err(self.err(n, format!("the array `{}` is used as a value; index it (`{}[i]`)", a.name, a.name))),
+                    Some(Var::Tuple(_)) => {
+                        Err(self.err(n, format!("`{name}` is a tuple; unpack it (`a, b = {name}`) or index it with a constant (`{name}[0]`)")))
+                    }
                     None => match self.env.get(name).cloned() {
                         Some(EnvItem::Const { value, ty, weak }) => self.constant(n, &value, Some(ty), weak),
                         Some(EnvItem::Module(m)) => Err(self.err(n, format!("the module `{m}` is used as a value"))),
@@ -176,6 +179,12 @@ impl Cx<'_> {
                         let e = build::load_local(&mut self.f, a.shape[k], sp);
                         return Ok(Val { e, ty: Type::I64, weak: Weak::No });
                     }
+                }
+                // t[k] on a tuple variable.
+                if let Some(Var::Tuple(items)) = base.str("id").filter(|_| base.is("Name")).and_then(|id| self.vars.get(id)).cloned() {
+                    let k = self.const_index(sub(n, "slice")?, items.len() as i64, base.str("id").unwrap_or(""))?;
+                    let (l, ty) = items[k].clone();
+                    return Ok(Val { e: build::load_local(&mut self.f, l, sp), ty, weak: Weak::No });
                 }
                 let p = self.place_of(n, false)?;
                 let e = build::load(&mut self.f, p, sp);
@@ -330,6 +339,7 @@ impl Cx<'_> {
                 match self.vars.get(name).cloned() {
                     Some(Var::Scalar { local, .. }) => Ok(build::local(&mut self.f, local, sp)),
                     Some(Var::Array(a)) => Err(self.err(n, format!("the array `{}` is not a single value; index it (`{}[i]`)", a.name, a.name))),
+                    Some(Var::Tuple(_)) => Err(self.err(n, format!("`{name}` is a tuple, not a single value"))),
                     None => Err(self.unknown_name(n, name)),
                 }
             }
@@ -564,7 +574,14 @@ impl Cx<'_> {
             "Pow" => self.power(n, a, b, ty, weak),
             "LShift" | "RShift" | "BitAnd" | "BitOr" | "BitXor" => {
                 if k > Kind::Int {
-                    return Err(self.err(n, format!("bitwise operators need integers or booleans, not {}", dtype_name(&ty))));
+                    let sym = match op {
+                        "LShift" => "<<",
+                        "RShift" => ">>",
+                        "BitAnd" => "&",
+                        "BitOr" => "|",
+                        _ => "^",
+                    };
+                    return Err(self.err(n, format!("`{sym}` needs integers or booleans, not {}", dtype_name(&ty))));
                 }
                 if matches!(op, "LShift" | "RShift") && k == Kind::Bool {
                     ty = Type::Scalar(Scalar::I8);

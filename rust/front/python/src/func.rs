@@ -5,7 +5,7 @@
 //! tuple of argument types at their call sites (name-mangled), recursion
 //! included.
 
-use crate::cx::{ArrayVar, Cx, EnvItem, FileInfo, FnKind, ParamKey, Ret, RoutineDef, Shared, Stride, Val, Var};
+use crate::cx::{ArrayVar, Cx, EnvItem, FileInfo, FnKind, ParamKey, Ret, RetShape, RoutineDef, Shared, Stride, Val, Var};
 use crate::expr::sub;
 use crate::tree::{Node, Value};
 use crate::types::{dtype_name, parse_dtype, Weak};
@@ -16,6 +16,9 @@ use accjit_ir::{
 use std::collections::{HashMap, HashSet};
 
 type R<T> = Result<T, Diagnostic>;
+
+/// The temporaries receiving a tuple-returning routine's values.
+pub(crate) type TupleTemps = Vec<(LocalId, Type)>;
 
 /// The parameter names of a `FunctionDef`, refusing defaults, `*args`, keyword-only parameters.
 fn param_names(file: &FileInfo, func: &Node) -> R<Vec<String>> {
@@ -354,18 +357,37 @@ pub(crate) fn compile_entry(sh: &mut Shared, req: &Node, args: &[ArgType]) -> R<
         for p in 0..sig.len() {
             call_args.push(build::load_local(&mut cx.f, LocalId(p as u32), span));
         }
-        let call = cx.mk(ExprKind::Call(accjit_ir::Callee::Func(fid), call_args), ret.clone(), span);
         let mut body = prelude;
         let mut result_types = vec![];
-        if ret == Type::Void {
-            body.push(build::expr_stmt(call, span));
-        } else {
+        // The address of results cell k, as a pointer to `t`.
+        let cell = |cx: &mut Cx, k: usize, t: &Type| {
             let base = build::load_local(&mut cx.f, results, span);
-            let p = build::cast(&mut cx.f, base, Type::ptr(ret.clone()), span);
-            let d = build::deref(&mut cx.f, p, span);
-            let a = build::assign(&mut cx.f, d, call, span);
-            body.push(build::expr_stmt(a, span));
-            result_types.push(ret);
+            let off = cx.i64c(16 * k as i64, span);
+            let p = cx.binary(BinOp::Add, base, off, Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), span);
+            build::cast(&mut cx.f, p, Type::ptr(t.clone()), span)
+        };
+        match ret {
+            RetShape::Value(Type::Void) => {
+                let call = cx.mk(ExprKind::Call(accjit_ir::Callee::Func(fid), call_args), Type::Void, span);
+                body.push(build::expr_stmt(call, span));
+            }
+            RetShape::Value(t) => {
+                let call = cx.mk(ExprKind::Call(accjit_ir::Callee::Func(fid), call_args), t.clone(), span);
+                let p = cell(&mut cx, 0, &t);
+                let d = build::deref(&mut cx.f, p, span);
+                let a = build::assign(&mut cx.f, d, call, span);
+                body.push(build::expr_stmt(a, span));
+                result_types.push(t);
+            }
+            RetShape::Tuple(types) => {
+                for (k, t) in types.iter().enumerate() {
+                    let p = cell(&mut cx, k, t);
+                    call_args.push(p);
+                }
+                let call = cx.mk(ExprKind::Call(accjit_ir::Callee::Func(fid), call_args), Type::Void, span);
+                body.push(build::expr_stmt(call, span));
+                result_types = types;
+            }
         }
         let mut plan = plan;
         let mut sig = sig;
@@ -455,10 +477,29 @@ fn const_pointees(keys: &[ParamKey]) -> Vec<bool> {
     out
 }
 
+/// The first `return` statement of a body in source order (not looking
+/// into nested definitions).
+fn first_return<'n>(body: &[&'n Node]) -> Option<&'n Node> {
+    for s in body {
+        if s.is("Return") {
+            return Some(s);
+        }
+        if matches!(s.kind.as_str(), "FunctionDef" | "AsyncFunctionDef" | "ClassDef" | "Lambda") {
+            continue;
+        }
+        for field in ["body", "orelse", "finalbody"] {
+            if let Some(r) = first_return(&s.nodes(field)) {
+                return Some(r);
+            }
+        }
+    }
+    None
+}
+
 impl Cx<'_> {
     /// The specialisation of routine `r` for argument types `keys`:
-    /// compiled on first use; returns its function and result type.
-    pub(crate) fn specialise(&mut self, r: &str, keys: &[ParamKey], at: Span) -> R<(FuncId, Type)> {
+    /// compiled on first use; returns its function and what it returns.
+    pub(crate) fn specialise(&mut self, r: &str, keys: &[ParamKey], at: Span) -> R<(FuncId, RetShape)> {
         let key = (r.to_string(), keys.to_vec());
         if let Some(&id) = self.sh.specs.get(&key) {
             return match self.sh.spec_ret.get(&id).cloned().flatten() {
@@ -488,32 +529,52 @@ impl Cx<'_> {
         self.sh.spec_ret.insert(id, None);
         let env_nodes: Vec<&Node> = def.env.iter().collect();
         let env = env_of(&env_nodes);
+        let body_nodes = def.func.nodes("body");
+        // A routine whose first `return` returns a tuple stores its values
+        // through pointer parameters after its own.
+        let tuple_arity = first_return(&body_nodes).and_then(|r| r.node("value")).filter(|v| v.is("Tuple")).map(|v| v.nodes("elts").len());
         let mut cx = Cx::new(&mut *self.sh, placeholder, file, env, FnKind::Routine(def.level), Ret::Value { func: id, ty: None, first: span });
-        let (_, sig, prelude) = declare_params(&mut cx, &names, keys, span);
-        cx.f.sig = FuncSig { params: sig.clone(), ret: Type::Void, variadic: false };
+        let (_, mut sig, prelude) = declare_params(&mut cx, &names, keys, span);
+        if let Some(k) = tuple_arity {
+            let mut outs = vec![];
+            for j in 0..k {
+                // Typed when the first `return` fixes the element types.
+                outs.push(cx.f.add_local(format!("__out{j}"), Type::ptr(Type::Void), span));
+                sig.push(Type::ptr(Type::Void));
+            }
+            // The out parameters must directly follow the others.
+            debug_assert!(outs.iter().enumerate().all(|(j, l)| l.index() == sig.len() - k + j));
+            cx.ret = Ret::Outs { func: id, outs, types: None, first: span };
+        }
+        cx.f.sig = FuncSig { params: sig, ret: Type::Void, variadic: false };
         let mut out = prelude;
-        let body = cx.block(&def.func.nodes("body"))?;
+        let body = cx.block(&body_nodes)?;
         out.extend(body.stmts);
-        let ret = match &cx.ret {
-            Ret::Value { ty: Some(t), .. } => t.clone(),
-            _ => Type::Void,
+        let shape = match &cx.ret {
+            Ret::Value { ty: Some(t), .. } => RetShape::Value(t.clone()),
+            Ret::Outs { types: Some(t), .. } => RetShape::Tuple(t.clone()),
+            _ => RetShape::Value(Type::Void),
         };
-        cx.sh.spec_ret.insert(id, Some(ret.clone()));
-        cx.f.sig = FuncSig { params: sig, ret: ret.clone(), variadic: false };
+        cx.sh.spec_ret.insert(id, Some(shape.clone()));
+        if let RetShape::Value(t) = &shape {
+            cx.f.sig.ret = t.clone();
+        }
         cx.f.body = Block::new(out);
         cx.f.routine = Some(RoutineInfo { level: def.level, gang_dim: (def.level == Level::Gang) as u8, bind: None, nohost: false, span });
         cx.f.param_const_pointee = const_pointees(keys);
         let f = std::mem::replace(&mut cx.f, Function::new("", FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Internal, span));
         self.sh.m.functions[id.index()] = f;
-        Ok((id, ret))
+        Ok((id, shape))
     }
 
-    /// A call of routine `r` with Python arguments `args`.
-    pub(crate) fn routine_call(&mut self, n: &Node, r: &str, args: &[&Node]) -> R<Val> {
-        let sp = self.span(n);
+    /// The IR arguments and specialisation key of Python call arguments.
+    fn routine_args(&mut self, args: &[&Node], sp: Span) -> R<(Vec<ParamKey>, Vec<ExprId>)> {
         let mut keys = vec![];
         let mut values: Vec<ExprId> = vec![];
         for a in args {
+            if a.is("Starred") {
+                return Err(self.err(a, "`*` arguments are not supported in compiled code"));
+            }
             if let Some(arr) = self.array_named(a) {
                 keys.push(ParamKey::Array { elem: arr.elem.clone(), ndim: arr.ndim, layout: arr.layout, writable: arr.writable });
                 values.push(build::load_local(&mut self.f, arr.base, sp));
@@ -537,8 +598,40 @@ impl Cx<'_> {
                 values.push(e);
             }
         }
-        let (id, ret) = self.specialise(r, &keys, sp)?;
-        let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(id), values), ret.clone(), sp);
-        Ok(Val { e, ty: ret, weak: Weak::No })
+        Ok((keys, values))
+    }
+
+    /// A call of routine `r`: the call expression and, for a routine
+    /// returning a tuple, the temporaries that receive its values.
+    pub(crate) fn routine_invoke(&mut self, n: &Node, r: &str, args: &[&Node]) -> R<(ExprId, Option<TupleTemps>)> {
+        let sp = self.span(n);
+        if !n.nodes("keywords").is_empty() {
+            return Err(self.err(n, "keyword arguments are not supported in routine calls"));
+        }
+        let (keys, mut values) = self.routine_args(args, sp)?;
+        let (id, shape) = self.specialise(r, &keys, sp)?;
+        match shape {
+            RetShape::Value(t) => Ok((self.mk(ExprKind::Call(accjit_ir::Callee::Func(id), values), t, sp), None)),
+            RetShape::Tuple(types) => {
+                let mut temps = vec![];
+                for t in &types {
+                    let l = self.temp_local("r", t.clone(), sp);
+                    let p = build::local(&mut self.f, l, sp);
+                    values.push(build::addr_of(&mut self.f, p, sp));
+                    temps.push((l, t.clone()));
+                }
+                Ok((self.mk(ExprKind::Call(accjit_ir::Callee::Func(id), values), Type::Void, sp), Some(temps)))
+            }
+        }
+    }
+
+    /// A call of routine `r` used as a value.
+    pub(crate) fn routine_call(&mut self, n: &Node, r: &str, args: &[&Node]) -> R<Val> {
+        let (e, temps) = self.routine_invoke(n, r, args)?;
+        if temps.is_some() {
+            return Err(self.err(n, "this routine returns a tuple: unpack it (`a, b = f(...)`)"));
+        }
+        let ty = self.type_of(e);
+        Ok(Val { e, ty, weak: Weak::No })
     }
 }

@@ -98,7 +98,11 @@ impl Cx<'_> {
                 let e = crate::acc::atomic_expr(self, n)?;
                 Ok(Val { e, ty: self.type_of(e), weak: Weak::No })
             }
+            Callee::Acc(a) if a == "loop" => Err(self.err(n, "`acc.loop(...)` can only be iterated by a `for` statement (`for i in acc.loop(n):`)")),
             Callee::Acc(a) => Err(self.err(n, format!("`acc.{a}(...)` is not a value"))),
+            Callee::Unknown if func.is("Attribute") && func.node("value").map(|v| self.array_named(v).is_some()).unwrap_or(false) => {
+                Err(self.err(func, format!("array methods (`.{}()`) are not supported in compiled code; write the loop", func.str("attr").unwrap_or("?"))))
+            }
             Callee::Unknown => {
                 let what = match func.kind.as_str() {
                     "Name" => format!("`{}`", func.str("id").unwrap_or("?")),

@@ -6,11 +6,11 @@
 //! (acc constructs, in `acc/`), expression statements (acc directives,
 //! routine calls).
 
-use crate::cx::{Callee, Cx, Ret, Val, Var};
+use crate::cx::{Callee, Cx, Ret, RetShape, Val, Var};
 use crate::expr::sub;
 use crate::tree::{Node, Value};
 use crate::types::{dtype_name, is_int, Weak};
-use accjit_ir::{build, BinOp, Block, ComputeKind, DeviceTyped, Diagnostic, ExprId, ExprKind, LocalId, LoopDirective, LoopTuning, Span, Stmt, StmtKind, Type};
+use accjit_ir::{build, BinOp, Block, ComputeKind, DeviceTyped, Diagnostic, ExprKind, LocalId, LoopDirective, LoopTuning, Span, Stmt, StmtKind, Type};
 use std::collections::HashSet;
 
 type R<T> = Result<T, Diagnostic>;
@@ -142,54 +142,137 @@ impl Cx<'_> {
         let sp = self.span(target);
         if target.is("Tuple") || target.is("List") {
             let names = target.nodes("elts");
-            // n, m = a.shape
-            if value.is("Attribute") && value.str("attr") == Some("shape") {
-                if let Some(a) = self.array_named(sub(value, "value")?) {
-                    if names.len() != a.ndim as usize {
-                        return Err(self.err(target, format!("`{}.shape` has {} values, not {}", a.name, a.ndim, names.len())));
-                    }
-                    for (t, d) in names.iter().zip(a.shape.clone()) {
-                        let e = build::load_local(&mut self.f, d, sp);
-                        self.assign_val(t, Val { e, ty: Type::I64, weak: Weak::No }, out)?;
-                    }
-                    return Ok(());
-                }
+            let Some(vals) = self.tuple_values(value, out)? else {
+                return Err(self
+                    .err(value, "only a tuple (`a, b = x, y`), a tuple variable, `a.shape` or a routine returning a tuple can be unpacked in compiled code"));
+            };
+            if vals.len() != names.len() {
+                return Err(self.err(value, format!("{} values cannot be unpacked into {} names", vals.len(), names.len())));
             }
-            if !(value.is("Tuple") || value.is("List")) {
-                return Err(self.err(value, "only a tuple (`a, b = x, y`) or `a.shape` can be unpacked in compiled code"));
-            }
-            let values = value.nodes("elts");
-            if values.len() != names.len() {
-                return Err(self.err(value, format!("{} values cannot be unpacked into {} names", values.len(), names.len())));
-            }
-            // Evaluate every value before assigning any (`a, b = b, a`).
-            let mut temps = vec![];
-            for v in &values {
-                let x = self.value(v)?;
-                let e = self.finish(&x);
-                let (xs, xt) = self.spill(e, sp);
-                out.append(&mut self.pending);
-                out.push(build::expr_stmt(xs, sp));
-                temps.push((xt, x.ty, x.weak));
-            }
-            for (t, (l, ty, weak)) in names.iter().zip(temps) {
-                let e = build::load_local(&mut self.f, l, sp);
-                self.assign_val(t, Val { e, ty, weak }, out)?;
+            // Every value is computed before any is assigned (`a, b = b, a`).
+            let vals = self.hold_all(vals, sp, out);
+            for (t, v) in names.iter().zip(vals) {
+                self.assign_val(t, v, out)?;
             }
             return Ok(());
         }
         // `b = a` for an array `a`: another name for it.
-        if target.is("Name") && self.array_named(value).is_some() {
-            let name = target.str("id").unwrap_or("").to_string();
-            if self.vars.contains_key(&name) {
-                return Err(self.err(target, format!("`{name}` already holds a value; an array cannot be assigned to it")));
+        if target.is("Name") {
+            if let Some(a) = self.array_named(value) {
+                let name = target.str("id").unwrap_or("").to_string();
+                if self.vars.contains_key(&name) {
+                    return Err(self.err(target, format!("`{name}` already holds a value; an array cannot be assigned to it")));
+                }
+                self.vars.insert(name, Var::Array(a));
+                return Ok(());
             }
-            let a = self.array_named(value).unwrap();
-            self.vars.insert(name, Var::Array(a));
-            return Ok(());
+            // `t = (a, b)`: a tuple variable.
+            if let Some(vals) = self.tuple_values(value, out)? {
+                let name = target.str("id").unwrap_or("").to_string();
+                let vals = self.hold_all(vals, sp, out);
+                return self.assign_tuple(target, &name, vals, out);
+            }
         }
         let v = self.value(value)?;
         self.assign_val(target, v, out)
+    }
+
+    /// The values of a tuple-valued expression: a tuple display, a tuple
+    /// variable, `a.shape`, or a call of a routine returning a tuple (its
+    /// call is emitted into `out` first). `None` for other expressions.
+    pub(crate) fn tuple_values(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Option<Vec<Val>>> {
+        let sp = self.span(n);
+        match n.kind.as_str() {
+            "Tuple" => {
+                let mut vals = vec![];
+                for e in n.nodes("elts") {
+                    if e.is("Starred") {
+                        return Err(self.err(e, "`*` unpacking is not supported in compiled code"));
+                    }
+                    vals.push(self.value(e)?);
+                }
+                Ok(Some(vals))
+            }
+            "Attribute" if n.str("attr") == Some("shape") => match self.array_named(sub(n, "value")?) {
+                Some(a) => Ok(Some(a.shape.iter().map(|&d| Val { e: build::load_local(&mut self.f, d, sp), ty: Type::I64, weak: Weak::No }).collect())),
+                None => Ok(None),
+            },
+            "Name" => match self.vars.get(n.str("id").unwrap_or("")).cloned() {
+                Some(Var::Tuple(items)) => {
+                    Ok(Some(items.into_iter().map(|(l, ty)| Val { e: build::load_local(&mut self.f, l, sp), ty, weak: Weak::No }).collect()))
+                }
+                _ => Ok(None),
+            },
+            "Call" => {
+                let Callee::Routine(r) = self.resolve_call(sub(n, "func")?) else { return Ok(None) };
+                let args = n.nodes("args");
+                let (call, temps) = self.routine_invoke(n, &r, &args)?;
+                match temps {
+                    Some(temps) => {
+                        out.append(&mut self.pending);
+                        out.push(build::expr_stmt(call, sp));
+                        Ok(Some(temps.into_iter().map(|(l, ty)| Val { e: build::load_local(&mut self.f, l, sp), ty, weak: Weak::No }).collect()))
+                    }
+                    None => Err(self.err(n, "this routine returns a single value, not a tuple")),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Values computed now, into temporaries (reads of locals are copied
+    /// too: a later assignment of the same statement may change the local).
+    fn hold_all(&mut self, vals: Vec<Val>, sp: Span, out: &mut Vec<Stmt>) -> Vec<Val> {
+        let mut held = vec![];
+        for v in vals {
+            if matches!(self.f.expr(v.e).kind, ExprKind::Int(_) | ExprKind::Float(_)) {
+                held.push(v);
+                continue;
+            }
+            let e = self.finish(&v);
+            let (xs, xt) = self.spill(e, sp);
+            out.append(&mut self.pending);
+            out.push(build::expr_stmt(xs, sp));
+            held.push(Val { e: build::load_local(&mut self.f, xt, sp), ty: v.ty, weak: v.weak });
+        }
+        held
+    }
+
+    /// `name = (v0, v1, ...)`: one local per element.
+    fn assign_tuple(&mut self, target: &Node, name: &str, vals: Vec<Val>, out: &mut Vec<Stmt>) -> R<()> {
+        let sp = self.span(target);
+        match self.vars.get(name).cloned() {
+            Some(Var::Tuple(items)) => {
+                if items.len() != vals.len() {
+                    return Err(self.err(target, format!("`{name}` holds {} values here; this assigns {}", items.len(), vals.len())));
+                }
+                for ((l, ty), v) in items.into_iter().zip(vals) {
+                    self.check_assign(target, name, &v, &ty)?;
+                    let x = self.convert(&v, &ty, sp);
+                    let p = build::local(&mut self.f, l, sp);
+                    let a = build::assign(&mut self.f, p, x, sp);
+                    out.append(&mut self.pending);
+                    out.push(build::expr_stmt(a, sp));
+                }
+            }
+            Some(_) => return Err(self.err(target, format!("`{name}` holds a single value; a tuple cannot be assigned to it"))),
+            None => {
+                let mut items = vec![];
+                for (k, v) in vals.into_iter().enumerate() {
+                    if !v.ty.is_arith() {
+                        return Err(self.err(target, "a tuple element must be a number"));
+                    }
+                    let x = self.finish(&v);
+                    let l = self.f.add_local(format!("{name}.{k}"), v.ty.clone(), sp);
+                    out.append(&mut self.pending);
+                    out.push(Stmt { kind: StmtKind::Decl(l, Some(x)), span: sp });
+                    items.push((l, v.ty));
+                }
+                self.vars.insert(name.to_string(), Var::Tuple(items));
+                self.first_assigned.insert(name.to_string(), (sp, self.region.is_some()));
+            }
+        }
+        Ok(())
     }
 
     /// Store an already computed value into `target` (a name or `a[i, j]`).
@@ -210,6 +293,7 @@ impl Cx<'_> {
                     Some(Var::Array(a)) => {
                         return Err(self.err(target, format!("`{}` is an array and cannot be reassigned; write its elements (`{}[i] = ...`)", a.name, a.name)))
                     }
+                    Some(Var::Tuple(_)) => return Err(self.err(target, format!("`{name}` holds a tuple; a single value cannot be assigned to it"))),
                     None => {
                         if self.env.contains_key(&name) {
                             // A global of the same name: Python makes it a local.
@@ -290,7 +374,18 @@ impl Cx<'_> {
             out.push(build::expr_stmt(e, sp));
             return Ok(());
         }
-        // Other operators: read the place once through its address.
+        // Other operators on a local: `v = v op value`.
+        if target.is("Name") {
+            let cur = build::load(&mut self.f, place, sp);
+            let r = self.binop(n, &op, Val { e: cur, ty: ty.clone(), weak: Weak::No }, v)?;
+            let x = self.convert(&r, &ty, sp);
+            let p = self.place(target)?;
+            let a = build::assign(&mut self.f, p, x, sp);
+            out.append(&mut self.pending);
+            out.push(build::expr_stmt(a, sp));
+            return Ok(());
+        }
+        // On an element: read the place once through its address.
         let addr = build::addr_of(&mut self.f, place, sp);
         let (aset, at) = self.spill(addr, sp);
         out.append(&mut self.pending);
@@ -370,7 +465,7 @@ impl Cx<'_> {
         let var = match self.vars.get(&name).cloned() {
             Some(Var::Scalar { local, ty }) if is_int(&ty) => Some(local),
             Some(Var::Scalar { ty, .. }) => return Err(self.err(target, format!("`{name}` is {} here; a loop variable must be an integer", dtype_name(&ty)))),
-            Some(Var::Array(_)) => return Err(self.err(target, format!("`{name}` is an array"))),
+            Some(Var::Array(_) | Var::Tuple(_)) => return Err(self.err(target, format!("`{name}` is an array or a tuple; a loop variable must be an integer"))),
             None => None,
         };
         match step_c {
@@ -487,98 +582,105 @@ impl Cx<'_> {
         if self.in_region() {
             return Err(self.err(n, "`return` inside a compute region").with_hint("return after the region (the function's last statement)"));
         }
-        let items: Vec<&Node> = match n.node("value") {
+        let vals = match n.node("value") {
             None => vec![],
-            Some(v) if v.is("Tuple") => v.nodes("elts"),
             Some(v) if v.is("Constant") && v.get("value") == &Value::None => vec![],
-            Some(v) => vec![v],
+            Some(v) => match self.tuple_values(v, out)? {
+                Some(vals) => vals,
+                None => vec![self.value(v)?],
+            },
         };
-        let mut vals = vec![];
-        for it in &items {
-            let v = self.value(it)?;
+        for v in &vals {
             if !v.ty.is_arith() {
-                return Err(self.err(it, "only numbers can be returned"));
+                return Err(Diagnostic::error(sp, "only numbers can be returned"));
             }
-            vals.push(v);
         }
-        match self.ret.clone() {
-            Ret::Buffer { local, types, first } => {
-                let types = match types {
-                    Some(t) => {
-                        if t.len() != vals.len() {
-                            return Err(Diagnostic::error(
-                                sp,
-                                format!(
-                                    "this returns {} value{} but an earlier `return` returns {}",
-                                    vals.len(),
-                                    if vals.len() == 1 { "" } else { "s" },
-                                    t.len()
-                                ),
-                            )
+        // The first `return` fixes the result types; later ones must agree.
+        let (known, first) = match &self.ret {
+            Ret::Buffer { types, first, .. } | Ret::Outs { types, first, .. } => (types.clone(), *first),
+            Ret::Value { ty, first, .. } => (ty.clone().map(|t| if t == Type::Void { vec![] } else { vec![t] }), *first),
+        };
+        let types = match known {
+            Some(t) => {
+                if t.len() != vals.len() {
+                    let many = |k: usize| format!("{k} value{}", if k == 1 { "" } else { "s" });
+                    return Err(Diagnostic::error(sp, format!("this returns {} but an earlier `return` returns {}", many(vals.len()), t.len()))
+                        .with_note(first, "the earlier return"));
+                }
+                for (v, ty) in vals.iter().zip(&t) {
+                    if !crate::types::can_assign(&v.ty, v.weak, ty) {
+                        return Err(Diagnostic::error(sp, format!("this returns {} but an earlier `return` returns {}", dtype_name(&v.ty), dtype_name(ty)))
                             .with_note(first, "the earlier return"));
-                        }
-                        for (v, ty) in vals.iter().zip(&t) {
-                            if !crate::types::can_assign(&v.ty, v.weak, ty) {
-                                return Err(Diagnostic::error(
-                                    sp,
-                                    format!("this returns {} but an earlier `return` returns {}", dtype_name(&v.ty), dtype_name(ty)),
-                                )
-                                .with_note(first, "the earlier return"));
-                            }
-                        }
-                        t
                     }
-                    None => {
-                        let t: Vec<Type> = vals.iter().map(|v| v.ty.clone()).collect();
-                        self.ret = Ret::Buffer { local, types: Some(t.clone()), first: sp };
-                        t
+                }
+                t
+            }
+            None => {
+                let t: Vec<Type> = vals.iter().map(|v| v.ty.clone()).collect();
+                match &mut self.ret {
+                    Ret::Buffer { types, first, .. } => {
+                        *types = Some(t.clone());
+                        *first = sp;
                     }
-                };
-                for (k, (v, ty)) in vals.iter().zip(&types).enumerate() {
-                    let x = self.convert(v, ty, sp);
-                    let l = local.ok_or_else(|| self.err(n, "internal: no results buffer"))?;
+                    Ret::Outs { func, outs, types, first } => {
+                        if outs.len() != t.len() {
+                            let (func, k) = (*func, outs.len());
+                            let _ = func;
+                            return Err(Diagnostic::error(sp, format!("this returns {} values but the routine's first `return` returns {k}", t.len())));
+                        }
+                        *types = Some(t.clone());
+                        *first = sp;
+                        let (func, outs) = (*func, outs.clone());
+                        for (l, ty) in outs.iter().zip(&t) {
+                            self.f.locals[l.index()].ty = Type::ptr(ty.clone());
+                        }
+                        let n = self.f.sig.params.len() - outs.len();
+                        for (k, ty) in t.iter().enumerate() {
+                            self.f.sig.params[n + k] = Type::ptr(ty.clone());
+                        }
+                        self.sh.spec_ret.insert(func, Some(RetShape::Tuple(t.clone())));
+                    }
+                    Ret::Value { func, ty, first } => {
+                        if t.len() > 1 {
+                            return Err(Diagnostic::error(sp, "internal: a tuple returned by a single-value routine"));
+                        }
+                        let one = t.first().cloned().unwrap_or(Type::Void);
+                        *ty = Some(one.clone());
+                        *first = sp;
+                        let func = *func;
+                        self.sh.spec_ret.insert(func, Some(RetShape::Value(one)));
+                    }
+                }
+                t
+            }
+        };
+        let mut ret_value = None;
+        for (k, (v, ty)) in vals.iter().zip(&types).enumerate() {
+            let x = self.convert(v, ty, sp);
+            let dest = match &self.ret {
+                Ret::Buffer { local, .. } => {
+                    let l = local.ok_or_else(|| Diagnostic::error(sp, "internal: no results buffer"))?;
                     let base = build::load_local(&mut self.f, l, sp);
                     let off = self.i64c(16 * k as i64, sp);
                     let p = self.binary(BinOp::Add, base, off, Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), sp);
-                    let p = build::cast(&mut self.f, p, Type::ptr(ty.clone()), sp);
-                    let d = build::deref(&mut self.f, p, sp);
-                    let a = build::assign(&mut self.f, d, x, sp);
-                    out.append(&mut self.pending);
-                    out.push(build::expr_stmt(a, sp));
+                    build::cast(&mut self.f, p, Type::ptr(ty.clone()), sp)
                 }
-                out.push(Stmt { kind: StmtKind::Return(None), span: sp });
-            }
-            Ret::Value { func, ty, first } => {
-                if vals.len() > 1 {
-                    return Err(self.err(n, "a routine returns one value (tuples are not supported)"));
+                Ret::Outs { outs, .. } => {
+                    let l = outs[k];
+                    build::load_local(&mut self.f, l, sp)
                 }
-                let ty = match (ty, vals.first()) {
-                    (Some(t), Some(v)) => {
-                        if !crate::types::can_assign(&v.ty, v.weak, &t) {
-                            return Err(Diagnostic::error(
-                                sp,
-                                format!("this returns {} but an earlier `return` returns {}", dtype_name(&v.ty), dtype_name(&t)),
-                            )
-                            .with_note(first, "the earlier return"));
-                        }
-                        Some(t)
-                    }
-                    (Some(t), None) if t != Type::Void => {
-                        return Err(self.err(n, format!("this returns nothing but an earlier `return` returns {}", dtype_name(&t))))
-                    }
-                    (t @ Some(_), None) => t,
-                    (None, v) => {
-                        let t = v.map(|v| v.ty.clone()).unwrap_or(Type::Void);
-                        self.ret = Ret::Value { func, ty: Some(t.clone()), first: sp };
-                        self.sh.spec_ret.insert(func, Some(t.clone()));
-                        Some(t)
-                    }
-                };
-                let e: Option<ExprId> = vals.first().map(|v| self.convert(v, ty.as_ref().unwrap(), sp));
-                out.append(&mut self.pending);
-                out.push(Stmt { kind: StmtKind::Return(e), span: sp });
-            }
+                Ret::Value { .. } => {
+                    ret_value = Some(x);
+                    continue;
+                }
+            };
+            let d = build::deref(&mut self.f, dest, sp);
+            let a = build::assign(&mut self.f, d, x, sp);
+            out.append(&mut self.pending);
+            out.push(build::expr_stmt(a, sp));
         }
+        out.append(&mut self.pending);
+        out.push(Stmt { kind: StmtKind::Return(ret_value), span: sp });
         Ok(())
     }
 }

@@ -47,7 +47,7 @@ fn unsupported_constructs_are_named() {
 fn type_errors_name_both_types() {
     check("def k(x, n):\n    s = 0\n    s = 1.5\n", &["`s` is int64 here but this assigns float64", "first assigned here", "s = 0.0"]);
     check("def k(x, n):\n    s = 0\n    for i in range(n):\n        s += x[i]\n", &["`s` is int64 here but this assigns float64"]);
-    check("def k(x, n):\n    x[0] = n << 1.5\n", &["bitwise operators need integers"]);
+    check("def k(x, n):\n    x[0] = n << 1.5\n", &["`<<` needs integers"]);
     check("def k(x, n):\n    for i in range(1.5):\n        pass\n", &["`range` needs integers"]);
 }
 

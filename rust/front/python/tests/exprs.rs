@@ -163,3 +163,44 @@ def k(x):
     // SCALE is a weak Python float: float32 arithmetic stays float32.
     assert!(!ir.contains("f64"), "{ir}");
 }
+
+#[test]
+fn tuple_variables_and_routines_returning_tuples() {
+    let src = r#"
+@acc.routine
+def minmax(a, b):
+    if a < b:
+        return a, b
+    return b, a
+
+def k(x, y, out):
+    for i in acc.loop(x.shape[0]):
+        t = (x[i], y[i], x[i] + y[i])
+        p, q, r = t
+        lo, hi = minmax(x[i], y[i])
+        s = x.shape
+        out[i] = p + q + r + t[2] + lo - hi + s[0]
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "parallel", &[f64s(), f64s(), f64s()]) else { return };
+    assert!(ir.contains("minmax__float64_float64(") && ir.contains("__out0"), "{ir}");
+    let Some((_, e)) = compile_ok(src, "minmax", "routine", &[scalar(I64), scalar(I64)]) else { return };
+    assert_eq!(e.results, vec![I64, I64]);
+}
+
+#[test]
+fn augmented_assignment_with_python_operators() {
+    let src = r#"
+def k(a, out):
+    for i in acc.loop(a.shape[0]):
+        v = a[i]
+        v += 7
+        v //= 3
+        v %= 1000
+        v **= 2
+        v <<= 2
+        out[i] //= 2
+        out[i] **= 2
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "parallel", &[arr(I64, 1), arr(I64, 1)]) else { return };
+    assert!(!ir.contains("&%v"), "locals are not address-taken: {ir}");
+}
