@@ -74,6 +74,7 @@ pub(crate) fn var_named(cx: &mut Cx, at: &Node, name: &str) -> Result<VarRef, Di
             let (ptr, lo, len) = cx.array_section(&node)?;
             Ok(section_ref(cx, name.to_string(), a.base, &a.elem, ptr, lo, len, sp))
         }
+        Some(Var::Tuple(_)) => Err(cx.err(at, format!("`{name}` is a tuple; a clause names arrays and scalars"))),
         None => {
             if cx.env.contains_key(name) {
                 return Err(cx.err(at, format!("`{name}` is not a variable of this function: only parameters and locals can be named in a clause")));
