@@ -263,3 +263,151 @@ def f(a, n, m):
     let Some(e) = err(src, "f", "parallel", "None", &args) else { return };
     has_err(&e, "collapse=3 does not match");
 }
+
+#[test]
+fn atomics_in_function_and_block_forms() {
+    let src = r#"
+def f(x, h, out, count, m):
+    for i in acc.loop(x.shape[0]):
+        acc.atomic.add(h, int(x[i]) % 4, 1)
+        acc.atomic.max(m, (i % 2, 0), x[i])
+        k = acc.atomic.add(count, 0, 1)
+        out[k] = x[i]
+        v = acc.atomic.read(x, i)
+        acc.atomic.write(out, i, v * 2.0)
+        o = acc.atomic.exchange(out, 0, v)
+        with acc.atomic():
+            h[0] += 2
+        with acc.atomic("update"):
+            h[1] = 3 * h[1]
+        with acc.atomic("update"):
+            m[0, 0] = min(m[0, 0], x[i])
+        with acc.atomic("capture"):
+            c = count[0]
+            count[0] += 1
+        with acc.atomic("capture"):
+            count[0] -= 1
+            d = count[0]
+        with acc.atomic("capture"):
+            e = out[1]
+            out[1] = x[i]
+        with acc.atomic("read"):
+            w = out[2]
+        with acc.atomic("write"):
+            out[3] = w + o + c + d + e
+"#;
+    let args = [f64s(), arr(I32, 1), f64s(), arr(Type::I64, 1), f64_2d()];
+    let Some(ir) = ok(src, "f", "parallel", "None", &args) else { return };
+    for want in ["atomic update", "atomic capture", "atomic read", "atomic write"] {
+        has(&ir, want);
+    }
+    if std::env::var("SHOW_IR").is_ok() {
+        eprintln!("{ir}");
+    }
+}
+
+#[test]
+fn atomic_errors_name_the_form() {
+    let args = [f64s(), arr(I32, 1)];
+    let cases: &[(&str, &str)] = &[
+        ("acc.atomic.add(h, i, 0.5)", "acc.atomic.add stores float64 into int32"),
+        ("acc.atomic.div(h, i, 2)", "an atomic `/` cannot update int32"),
+        ("acc.atomic.and_(x, i, 2.0)", "an atomic `&` cannot update float64"),
+        ("acc.atomic.cas(h, i, 1, 2)", "unknown atomic `acc.atomic.cas`"),
+        ("acc.atomic.add(h, i)", "acc.atomic.add takes 3 arguments"),
+        ("acc.atomic.read(h, i)", "the value of acc.atomic.read(...) is unused"),
+        ("with acc.atomic():\n            h[i] = h[i] // 2", "`//` has no atomic form"),
+        ("with acc.atomic():\n            h[i] = 5", "this statement is the form of acc.atomic(\"write\")"),
+        ("with acc.atomic(\"capture\"):\n            h[i] += 1", "acc.atomic(\"capture\") takes two statements"),
+        ("with acc.atomic(\"swap\"):\n            h[i] += 1", "acc.atomic takes \"read\", \"write\", \"update\" or \"capture\""),
+    ];
+    for (stmt, msg) in cases {
+        let src = format!("\ndef f(x, h):\n    for i in acc.loop(x.shape[0]):\n        {stmt}\n");
+        let Some(e) = err(&src, "f", "parallel", "None", &args) else { return };
+        has_err(&e, msg);
+    }
+}
+
+#[test]
+fn executable_directives_and_data_constructs_in_jit_bodies() {
+    let src = r#"
+def jac(a, b, n, iters):
+    with acc.data(copy=[a], create=[b]):
+        for it in range(iters):
+            with acc.parallel(num_gangs=64, async_=1, wait=[2, 3], if_=n > 10):
+                for i, j in acc.loop(range(1, n - 1), range(1, n - 1)):
+                    b[i, j] = 0.25 * (a[i-1, j] + a[i+1, j] + a[i, j-1] + a[i, j+1])
+            with acc.kernels(default="present"):
+                for i in acc.loop(1, n - 1, independent=True, device_type={"nvidia": {"gang": True, "vector": 128}, "*": {"seq": True}}):
+                    for j in range(1, n - 1):
+                        a[i, j] = b[i, j]
+        acc.update_self(a[0:2], if_present=True)
+        acc.update_device(b, async_=2, wait=1)
+    acc.enter_data(copyin=[a], create_zero=[b], async_=True)
+    acc.exit_data(copyout=[a], delete=[b], finalize=True)
+    acc.wait()
+    acc.wait(1, 2, async_=3)
+    with acc.host_data(use_device=[a]):
+        pass
+    with acc.serial(self_=True, copyin_readonly=[a], copyout_zero=[b]):
+        b[0, 0] = a[0, 0]
+"#;
+    let args = [f64_2d(), f64_2d(), scalar(Type::I64), scalar(Type::I64)];
+    let Some(ir) = ok(src, "jac", "jit", "None", &args) else { return };
+    for want in [
+        "#acc data copy(a) create(b)",
+        "#acc parallel num_gangs(64:i64) async(1:i64) wait(2:i64, 3:i64) if(",
+        "copy(b) copyin(a)",
+        "#acc loop collapse(2)",
+        "#acc kernels default(present) present(a, b)",
+        "#acc loop independent device_type(nvidia) gang vector(128:i64) device_type(*) seq",
+        "#acc update if_present self(a[0:2])",
+        "device(b)",
+        "#acc enter data copyin(a) create(zero: b) async",
+        "#acc exit data finalize copyout(a) delete(b)",
+        "#acc wait\n",
+        "#acc wait(1:i64, 2:i64) async(3:i64)",
+        "#acc host_data use_device(a)",
+        "copyin(readonly: a) copyout(zero: b)",
+    ] {
+        has(&ir, want);
+    }
+}
+
+#[test]
+fn directive_placement_errors() {
+    let args = [f64s(), scalar(Type::I64)];
+    let cases: &[(&str, &str, &str)] = &[
+        ("jit", "    for i in acc.loop(n):\n        x[i] = 0.0", "acc.loop must be inside a compute region"),
+        ("parallel", "    for i in acc.loop(n):\n        acc.update_self(x)", "acc.update_self cannot be used inside a compute region"),
+        ("parallel", "    with acc.parallel():\n        x[0] = 1.0", "compute constructs cannot be nested"),
+        ("jit", "    acc.enter_data()", "acc.enter_data requires at least one data clause"),
+        ("jit", "    acc.update_device()", "acc.update_device needs the arrays to update"),
+        ("jit", "    with acc.host_data():\n        pass", "acc.host_data requires use_device=[...]"),
+        ("jit", "    with acc.parallel(4):\n        pass", "acc.parallel takes clauses as keywords"),
+        ("jit", "    acc.exit_data(copyin=[x])", "clause `copyin=` is not allowed on acc.exit_data"),
+        ("jit", "    with acc.data(copy=[x]) as d:\n        pass", "acc constructs bind no name"),
+        ("jit", "    with acc.parallel(copy=[q]):\n        pass", "unknown variable `q` in a clause"),
+        ("jit", "    with acc.parallel(copy=[\"x[0:n]\"]):\n        pass", "write sections as expressions"),
+        ("parallel", "    for i, j in acc.loop(n):\n        pass", "acc.loop over one range gives one loop variable"),
+    ];
+    for (kind, body, msg) in cases {
+        let src = format!("\ndef f(x, n):\n{body}\n");
+        let Some(e) = err(&src, "f", kind, "None", &args) else { return };
+        has_err(&e, msg);
+    }
+}
+
+#[test]
+fn cache_and_private_sections() {
+    let src = r#"
+def st(a, b, t):
+    for i in acc.loop(1, a.shape[0] - 1, private=[t]):
+        acc.cache(a[i - 1:i + 2], readonly=True)
+        t[0] = a[i]
+        b[i] = a[i - 1] + t[0] + a[i + 1]
+"#;
+    let Some(ir) = ok(src, "st", "parallel", "None", &[f64s(), f64s(), f64s()]) else { return };
+    has(&ir, "private(t)");
+    has(&ir, "#acc cache(readonly: a[i - 1:i + 2])");
+}

@@ -25,7 +25,7 @@
 use crate::cx::{Callee, Cx, Val};
 use crate::tree::{Node, Value};
 use crate::types::{can_assign, dtype_name, Weak};
-use accjit_ir::{build, AtomicBinOp, AtomicOp, Block, Diagnostic, ExprId, Span, Stmt, StmtKind, Type};
+use accjit_ir::{build, AtomicBinOp, AtomicOp, Diagnostic, ExprId, Span, Stmt, StmtKind, Type};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -441,7 +441,11 @@ pub(crate) fn block(cx: &mut Cx, call: &Node, body: &[&Node], sp: Span) -> R<Stm
                 .with_hint(format!("acc.atomic(\"{which}\") takes: {}", forms(&which))))
         }
     }
-    Ok(Stmt { kind: StmtKind::Block(Block::new(out)), span: sp })
+    // The statements go one after the other in the enclosing block (a
+    // capture's `v` is a local of the function, as any first assignment).
+    let last = out.pop().ok_or_else(|| cx.err(call, "acc.atomic needs a statement"))?;
+    cx.pending.extend(out);
+    Ok(last)
 }
 
 fn fits(cx: &Cx, which: &str, s: &Node) -> bool {
