@@ -103,8 +103,10 @@ pub(crate) struct Shared {
     /// (`None` while still unknown: a recursive call then cannot be typed).
     pub spec_ret: HashMap<FuncId, Option<RetShape>>,
     pub externs: HashMap<String, ExternId>,
-    /// Helper functions built in IR (`__py_ipow_i64`, …), by name.
+    /// Helper functions built in IR (`__py_ipow`), by name.
     pub helpers: HashMap<String, FuncId>,
+    /// String constants (`print`'s formats), by their bytes.
+    pub strings: HashMap<Vec<u8>, accjit_ir::GlobalId>,
 }
 
 impl Shared {
@@ -163,6 +165,13 @@ pub enum Var {
 /// A value usable more than once (see [`Cx::dup`]).
 #[derive(Clone, Debug)]
 pub struct Dup(DupKind);
+
+impl Dup {
+    /// Whether the value went into a temporary (its first expression stores it).
+    pub fn stored(&self) -> bool {
+        matches!(self.0, DupKind::Temp(_))
+    }
+}
 
 #[derive(Clone, Debug)]
 enum DupKind {

@@ -603,7 +603,49 @@ impl Cx<'_> {
 
     /// Python's `x // y` (`rem` false) or `x % y` (`rem` true): the quotient
     /// rounded towards −∞ and the remainder with the divisor's sign.
+    /// Integer division by zero gives 0 (NumPy's result; it only warns) and
+    /// the most negative value divided by −1 wraps, instead of trapping.
     pub(crate) fn floor_divmod(&mut self, rem: bool, x: ExprId, y: ExprId, ty: &Type, sp: Span) -> ExprId {
+        if !is_int(ty) {
+            return self.floor_divmod_raw(rem, x, y, ty, sp);
+        }
+        let signed = ty.scalar().map(|s| s.is_signed()).unwrap_or(false);
+        match build::const_int(&self.f, y) {
+            Some(0) => return self.zero(ty, sp),
+            Some(-1) if signed => {
+                return if rem { self.zero(ty, sp) } else { self.mk(ExprKind::Unary(UnOp::Neg, x), ty.clone(), sp) };
+            }
+            Some(_) => return self.floor_divmod_raw(rem, x, y, ty, sp),
+            None => {}
+        }
+        let (xs, xd) = self.dup(x, sp);
+        let (ys, yd) = self.dup(y, sp);
+        let x1 = self.again(&xd, sp);
+        let y1 = self.again(&yd, sp);
+        let mut e = self.floor_divmod_raw(rem, x1, y1, ty, sp);
+        if signed {
+            let y2 = self.again(&yd, sp);
+            let m1 = self.const_of(-1.0, ty, sp);
+            let is_m1 = build::cmp(&mut self.f, BinOp::Eq, y2, m1, sp);
+            let special = if rem {
+                self.zero(ty, sp)
+            } else {
+                let x2 = self.again(&xd, sp);
+                self.mk(ExprKind::Unary(UnOp::Neg, x2), ty.clone(), sp)
+            };
+            e = self.mk(ExprKind::Cond(is_m1, special, e), ty.clone(), sp);
+        }
+        let z = self.zero(ty, sp);
+        let is_zero = build::cmp(&mut self.f, BinOp::Eq, ys, z, sp);
+        let z2 = self.zero(ty, sp);
+        e = self.mk(ExprKind::Cond(is_zero, z2, e), ty.clone(), sp);
+        if xd.stored() {
+            e = self.mk(ExprKind::Comma(xs, e), ty.clone(), sp);
+        }
+        e
+    }
+
+    fn floor_divmod_raw(&mut self, rem: bool, x: ExprId, y: ExprId, ty: &Type, sp: Span) -> ExprId {
         let unsigned_int = ty.scalar().map(|s| s.is_int() && !s.is_signed()).unwrap_or(false);
         if unsigned_int {
             return self.binary(if rem { BinOp::Rem } else { BinOp::Div }, x, y, ty.clone(), sp);

@@ -80,7 +80,7 @@ impl Cx<'_> {
     /// The value of a call expression.
     pub(crate) fn call_value(&mut self, n: &Node) -> R<Val> {
         let func = sub(n, "func")?;
-        if !n.nodes("keywords").is_empty() && !matches!(self.resolve_call(func), Callee::Acc(_)) {
+        if !n.nodes("keywords").is_empty() && !matches!(self.resolve_call(func), Callee::Acc(_)) && self.resolve_call(func) != Callee::Builtin("print".into()) {
             return Err(self.err(n, "keyword arguments are not supported in this call"));
         }
         let args = n.nodes("args");
@@ -442,5 +442,102 @@ impl Cx<'_> {
         let id = FuncId(self.sh.m.functions.len() as u32 - 1);
         self.sh.helpers.insert("ipow".into(), id);
         id
+    }
+}
+
+impl Cx<'_> {
+    /// A C string constant (a module global), as a `char *` value.
+    pub(crate) fn c_string(&mut self, text: &str, sp: Span) -> ExprId {
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(0);
+        let gid = match self.sh.strings.get(&bytes) {
+            Some(&g) => g,
+            None => {
+                let n = self.sh.m.globals.len();
+                self.sh.m.globals.push(accjit_ir::Global {
+                    name: format!(".str.{n}"),
+                    ty: Type::Array(Box::new(Type::Scalar(Scalar::I8)), Some(bytes.len() as u64)),
+                    linkage: Linkage::Internal,
+                    init: Some(accjit_ir::GlobalInit { bytes: bytes.clone(), relocs: vec![] }),
+                    is_const: true,
+                    declare: None,
+                    span: sp,
+                });
+                let g = accjit_ir::GlobalId(n as u32);
+                self.sh.strings.insert(bytes.clone(), g);
+                g
+            }
+        };
+        let arr_ty = Type::Array(Box::new(Type::Scalar(Scalar::I8)), Some(bytes.len() as u64));
+        let place = self.mk(ExprKind::Global(gid), arr_ty, sp);
+        self.mk(ExprKind::AddrOf(place), Type::ptr(Type::Scalar(Scalar::I8)), sp)
+    }
+
+    /// `print(a, "text", b, sep=" ", end="\n")` as one `printf` call: strings
+    /// as text, integers in decimal, floats as `%.16g`, booleans as
+    /// `True`/`False`, complex numbers as `(re+imj)`.
+    pub(crate) fn print_call(&mut self, n: &Node) -> R<ExprId> {
+        let sp = self.span(n);
+        let mut sep = " ".to_string();
+        let mut end = "\n".to_string();
+        for k in n.nodes("keywords") {
+            let v = k.node("value");
+            let text = match v.map(|v| v.get("value")) {
+                Some(crate::tree::Value::Str(s)) => s.clone(),
+                _ => return Err(self.err(k, "`sep` and `end` must be string constants")),
+            };
+            match k.str("arg") {
+                Some("sep") => sep = text,
+                Some("end") => end = text,
+                other => return Err(self.err(k, format!("`print` in compiled code takes `sep` and `end`, not `{}`", other.unwrap_or("**")))),
+            }
+        }
+        let mut fmt = String::new();
+        let mut args = vec![];
+        for (i, a) in n.nodes("args").iter().enumerate() {
+            if i > 0 {
+                fmt.push_str(&sep.replace('%', "%%"));
+            }
+            if let crate::tree::Value::Str(s) = a.get("value") {
+                if a.is("Constant") {
+                    fmt.push_str(&s.replace('%', "%%"));
+                    continue;
+                }
+            }
+            let v = self.value(a)?;
+            match kind(&v.ty) {
+                Kind::Bool => {
+                    let t = self.truth(&v, sp);
+                    let yes = self.c_string("True", sp);
+                    let no = self.c_string("False", sp);
+                    args.push(self.mk(ExprKind::Cond(t, yes, no), Type::ptr(Type::Scalar(Scalar::I8)), sp));
+                    fmt.push_str("%s");
+                }
+                Kind::Int => {
+                    let signed = v.ty.scalar().map(|s| s.is_signed()).unwrap_or(true);
+                    let t = if signed { Type::I64 } else { Type::U64 };
+                    args.push(self.convert(&v, &t, sp));
+                    fmt.push_str(if signed { "%lld" } else { "%llu" });
+                }
+                Kind::Float => {
+                    args.push(self.convert(&v, &Type::F64, sp));
+                    fmt.push_str("%.16g");
+                }
+                Kind::Complex => {
+                    let z = self.convert(&v, &Type::Complex(Scalar::F64), sp);
+                    let (zs, zd) = self.dup(z, sp);
+                    args.push(self.mk(ExprKind::ComplexPart(zs, false), Type::F64, sp));
+                    let z2 = self.again(&zd, sp);
+                    args.push(self.mk(ExprKind::ComplexPart(z2, true), Type::F64, sp));
+                    fmt.push_str("(%.16g%+.16gj)");
+                }
+            }
+        }
+        fmt.push_str(&end.replace('%', "%%"));
+        let f = self.c_string(&fmt, sp);
+        let mut all = vec![f];
+        all.extend(args);
+        let id = self.sh.extern_fn("printf", FuncSig { params: vec![Type::ptr(Type::Scalar(Scalar::I8))], ret: Type::I32, variadic: true });
+        Ok(self.mk(ExprKind::Call(accjit_ir::Callee::Extern(id), all), Type::I32, sp))
     }
 }

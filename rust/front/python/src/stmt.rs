@@ -129,7 +129,9 @@ impl Cx<'_> {
         }
         if let Callee::Builtin(b) = self.resolve_call(sub(e, "func")?) {
             if b == "print" {
-                return Err(self.err(e, "`print` is not supported in compiled code yet"));
+                let c = self.print_call(e)?;
+                out.push(build::expr_stmt(c, sp));
+                return Ok(());
             }
         }
         let v = self.value(e)?;

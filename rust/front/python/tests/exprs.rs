@@ -204,3 +204,26 @@ def k(a, out):
     let Some((ir, _)) = compile_ok(src, "k", "parallel", &[arr(I64, 1), arr(I64, 1)]) else { return };
     assert!(!ir.contains("&%v"), "locals are not address-taken: {ir}");
 }
+
+#[test]
+fn print_of_scalars_and_strings() {
+    let src = r#"
+def k(x, n):
+    print("n =", n, x[0] > 0.0, x[0], 1j, sep=" ", end="\n")
+    for i in acc.loop(n):
+        print("i", i)
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "parallel", &[f64s(), scalar(I64)]) else { return };
+    assert!(ir.contains("printf"), "{ir}");
+}
+
+#[test]
+fn integer_division_by_zero_does_not_trap() {
+    let src = r#"
+def k(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] // b[i] + a[i] % b[i] + a[i] // 0 + a[i] // -1
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "jit", &[arr(I64, 1), arr(I64, 1), arr(I64, 1)]) else { return };
+    assert!(ir.contains("== 0:i64") && ir.contains("== -1:i64"), "guards on the divisor: {ir}");
+}
