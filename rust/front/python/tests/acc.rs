@@ -411,3 +411,45 @@ def st(a, b, t):
     has(&ir, "private(t)");
     has(&ir, "#acc cache(readonly: a[i - 1:i + 2])");
 }
+
+#[test]
+fn default_none_reports_user_variables_only() {
+    let src = r#"
+def f(x, n):
+    for i in acc.loop(x.shape[0]):
+        x[i] = 1.0
+"#;
+    let args = [f64s(), scalar(Type::I64)];
+    // x has no clause: lower reports it, not the extent the front end made.
+    let (mut m, _) = try_compile_kw(src, "f", "parallel", r#"{"default": "none"}"#, &args).unwrap().unwrap();
+    let opts = accjit_lower::LowerOptions { device_type: "multicore".into() };
+    let e = accjit_lower::lower(&mut m, &opts).err().expect("default(none) with an unlisted array fails").render(&SourceMap::new());
+    has_err(&e, "`x` has no data clause");
+    assert!(!e.contains("x_shape"), "{e}");
+    let Some(ir) = ok(src, "f", "parallel", r#"{"default": "none", "copy": ["x"]}"#, &args) else { return };
+    has(&ir, "default(none) copy(x) firstprivate(x_shape0)");
+}
+
+#[test]
+fn private_names_first_assigned_in_the_body_are_accepted() {
+    let src = r#"
+def f(x, y):
+    for i in acc.loop(x.shape[0]):
+        t = x[i] * x[i]
+        y[i] = t + 1.0
+"#;
+    let Some(ir) = ok(src, "f", "parallel", r#"{"private": ["t"]}"#, &[f64s(), f64s()]) else { return };
+    lacks(&ir, "private(t)");
+    let Some(e) = err(src, "f", "parallel", r#"{"private": ["u"]}"#, &[f64s(), f64s()]) else { return };
+    has_err(&e, "unknown variable `u` in a clause");
+    // A prologue scalar named private stays a clause.
+    let src = r#"
+def f(x, y):
+    t = 0.0
+    for i in acc.loop(x.shape[0]):
+        t = x[i] * x[i]
+        y[i] = t + 1.0
+"#;
+    let Some(ir) = ok(src, "f", "parallel", r#"{"private": ["t"]}"#, &[f64s(), f64s()]) else { return };
+    has(&ir, "private(t)");
+}

@@ -226,6 +226,9 @@ pub(crate) struct Clauses {
     pub finalize: bool,
     /// `collapse`/`tile` of any group: (loops needed, force, clause span, what).
     pub nests: Vec<(u32, bool, Span, String)>,
+    /// `private=` names that did not exist at the directive: the body must
+    /// assign them (see [`Clauses::check_deferred`]).
+    pub deferred_private: Vec<(String, Span)>,
     /// The first clause with a span per name (group 0), for notes.
     pub seen: Vec<(&'static str, Span)>,
 }
@@ -244,6 +247,17 @@ impl Clauses {
         } else {
             &mut self.loop_.per_type[g - 1].1
         }
+    }
+    /// After the body: every deferred `private=` name is now a local (first
+    /// assigned in the body), else it names nothing.
+    pub fn check_deferred(&self, cx: &Cx) -> Result<(), Diagnostic> {
+        for (n, sp) in &self.deferred_private {
+            if cx.var(n).is_none() {
+                return Err(Diagnostic::error(*sp, format!("unknown variable `{n}` in a clause"))
+                    .with_hint("a clause names parameters and locals; a name first assigned inside the loop or region is private to it already"));
+            }
+        }
+        Ok(())
     }
     pub fn span_of(&self, name: &str) -> Option<Span> {
         self.seen.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
@@ -473,6 +487,19 @@ fn one(cx: &mut Cx, d: Dir, c: &mut Clauses, g: usize, name: &'static str, m: Mo
                 _ => return Err(cx.err(v, "default= takes \"none\" or \"present\"")),
             };
             c.default = Some(k);
+            Ok(true)
+        }
+        "private" if d != Dir::Data => {
+            // A name not assigned yet is first assigned in the body, which
+            // makes it private there already: checked after the body.
+            for it in vars::items(v) {
+                match name_ref(it) {
+                    Some(n) if (it.is("Name") || it.is("Constant")) && cx.var(n).is_none() && !cx.env.contains_key(n) => {
+                        c.deferred_private.push((n.to_string(), cx.span(it)))
+                    }
+                    _ => c.private.push(vars::var_ref(cx, it)?),
+                }
+            }
             Ok(true)
         }
         "private" | "firstprivate" | "use_device" => {

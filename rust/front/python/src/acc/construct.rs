@@ -51,6 +51,7 @@ pub(crate) fn compute(cx: &mut Cx, kind: ComputeKind, keywords: &[&Node], at: &N
     let c = clause::parse(cx, dir, &kws)?;
     check_reduction_clashes(cx, &c)?;
     let body = body(cx)?;
+    c.check_deferred(cx)?;
     let mut cc = ComputeConstruct {
         kind,
         tuning: c.compute,
@@ -384,6 +385,7 @@ fn atomic_and_reduction_targets(f: &Function, b: &Block, out: &mut BTreeSet<Loca
 /// array is present and these clauses move nothing.
 pub(crate) fn implicit_clauses(cx: &mut Cx, construct: &mut ComputeConstruct, body: &Block) {
     if construct.default == Some(DefaultKind::None) {
+        hidden_firstprivates(cx, construct, body);
         return;
     }
     let arrays: Vec<(String, LocalId)> = {
@@ -584,4 +586,34 @@ fn exec(_cx: &mut Cx, kind: ExecKind, data: Vec<DataClause>, c: &Clauses, sp: ac
     let t = &c.compute.default;
     let e = ExecDirective { kind, data, if_cond: c.if_cond, async_: t.async_, wait: t.wait.clone(), span: sp };
     Ok(Stmt { kind: StmtKind::Exec(Box::new(e)), span: sp })
+}
+
+/// Under `default="none"` every variable the region uses needs a clause;
+/// the extents and strides of the arrays are the front end's own locals,
+/// which no user can name: they are `firstprivate` (what they would be
+/// implicitly), so that only the user's variables are reported.
+fn hidden_firstprivates(cx: &mut Cx, construct: &mut ComputeConstruct, body: &Block) {
+    let mut hidden = BTreeSet::new();
+    for var in cx.vars.values() {
+        if let Var::Array(a) = var {
+            hidden.extend(a.shape.iter().copied());
+            hidden.extend(a.strides.iter().filter_map(|s| match s {
+                crate::cx::Stride::Local(l) => Some(*l),
+                crate::cx::Stride::One => None,
+            }));
+        }
+    }
+    let mut used = BTreeSet::new();
+    walk_block(&cx.f, body, &mut |f, e| {
+        if let ExprKind::Local(l) = f.expr(e).kind {
+            if hidden.contains(&l) {
+                used.insert(l);
+            }
+        }
+    });
+    for l in used {
+        let (name, ty) = (cx.f.local(l).name.clone(), cx.f.local(l).ty.clone());
+        let r = vars::scalar_ref(cx, &name, l, ty, construct.span);
+        construct.firstprivate.push(r);
+    }
 }

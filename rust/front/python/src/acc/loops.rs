@@ -15,7 +15,7 @@
 //! those loops belong to the directive, so the plain-loop `seq`/`auto` the
 //! front end gives them inside a region is dropped.
 
-use super::clause::{self, Dir, Kw};
+use super::clause::{self, Dir};
 use crate::cx::{Callee, Cx, FnKind};
 use crate::tree::{Node, Value};
 use accjit_ir::{Diagnostic, LoopDirective, Span, Stmt, StmtKind};
@@ -33,7 +33,6 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
         ));
     }
     let target = for_stmt.node("target").ok_or_else(|| cx.err(for_stmt, "malformed for statement"))?;
-    let body_nodes = for_stmt.nodes("body");
 
     // Ranges first (evaluated before the loop variables exist, as in Python).
     let ranges = ranges(cx, call)?;
@@ -47,42 +46,10 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
         return Err(cx.err(target, msg));
     }
 
-    // Clauses, with `private` names first assigned in the body dropped: a
-    // local of the body is private to an iteration already.
-    let kw_nodes = call.nodes("keywords");
-    let kws = clause::keywords(cx, &kw_nodes)?;
-    let mut owned: Vec<(String, Node, Node)> = vec![];
-    let mut kept: Vec<Kw> = vec![];
-    for kw in &kws {
-        if clause::py_name(kw.name.trim_end_matches('_')) == "private" || kw.name == "private" {
-            let items = super::vars::items(kw.value);
-            let keep: Vec<Node> = items
-                .iter()
-                .filter(|it| match clause::name_ref(it) {
-                    Some(n) if it.is("Name") || it.is("Constant") => cx.var(n).is_some() || !assigned_in(&body_nodes, n),
-                    _ => true,
-                })
-                .map(|n| (*n).clone())
-                .collect();
-            if keep.len() != items.len() {
-                let list = Node {
-                    kind: "List".into(),
-                    pos: kw.value.pos,
-                    fields: vec![("elts".into(), Value::List(keep.into_iter().map(|n| Value::Node(Box::new(n))).collect()))],
-                };
-                owned.push((kw.name.to_string(), list, kw.at.clone()));
-                continue;
-            }
-        }
-        kept.push(*kw);
-    }
-    let mut all = kept;
-    for (name, value, at) in &owned {
-        all.push(Kw { name, value, at });
-    }
-    let c = clause::parse(cx, Dir::Loop, &all)?;
+    let kws = clause::keywords(cx, &call.nodes("keywords"))?;
+    let c = clause::parse(cx, Dir::Loop, &kws)?;
 
-    let mut tuning = c.loop_;
+    let mut tuning = c.loop_.clone();
     let k = ranges.len() as u32;
     if k > 1 {
         let given = tuning.default.collapse.map(|x| x.0);
@@ -100,7 +67,7 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
             return Err(cx.err(call, format!("tile= gives {} sizes for {} ranges", tuning.default.tile.len(), k)));
         }
     }
-    let directive = LoopDirective { tuning, private: c.private, reductions: c.reductions, construct, span: sp };
+    let directive = LoopDirective { tuning, private: c.private.clone(), reductions: c.reductions.clone(), construct, span: sp };
 
     // The loops themselves: the front end's `for ... in range(...)` (bounds
     // evaluated once, run-time steps normalised), the directive on the
@@ -111,6 +78,7 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
         let nest = nest_nodes(for_stmt, &targets, &call.nodes("args"));
         cx.for_range(&nest, &ranges[0], Some(Box::new(directive)))?
     };
+    c.check_deferred(cx)?;
     let mut stmt = stmt;
     let depth = c.nests.iter().map(|n| n.0).max().unwrap_or(1).max(k);
     if depth > 1 {
@@ -123,10 +91,12 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
         if found < *n {
             let tight = if *force { "" } else { "tightly " };
             let msg = format!("{what} requires {n} {tight}nested loops, but only {found} found");
-            let d = match at {
-                Some(at) => Diagnostic::error(at, format!("{msg} before this statement")).with_note(*csp, format!("`{what}` is here")),
-                None => Diagnostic::error(*csp, msg),
-            };
+            // At the clause (the directive is what is wrong for the body),
+            // with a note where the next loop should have started.
+            let mut d = Diagnostic::error(*csp, msg);
+            if let Some(at) = at {
+                d = d.with_note(at, "the next loop of the nest should start here");
+            }
             return Err(d.with_hint(if *force {
                 "the loops must be nested"
             } else {
@@ -204,25 +174,6 @@ fn is_plain(d: &LoopDirective) -> bool {
         && !t.independent
         && t.collapse.is_none()
         && t.tile.is_empty()
-}
-
-/// Does the Python block assign `name` (anywhere inside)?
-fn assigned_in(body: &[&Node], name: &str) -> bool {
-    fn visit(n: &Node, name: &str) -> bool {
-        match n.kind.as_str() {
-            "Name" if n.str("id") == Some(name) && matches!(n.get("ctx"), Value::Str(c) if c == "Store") => return true,
-            _ => {}
-        }
-        n.fields.iter().any(|(_, v)| value_has(v, name))
-    }
-    fn value_has(v: &Value, name: &str) -> bool {
-        match v {
-            Value::Node(n) => visit(n, name),
-            Value::List(items) => items.iter().any(|x| value_has(x, name)),
-            _ => false,
-        }
-    }
-    body.iter().any(|n| visit(n, name))
 }
 
 /// The bounds of each range of `acc.loop(...)`'s positional arguments:

@@ -93,7 +93,7 @@ fn name_node(at: &Node, name: &str) -> Node {
     }
 }
 
-fn scalar_ref(cx: &mut Cx, name: &str, local: accjit_ir::LocalId, ty: Type, sp: Span) -> VarRef {
+pub(crate) fn scalar_ref(cx: &mut Cx, name: &str, local: accjit_ir::LocalId, ty: Type, sp: Span) -> VarRef {
     let root = build::local(&mut cx.f, local, sp);
     let base = build::local(&mut cx.f, local, sp);
     let place = build::local(&mut cx.f, local, sp);
