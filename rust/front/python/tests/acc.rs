@@ -421,9 +421,10 @@ def f(x, n):
 "#;
     let args = [f64s(), scalar(Type::I64)];
     // x has no clause: lower reports it, not the extent the front end made.
-    let (mut m, _) = try_compile_kw(src, "f", "parallel", r#"{"default": "none"}"#, &args).unwrap().unwrap();
+    let Some(r) = try_compile_kw(src, "f", "parallel", r#"{"default": "none"}"#, &args) else { return };
+    let (mut m, _) = r.expect("compiles");
     let opts = accjit_lower::LowerOptions { device_type: "multicore".into() };
-    let e = accjit_lower::lower(&mut m, &opts).err().expect("default(none) with an unlisted array fails").render(&SourceMap::new());
+    let e = accjit_lower::lower(&mut m, &opts).expect_err("default(none) with an unlisted array fails").render(&SourceMap::new());
     has_err(&e, "`x` has no data clause");
     assert!(!e.contains("x_shape"), "{e}");
     let Some(ir) = ok(src, "f", "parallel", r#"{"default": "none", "copy": ["x"]}"#, &args) else { return };
