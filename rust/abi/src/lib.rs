@@ -90,6 +90,32 @@ pub const LAUNCH_LOCAL: i64 = 1;
 /// `default_async` clause.
 pub const SET_UNSET: i64 = i64::MIN;
 
+/// How a kernel on a discrete device (the GPU) ends the program: `exit`,
+/// `_Exit`/`_exit`, `abort` or a failed `assert` in device code record the
+/// end in the module's global `SYMBOL` (the first to do so wins, by
+/// compare-and-swap on `KIND`) and end their own thread; the runtime reads
+/// the record when the launch has completed and ends the program with it,
+/// as a gang of a multicore launch does. Layout (little endian):
+pub mod device_end {
+    /// The `.global` of the PTX module, `BYTES` long, zero-initialised.
+    pub const SYMBOL: &str = "__accjit_end";
+    pub const BYTES: usize = 32;
+    /// u32: one of `NONE`, `EXIT`, `ABORT`, `ASSERT`.
+    pub const KIND: usize = 0;
+    /// i32: `exit`'s status.
+    pub const CODE: usize = 4;
+    /// u64: device address of a failed `assert`'s expression text.
+    pub const EXPR: usize = 8;
+    /// u64: device address of its file name.
+    pub const FILE: usize = 16;
+    /// i64: its line.
+    pub const LINE: usize = 24;
+    pub const NONE: u32 = 0;
+    pub const EXIT: u32 = 1;
+    pub const ABORT: u32 = 2;
+    pub const ASSERT: u32 = 3;
+}
+
 /// `__accjit_deep`'s `op`.
 pub mod deep_op {
     pub const ENTER: i64 = 0;

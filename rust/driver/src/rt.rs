@@ -43,16 +43,19 @@ impl Slot {
     /// Install the kernel's PTX form: its entry in the program's `module`
     /// (shared by the program's slots) and the launch facts of the PTX back end.
     pub fn set_ptx(&self, module: &std::sync::Arc<accjit_runtime::PtxModuleText>, k: &crate::gpu::PtxKernel) {
-        self.inner.set_ptx(accjit_runtime::PtxForm::new(
-            module.clone(),
-            k.entry.clone(),
-            k.param_bytes.clone(),
-            k.vector,
-            k.workers,
-            k.max_gangs,
-            k.gang_dims,
-            k.default_gangs,
-        ));
+        self.inner.set_ptx(
+            accjit_runtime::PtxForm::new(
+                module.clone(),
+                k.entry.clone(),
+                k.param_bytes.clone(),
+                k.vector,
+                k.workers,
+                k.max_gangs,
+                k.gang_dims,
+                k.default_gangs,
+            )
+            .ending_program(k.ends_program),
+        );
     }
 
     /// Install the compiled multicore kernel `void k(const u64 *args, i64

@@ -96,6 +96,10 @@ pub struct PtxForm {
     /// Some parameter is a by-value aggregate (`param_bytes` not all 0):
     /// the launch packs only then.
     pub(crate) has_aggregates: bool,
+    /// The kernel may end the program (`exit`, `abort`, a failed `assert`
+    /// in device code): each launch is completed and the module's
+    /// `accjit_abi::device_end` record read (see `nvidia.rs`).
+    pub ends_program: bool,
     /// Set by [`KernelSlot::set_ptx`]: some parameter is a
     /// [`PARAM_SNAPSHOT`] (staged in device memory per launch).
     pub(crate) has_snapshots: bool,
@@ -130,9 +134,19 @@ impl PtxForm {
             default_gangs,
             has_aggregates,
             has_snapshots: true,
+            ends_program: false,
             functions: Mutex::new(Vec::new()),
             fills: Mutex::new(Vec::new()),
         }
+    }
+}
+
+impl PtxForm {
+    /// The same form, saying whether the kernel may end the program
+    /// (`accjit_back_ptx::PtxKernel::ends_program`).
+    pub fn ending_program(mut self, yes: bool) -> PtxForm {
+        self.ends_program = yes;
+        self
     }
 }
 

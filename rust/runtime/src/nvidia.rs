@@ -78,6 +78,16 @@ pub(crate) struct LoadedFn {
     ordinal: usize,
     generation: u64,
     func: GpuFunction,
+    /// Device address of the module's `accjit_abi::device_end` record (0: none).
+    end: usize,
+}
+
+/// A module loaded on one device: its `accjit_abi::device_end` record.
+fn end_record(module: &GpuModule, text: &PtxModuleText) -> AccResult<usize> {
+    if !text.text.contains(accjit_abi::device_end::SYMBOL) {
+        return Ok(0);
+    }
+    module.global(accjit_abi::device_end::SYMBOL).map(|(d, _)| d)
 }
 
 // --- memory -------------------------------------------------------------------
@@ -336,11 +346,11 @@ impl Compute for GpuCompute {
             )
         })?;
         let gpu = self.gpu()?;
-        let func = function(dev, gpu, form)?;
+        let (func, end) = function(dev, gpu, form)?;
         let nparams = slot.param_kinds.len().min(args.len());
         let implicit = compute::translate_or_copy(dev, slot, args, o)?;
         // What the launch copied in implicitly comes back (and leaves) whatever happens.
-        let r = (|| -> AccResult<()> {
+        let r = (|| -> AccResult<Option<crate::hosted::Outcome>> {
             if let Some(w) = o.wait {
                 queue::wait(dev, compute::wait_list(w).as_deref(), o.async_, o.loc, false)?;
             }
@@ -409,17 +419,27 @@ impl Compute for GpuCompute {
             let stream = streams.handle(q)?;
             let name = |e: AccError| AccError { message: format!("kernel {} on nvidia device {}: {}", slot.name, dev.num, e.message), ..e };
             let r = gpu.launch_raw(func, &form.entry, grid, block, 0, params, stream).map_err(|e| after_error(self.ordinal, name(e)));
-            // A synchronous launch waits; so does one whose staged copies are freed next.
-            let r =
-                r.and_then(
-                    |()| if q.is_none() || !staged.is_empty() { gpu.sync_stream(stream).map_err(|e| after_error(self.ordinal, name(e))) } else { Ok(()) },
-                );
+            // A synchronous launch waits; so does one whose staged copies are
+            // freed next, and one that may end the program (its end is known
+            // when it is complete: such launches are never asynchronous).
+            let wait = q.is_none() || !staged.is_empty() || form.ends_program;
+            let r = r.and_then(|()| if wait { gpu.sync_stream(stream).map_err(|e| after_error(self.ordinal, name(e))) } else { Ok(()) });
             for d in staged {
                 dev.mem.free(d);
             }
             events.end();
-            r
+            match r {
+                Ok(()) if form.ends_program && end != 0 => program_end(gpu, end, stream).map_err(|e| after_error(self.ordinal, name(e))),
+                r => r.map(|()| None),
+            }
         })();
+        if let Ok(Some(outcome)) = r {
+            // As a gang of a multicore launch that ended the program: the
+            // data the call holds is released (hosted) or the process ends.
+            crate::hosted::flush_c_stdio();
+            crate::hosted::terminate(outcome);
+        }
+        let r = r.map(|_| ());
         if implicit.is_empty() {
             return r;
         }
@@ -470,21 +490,84 @@ fn launch_config(max_threads: u32, form: &PtxForm, slot: &KernelSlot, o: &Launch
 }
 
 /// The kernel's function on `dev` (its launch facts: the `GpuFunction`
-/// stays in `form.functions`, which keeps it alive), loading the program's
-/// module first if needed.
-fn function(dev: &'static Device, gpu: &Gpu, form: &PtxForm) -> AccResult<RawFunction> {
+/// stays in `form.functions`, which keeps it alive) and its module's end
+/// record (0: none), loading the program's module first if needed.
+fn function(dev: &'static Device, gpu: &Gpu, form: &PtxForm) -> AccResult<(RawFunction, usize)> {
     let generation = dev.generation();
     if let Some(l) = lock(&form.functions).iter().find(|l| l.ordinal == dev.num && l.generation == generation) {
-        return Ok(l.func.raw());
+        return Ok((l.func.raw(), l.end));
     }
     let module = module_on(dev, gpu, &form.module)?;
     let func = module.function(&form.entry)?;
+    let end = end_record(&module, &form.module)?;
     let raw = func.raw();
     let mut fs = lock(&form.functions);
     // Entries of this device are of older generations (the device was reset): their modules are gone.
     fs.retain(|l| l.ordinal != dev.num);
-    fs.push(LoadedFn { ordinal: dev.num, generation, func });
-    Ok(raw)
+    fs.push(LoadedFn { ordinal: dev.num, generation, func, end });
+    Ok((raw, end))
+}
+
+/// After a completed launch of a kernel that may end the program: the
+/// module's end record (`accjit_abi::device_end`) at `end`, as the outcome
+/// a CPU device's `exit`/`abort`/`__accjit_assert_fail` gives (the failed
+/// assertion's message printed here, as there), the record cleared for
+/// the next launch; `None` when no thread ended the program.
+fn program_end(gpu: &Gpu, end: usize, stream: usize) -> AccResult<Option<crate::hosted::Outcome>> {
+    use crate::hosted::Outcome;
+    use accjit_abi::device_end as rec;
+    let mut b = [0u8; rec::BYTES];
+    unsafe { gpu.copy_from_async(b.as_mut_ptr(), end, rec::BYTES, stream)? };
+    gpu.sync_stream(stream)?;
+    let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    let u64_at = |o: usize| u64::from_le_bytes(std::array::from_fn(|i| b[o + i]));
+    let kind = u32_at(rec::KIND);
+    if kind == rec::NONE {
+        return Ok(None);
+    }
+    unsafe { gpu.zero_async(end, rec::BYTES, stream)? };
+    let outcome = match kind {
+        rec::EXIT => Outcome::Exit(u32_at(rec::CODE) as i32),
+        rec::ASSERT => {
+            let expr = device_cstr(gpu, u64_at(rec::EXPR) as usize, stream);
+            let file = device_cstr(gpu, u64_at(rec::FILE) as usize, stream);
+            let msg = format!("{file}:{}: Assertion `{expr}' failed.", u64_at(rec::LINE) as u32);
+            eprintln!("{msg}");
+            Outcome::Abort(msg)
+        }
+        _ => Outcome::Abort("abort() called".into()),
+    };
+    gpu.sync_stream(stream)?;
+    Ok(Some(outcome))
+}
+
+/// The NUL-terminated string at device address `at` (a string literal of
+/// the module), read in aligned 16-byte pieces (an aligned piece never
+/// leaves the page its first byte is on); at most 4 KiB, "?" when unreadable.
+fn device_cstr(gpu: &Gpu, at: usize, stream: usize) -> String {
+    const PIECE: usize = 16;
+    let mut bytes = vec![];
+    let mut p = at;
+    while at != 0 && bytes.len() < 4096 {
+        let mut b = [0u8; PIECE];
+        let n = PIECE - p % PIECE;
+        if unsafe { gpu.copy_from_async(b.as_mut_ptr(), p, n, stream) }.and_then(|()| gpu.sync_stream(stream)).is_err() {
+            break;
+        }
+        match b[..n].iter().position(|&c| c == 0) {
+            Some(k) => {
+                bytes.extend_from_slice(&b[..k]);
+                return String::from_utf8_lossy(&bytes).into_owned();
+            }
+            None => bytes.extend_from_slice(&b[..n]),
+        }
+        p += n;
+    }
+    if bytes.is_empty() {
+        "?".into()
+    } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
 }
 
 /// The program's module on `dev` (loaded once per generation), with its

@@ -1,16 +1,17 @@
 //! The nvidia device (`nvidia.rs`) over the fake libcuda of
 //! `tests/fake_cuda/libcuda.c` (host memory as device memory, kernels
-//! `saxpy`, `poke`, `bump_table` emulated by name; see `cuda_fake.rs`), in
+//! `saxpy`, `poke`, `bump_table`, `ends` emulated by name; see `cuda_fake.rs`), in
 //! a child process whose `LD_LIBRARY_PATH` finds it: discovery, the
 //! current device, data clauses on its memory, a launch of a slot's PTX
 //! form with translated arguments, the not-present error, a declared
-//! global bound to the module's symbol, properties and streams, and a
+//! global bound to the module's symbol, properties and streams, a kernel
+//! that ends the program (exit, abort, assert in device code), and a
 //! faulting kernel after which the device works again. Skipped when no C
 //! compiler runs.
 
 use accjit_runtime::api::{self, flags::*};
 use accjit_runtime::consts::*;
-use accjit_runtime::{data, device, Clause, KernelSlot, LaunchOpts, PtxForm, PtxGlobalRef, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_VALUE};
+use accjit_runtime::{data, device, hosted, Clause, KernelSlot, LaunchOpts, PtxForm, PtxGlobalRef, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_VALUE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -53,9 +54,11 @@ const PTX: &str = "\
 .address_size 64
 .visible .global .align 4 .b8 selftest_table[16];
 .visible .global .align 4 .b8 other_table[32];
+.visible .global .align 8 .b8 __accjit_end[32];
 .visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 .visible .entry poke(.param .u64 p0) { ret; }
 .visible .entry bump_table() { ret; }
+.visible .entry ends(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 ";
 
 fn form(module: &std::sync::Arc<PtxModuleText>, entry: &str, params: usize, vector: u32) -> PtxForm {
@@ -185,6 +188,38 @@ fn fake_nvidia_child() {
     data::exit(dev, Clause::CopyIn, xh, 4 * n, STRUCTURED, SYNC, ctx("x[0:n]")).unwrap();
     data::exit(dev, Clause::Copy, y2h, 4 * n, STRUCTURED, SYNC, ctx("y[0:n]")).unwrap();
     assert!(y2 == want2, "the device works after the fault");
+
+    // A kernel that ends the program (exit, abort, a failed assert in device
+    // code): the launch completes, then the call ends with the outcome, as
+    // on the CPU devices; the record is cleared for the next launch.
+    let ends: &'static KernelSlot = Box::leak(KernelSlot::new("ends".into(), vec![PARAM_VALUE; 4], None));
+    ends.set_ptx(form(&module, "ends", 4, 1).ending_program(true));
+    let hosted_launch = |args: [u64; 4], async_: i64| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let t = std::thread::spawn(move || {
+            let deliver: hosted::Deliver = Box::new(move |o| tx.send(Some(o)).unwrap());
+            hosted::run_hosted(deliver, move || {
+                let mut a = args;
+                accjit_runtime::launch(ends, &mut a, &LaunchOpts { async_, ..LaunchOpts::default() }).unwrap();
+            });
+        });
+        // A parked thread (the program ended) never joins; one that returned
+        // dropped the sender.
+        match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(o) => o,
+            Err(_) => {
+                t.join().unwrap();
+                None
+            }
+        }
+    };
+    assert_eq!(hosted_launch([0, 0, 0, 0], SYNC), None, "nothing ended");
+    assert_eq!(hosted_launch([1, 7, 0, 0], 2), Some(hosted::Outcome::Exit(7)), "exit(7), asynchronous launch");
+    assert_eq!(hosted_launch([0, 0, 0, 0], SYNC), None, "the record was cleared");
+    assert_eq!(hosted_launch([2, 0, 0, 0], SYNC), Some(hosted::Outcome::Abort("abort() called".into())));
+    let (expr, file) = (c"x > 0", c"fake.c");
+    let o = hosted_launch([3, 0, expr.as_ptr() as u64, file.as_ptr() as u64], SYNC);
+    assert_eq!(o, Some(hosted::Outcome::Abort("fake.c:12: Assertion `x > 0' failed.".into())));
 
     // if(false)/self: the native form on the calling thread, host data.
     unsafe extern "C" fn twice(args: *const u64, _g: i64, _n: i64) {

@@ -5,8 +5,11 @@
 //! a `call` of the math library's `.func`, `libm.rs`), `printf` through
 //! `vprintf` (`printf.rs`), and `acc_on_device`, which is 1 for
 //! `acc_device_not_host` and `acc_device_nvidia` in code running on this
-//! device. Any other external function has no device form: a diagnostic
-//! naming it.
+//! device; `exit`, `_Exit`, `_exit`, `abort` and a failed `assert` record
+//! the program's end in the module's `accjit_abi::device_end` global and
+//! end the calling thread (the runtime ends the program when the launch
+//! is complete). Any other external function has no device form: a
+//! diagnostic naming it.
 
 use accjit_ir::{Callee, Diagnostic, ExprId, FuncSig, Scalar, Span, Type};
 
@@ -37,6 +40,17 @@ pub fn func_symbol(name: &str) -> String {
 /// calls need no predication in single-mode code.
 pub fn pure_extern(name: &str) -> bool {
     native_math(name).is_some() || has_libm(name) || name == "acc_on_device" || matches!(name, "abs" | "labs" | "llabs")
+}
+
+/// The `accjit_abi::device_end` kind of a C function that ends the program.
+fn program_end(name: &str) -> Option<u32> {
+    use accjit_abi::device_end as end;
+    match name {
+        "exit" | "_Exit" | "_exit" => Some(end::EXIT),
+        "abort" => Some(end::ABORT),
+        "__accjit_assert_fail" => Some(end::ASSERT),
+        _ => None,
+    }
 }
 
 /// The native instruction of a C math function: (mnemonic, operand count).
@@ -82,6 +96,9 @@ impl FnCx<'_> {
                 if name == "acc_on_device" {
                     return self.acc_on_device(args, ret, span);
                 }
+                if let Some(kind) = program_end(name) {
+                    return self.lower_program_end(kind, args, span);
+                }
                 if matches!(name, "abs" | "labs" | "llabs") && args.len() == 1 {
                     let v = self.lower_expr(args[0])?;
                     let aty = self.ety(args[0]);
@@ -116,6 +133,44 @@ impl FnCx<'_> {
                 Err(Diagnostic::error(span, format!("'{name}' cannot be called in code running on the nvidia device (it has no device form)")))
             }
         }
+    }
+
+    /// `exit(code)`, `abort()`, `__accjit_assert_fail(expr, file, line)`:
+    /// the first thread of the launch to end the program claims the
+    /// module's end record (compare-and-swap of its kind from `NONE`) and
+    /// fills it in; every thread that calls one ends (`exit`: it stops
+    /// where it is, inside a `.func` too, and counts as arrived at later
+    /// barriers of its block). `trap` would poison the CUDA context.
+    fn lower_program_end(&mut self, kind: u32, args: &[ExprId], span: Span) -> Result<Val, Diagnostic> {
+        use accjit_abi::device_end as end;
+        let mut regs = vec![];
+        for &a in args.iter().take(3) {
+            let v = self.lower_expr(a)?;
+            let aty = self.ety(a);
+            regs.push(self.as_i64(v, &aty, span)?);
+        }
+        self.uses.ends_program = true;
+        let old = self.e.reg(PtxTy::B32);
+        let first = self.e.reg(PtxTy::Pred);
+        let sym = end::SYMBOL;
+        self.e.line(&format!("atom.global.cas.b32 {old}, [{sym}], {}, {kind};", end::NONE));
+        self.e.line(&format!("setp.eq.u32 {first}, {old}, {};", end::NONE));
+        match kind {
+            end::EXIT => {
+                let code = regs.first().cloned().unwrap_or_else(|| "0".into());
+                let c32 = self.e.reg(PtxTy::B32);
+                self.e.line(&format!("cvt.u32.u64 {c32}, {code};"));
+                self.e.line(&format!("@{first} st.global.u32 [{sym}+{}], {c32};", end::CODE));
+            }
+            end::ASSERT => {
+                for (r, at) in regs.iter().zip([end::EXPR, end::FILE, end::LINE]) {
+                    self.e.line(&format!("@{first} st.global.u64 [{sym}+{at}], {r};"));
+                }
+            }
+            _ => {}
+        }
+        self.e.line("exit;");
+        Ok(Val::Void)
     }
 
     /// `memcpy`/`memmove`/`memset` as byte loops (memmove copies backwards

@@ -45,6 +45,9 @@ pub struct Uses {
     pub malloc: bool,
     /// The heap-exhausted message is printed.
     pub heap_message: bool,
+    /// The code may end the program (`exit`, `abort`, a failed `assert`:
+    /// `accjit_abi::device_end`), directly, not counting the functions it calls.
+    pub ends_program: bool,
 }
 
 /// Where a local lives.

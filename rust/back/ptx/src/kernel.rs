@@ -238,6 +238,8 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
         max_gangs: k.max_gangs,
         gang_dims: k.gang_dims,
         default_gangs: if g || k.max_gangs.is_some() { None } else { Some(1) },
+        // Set by `compile` once the functions it calls are known.
+        ends_program: false,
     };
     Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
 }

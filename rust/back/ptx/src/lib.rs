@@ -45,8 +45,9 @@ mod unroll;
 mod update;
 mod value;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use accjit_abi::device_end;
 use accjit_ir::{Diagnostics, Module};
 
 /// Code-generation options.
@@ -118,6 +119,10 @@ pub struct PtxKernel {
     /// gang-partitioned work (gang-redundant code would otherwise run once
     /// per gang); None lets the runtime size the grid for the device.
     pub default_gangs: Option<u64>,
+    /// The kernel, or a function it calls, may end the program (`exit`,
+    /// `abort`, a failed `assert`): the runtime reads the module's
+    /// `accjit_abi::device_end` record after each of its launches.
+    pub ends_program: bool,
 }
 
 /// A global device code references.
@@ -162,6 +167,25 @@ pub fn global_symbol(ir_name: &str) -> String {
     format!("__accjit_g_{}", escape_ident(ir_name))
 }
 
+/// Whether a function of `calls`, or one they call in turn, ends the program
+/// itself (`func_calls`: per function, its own code's answer and its callees).
+fn reaches_program_end(calls: &BTreeSet<u32>, func_calls: &BTreeMap<u32, (bool, BTreeSet<u32>)>) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<u32> = calls.iter().copied().collect();
+    while let Some(f) = todo.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        if let Some((ends, callees)) = func_calls.get(&f) {
+            if *ends {
+                return true;
+            }
+            todo.extend(callees.iter().copied());
+        }
+    }
+    false
+}
+
 /// Compile the kernels of a lowered module (and what they call) to PTX.
 pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnostics> {
     let mut diags = vec![];
@@ -177,7 +201,11 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         all.lock |= u.lock;
         all.malloc |= u.malloc;
         all.heap_message |= u.heap_message;
+        all.ends_program |= u.ends_program;
     };
+    // Per kernel and per function: whether its own code ends the program, and what it calls.
+    let mut kernel_calls: Vec<(bool, BTreeSet<u32>)> = vec![];
+    let mut func_calls: BTreeMap<u32, (bool, BTreeSet<u32>)> = BTreeMap::new();
     for k in &module.kernels {
         match kernel::compile_kernel(module, k, opts.tuning) {
             Ok(out) => {
@@ -187,6 +215,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
                 entries.push_str(&out.text);
                 entries.push('\n');
                 kernels.push(out.info);
+                kernel_calls.push((out.uses.ends_program, out.uses.funcs.clone()));
                 merge(&mut uses_all, out.uses);
             }
             Err(d) => diags.push(d),
@@ -209,6 +238,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
                     protos.push_str(";\n");
                     funcs.push_str(&out.text);
                     funcs.push('\n');
+                    func_calls.insert(i, (out.uses.ends_program, out.uses.funcs.clone()));
                     merge(&mut uses_all, out.uses);
                 }
                 Err(d) => diags.push(d),
@@ -217,6 +247,9 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
     }
     if !diags.is_empty() {
         return Err(Diagnostics(diags));
+    }
+    for (k, (ends, calls)) in kernels.iter_mut().zip(&kernel_calls) {
+        k.ends_program = *ends || reaches_program_end(calls, &func_calls);
     }
     let mut text = format!(".version 7.8\n.target sm_{}\n.address_size 64\n\n", opts.sm.max(80));
     if uses_all.vprintf {
@@ -248,6 +281,9 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
     }
     if uses_all.lock {
         text.push_str(&format!(".global .align 4 .u32 {LOCK};\n"));
+    }
+    if uses_all.ends_program {
+        text.push_str(&format!(".visible .global .align 8 .b8 {}[{}];\n", device_end::SYMBOL, device_end::BYTES));
     }
     if uses_all.smem > 0 {
         text.push_str(&format!(".shared .align 16 .b8 {SMEM}[{}];\n", uses_all.smem));

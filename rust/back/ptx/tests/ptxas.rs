@@ -99,3 +99,44 @@ fn conformance_corpus_assembles() {
     );
     assert!(failed.is_empty(), "{} programs failed:\n{}", failed.len(), failed.join("\n"));
 }
+
+/// `exit`, `abort` and a failed `assert` in device code (a loop body, a
+/// routine, a serial region): each kernel says whether it may end the
+/// program (through the routines it calls too), the module has the end
+/// record, and it assembles.
+#[test]
+fn program_ends_in_device_code() {
+    let src = "#include <stdlib.h>\n#include <assert.h>\n\
+        #pragma acc routine seq\n\
+        static void give_up(int v) { if (v < 0) abort(); }\n\
+        #pragma acc routine seq\n\
+        static int twice(int v) { return 2 * v; }\n\
+        void f(int n, int *a) {\n\
+        #pragma acc parallel loop copy(a[0:n])\n\
+        for (int i = 0; i < n; i++) { if (a[i] == 7) exit(a[i] + 1); a[i] += 1; }\n\
+        #pragma acc parallel loop copy(a[0:n])\n\
+        for (int i = 0; i < n; i++) give_up(a[i]);\n\
+        #pragma acc serial copy(a[0:n])\n\
+        { assert(a[0] >= 0); }\n\
+        #pragma acc parallel loop copy(a[0:n])\n\
+        for (int i = 0; i < n; i++) a[i] = twice(a[i]);\n\
+        }\n";
+    let mut sm = accjit_ir::SourceMap::new();
+    let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).map_err(|d| d.render(&sm)).unwrap();
+    accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }).map_err(|d| d.render(&sm)).unwrap();
+    let p = accjit_back_ptx::compile(&m, &Default::default()).map_err(|d| d.render(&sm)).unwrap();
+    let ends: Vec<bool> = p.kernels.iter().map(|k| k.ends_program).collect();
+    assert_eq!(ends, [true, true, true, false], "exit, abort through a routine, assert, none");
+    let sym = accjit_abi::device_end::SYMBOL;
+    assert!(p.text.contains(&format!(".visible .global .align 8 .b8 {sym}[32]")), "{}", p.text);
+    assert!(p.text.matches("atom.global.cas.b32").count() >= 3, "one claim of the record per call");
+    assert!(p.text.contains("exit;"));
+    let Some(ptxas) = ptxas() else {
+        eprintln!("ptxas not found: assembling skipped");
+        return;
+    };
+    if std::env::var_os("PTX_SHOW").is_some() {
+        eprintln!("{}", p.text);
+    }
+    assemble(&ptxas, &p.text, "program_ends").unwrap();
+}

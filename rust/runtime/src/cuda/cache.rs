@@ -14,6 +14,14 @@
 //! the process with one warning on stderr (loads still read what is there);
 //! the in-process module map keeps working either way.
 //!
+//! Size: the cache files together stay under `ACCJIT_CACHE_MAX_MB` MiB
+//! (default [`DEFAULT_MAX_MB`]; 0 stores nothing). A hit sets the file's
+//! modification time to now, so modification times order the files by
+//! last use; a store that takes the directory over the limit removes the
+//! least recently used files (never the one just stored) until it fits.
+//! Other processes may share the directory: a file they removed first, or
+//! one that vanishes mid-scan, is simply skipped.
+//!
 //! Nothing here needs a GPU: the unit tests run everywhere.
 
 use std::collections::hash_map::DefaultHasher;
@@ -26,6 +34,9 @@ const MAGIC: &[u8; 8] = b"ACCJITCB";
 const FORMAT: u32 = 1;
 /// magic, format, reserved, key, payload length, checksum.
 const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
+
+/// The size limit when `ACCJIT_CACHE_MAX_MB` is unset, in MiB.
+pub const DEFAULT_MAX_MB: u64 = 1024;
 
 /// Set once the "cannot write" warning has been printed (one per process).
 static WARNED: AtomicBool = AtomicBool::new(false);
@@ -74,16 +85,31 @@ pub struct DiskCache {
     dir: PathBuf,
     /// Stores failed once: do not try again.
     read_only: AtomicBool,
+    /// The most bytes the cache files may take together.
+    max_bytes: u64,
 }
 
 impl DiskCache {
+    /// The cache in `dir`, limited to [`DEFAULT_MAX_MB`] MiB.
     pub fn new(dir: impl Into<PathBuf>) -> DiskCache {
-        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false) }
+        DiskCache::with_limit(dir, DEFAULT_MAX_MB << 20)
     }
 
-    /// The cache in the directory the environment names (see the module doc).
+    /// The cache in `dir`, its files limited to `max_bytes` together.
+    pub fn with_limit(dir: impl Into<PathBuf>, max_bytes: u64) -> DiskCache {
+        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false), max_bytes }
+    }
+
+    /// The cache in the directory the environment names, with its size
+    /// limit (see the module doc; a limit that is no number warns once and
+    /// the default applies).
     pub fn from_env() -> DiskCache {
-        DiskCache::new(default_dir())
+        DiskCache::with_limit(default_dir(), max_bytes_from_env())
+    }
+
+    /// The size limit in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
     }
 
     pub fn dir(&self) -> &Path {
@@ -100,20 +126,64 @@ impl DiskCache {
     }
 
     /// The bytes stored under `key`, or `None` (absent, unreadable, corrupt).
+    /// A hit marks the file as just used (its modification time).
     pub fn load(&self, key: &CacheKey) -> Option<Vec<u8>> {
-        let file = std::fs::read(self.path(key)).ok()?;
-        decode(&file, key)
+        let path = self.path(key);
+        let file = std::fs::read(&path).ok()?;
+        let bytes = decode(&file, key)?;
+        if !self.is_read_only() {
+            // Best effort: a read-only directory keeps its order.
+            let _ = std::fs::File::options().append(true).open(&path).and_then(|f| f.set_modified(std::time::SystemTime::now()));
+        }
+        Some(bytes)
+    }
+
+    /// Removes the least recently used cache files until they take at most
+    /// the limit together, keeping `keep`. Returns the bytes removed.
+    fn evict(&self, keep: &Path) -> u64 {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else { return 0 };
+        let mut files: Vec<(std::time::SystemTime, PathBuf, u64)> = rd
+            .flatten()
+            .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with("cuda-") && n.ends_with(".bin")))
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                Some((m.modified().unwrap_or(std::time::UNIX_EPOCH), e.path(), m.len()))
+            })
+            .collect();
+        let mut total: u64 = files.iter().map(|f| f.2).sum();
+        if total <= self.max_bytes {
+            return 0;
+        }
+        files.sort();
+        let mut removed = 0;
+        for (_, path, len) in files {
+            if total <= self.max_bytes {
+                break;
+            }
+            if path == keep {
+                continue;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                removed += len;
+            }
+            // Gone either way (another process may have removed it first).
+            total -= len;
+        }
+        removed
     }
 
     /// Stores `bytes` under `key` atomically. False when the directory
     /// cannot be written (the first such failure warns once per process and
     /// turns stores off for this cache).
     pub fn store(&self, key: &CacheKey, bytes: &[u8]) -> bool {
-        if self.is_read_only() {
+        if self.is_read_only() || self.max_bytes == 0 {
             return false;
         }
         match self.write(key, bytes) {
-            Ok(()) => true,
+            Ok(()) => {
+                self.evict(&self.path(key));
+                true
+            }
             Err(e) => {
                 self.read_only.store(true, Relaxed);
                 if !WARNED.swap(true, Relaxed) {
@@ -143,6 +213,20 @@ impl DiskCache {
             let _ = std::fs::remove_file(&tmp);
         }
         written
+    }
+}
+
+/// `ACCJIT_CACHE_MAX_MB` in bytes ([`DEFAULT_MAX_MB`] when unset or not a number).
+fn max_bytes_from_env() -> u64 {
+    match std::env::var("ACCJIT_CACHE_MAX_MB") {
+        Ok(v) if !v.trim().is_empty() => match v.trim().parse::<u64>() {
+            Ok(mb) => mb.saturating_mul(1 << 20),
+            Err(_) => {
+                eprintln!("accjit: ignoring ACCJIT_CACHE_MAX_MB={v:?} (expected a whole number of MiB); the kernel cache keeps at most {DEFAULT_MAX_MB} MiB");
+                DEFAULT_MAX_MB << 20
+            }
+        },
+        _ => DEFAULT_MAX_MB << 20,
     }
 }
 
@@ -301,6 +385,54 @@ mod tests {
             }
         });
         assert_eq!(c.load(&k).as_deref(), Some(&bytes[..]));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Sets a cache file's last use `secs_ago` seconds back.
+    fn age(c: &DiskCache, k: &CacheKey, secs_ago: u64) {
+        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(secs_ago);
+        std::fs::File::options().append(true).open(c.path(k)).unwrap().set_modified(t).unwrap();
+    }
+
+    fn cached(c: &DiskCache) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(c.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn stores_over_the_limit_evict_the_least_recently_used() {
+        let dir = scratch("limit");
+        let file = (10_000 + HEADER) as u64;
+        // Room for three files.
+        let c = DiskCache::with_limit(&dir, 3 * file + 100);
+        let keys: Vec<CacheKey> = (0..5).map(|i| CacheKey::for_cubin(&format!("k{i}"), (9, 0), 5)).collect();
+        let bytes: Vec<Vec<u8>> = (0..5).map(|i| payload(10_000, 11 + i)).collect();
+        for i in 0..3 {
+            assert!(c.store(&keys[i], &bytes[i]));
+            age(&c, &keys[i], 1000 - 100 * i as u64);
+        }
+        assert_eq!(cached(&c).len(), 3, "within the limit: nothing removed");
+        // k0 is the oldest, but a hit makes it the most recently used.
+        assert_eq!(c.load(&keys[0]).as_deref(), Some(&bytes[0][..]));
+        assert!(c.store(&keys[3], &bytes[3]));
+        let mut want = vec![format!("cuda-{}.bin", keys[0].hex()), format!("cuda-{}.bin", keys[2].hex()), format!("cuda-{}.bin", keys[3].hex())];
+        want.sort();
+        assert_eq!(cached(&c), want, "k1, the least recently used, went");
+        assert_eq!(c.load(&keys[1]), None);
+        // Each of the kept ones still loads whole.
+        for i in [0, 2, 3] {
+            assert_eq!(c.load(&keys[i]).as_deref(), Some(&bytes[i][..]));
+        }
+        // A limit below one file keeps the file just stored, alone.
+        let small = DiskCache::with_limit(&dir, file / 2);
+        assert!(small.store(&keys[4], &bytes[4]));
+        assert_eq!(cached(&small), vec![format!("cuda-{}.bin", keys[4].hex())]);
+        assert_eq!(small.load(&keys[4]).as_deref(), Some(&bytes[4][..]));
+        // Limit 0: nothing is stored.
+        let off = DiskCache::with_limit(&dir, 0);
+        assert!(!off.store(&keys[0], &bytes[0]));
+        assert_eq!(off.load(&keys[0]), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
