@@ -322,7 +322,8 @@ impl Cx<'_> {
 
     /// The number of elements of an array (i64).
     pub(crate) fn array_size(&mut self, a: &ArrayVar, sp: Span) -> ExprId {
-        let mut e = build::load_local(&mut self.f, a.shape[0], sp);
+        let Some(&first) = a.shape.first() else { return self.i64c(1, sp) };
+        let mut e = build::load_local(&mut self.f, first, sp);
         for &d in &a.shape[1..] {
             let x = build::load_local(&mut self.f, d, sp);
             e = self.binary(BinOp::Mul, e, x, Type::I64, sp);
@@ -424,7 +425,7 @@ impl Cx<'_> {
         }
         if n.is("Subscript") {
             let base = sub(n, "value")?;
-            if let Some(a) = self.array_named(base) {
+            if let Some(a) = self.array_named(base).filter(|a| a.ndim > 0) {
                 let sl = sub(n, "slice")?;
                 let first = if sl.is("Tuple") { sl.nodes("elts").first().copied().ok_or_else(|| self.err(sl, "an empty section"))? } else { sl };
                 if sl.is("Tuple") && sl.nodes("elts").iter().skip(1).any(|s| !(s.is("Slice") && s.node("lower").is_none() && s.node("upper").is_none())) {

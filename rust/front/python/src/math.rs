@@ -127,7 +127,8 @@ impl Cx<'_> {
             "len" => {
                 let a = one(self)?;
                 let Some(arr) = self.array_named(a) else { return Err(self.err(a, "`len` needs an array argument")) };
-                let e = build::load_local(&mut self.f, arr.shape[0], sp);
+                let Some(&d0) = arr.shape.first() else { return Err(self.err(a, "`len` of a 0-dimensional array")) };
+                let e = build::load_local(&mut self.f, d0, sp);
                 Ok(Val { e, ty: Type::I64, weak: Weak::No })
             }
             "int" | "float" | "bool" => {
@@ -179,7 +180,20 @@ impl Cx<'_> {
                 let b = self.value(b)?;
                 self.binop(n, "Pow", a, b)
             }
-            "round" => Err(self.err(n, "`round` is not supported in compiled code; use `math.floor(x + 0.5)` or `np.rint`")),
+            "round" => {
+                // Python's round(x): to the nearest integer, ties to even (rint), as an int.
+                let a = one(self)?;
+                let v = self.value(a)?;
+                match kind(&v.ty) {
+                    Kind::Bool | Kind::Int => Ok(Val { e: self.convert(&v, &Type::I64, sp), ty: Type::I64, weak: Weak::No }),
+                    Kind::Float => {
+                        let x = self.finish(&v);
+                        let r = self.math_call(if v.ty == Type::F32 { "rintf" } else { "rint" }, &[x], &v.ty, sp);
+                        Ok(Val { e: build::cast(&mut self.f, r, Type::I64, sp), ty: Type::I64, weak: Weak::No })
+                    }
+                    Kind::Complex => Err(self.err(n, "`round` of a complex number")),
+                }
+            }
             "range" => Err(self.err(n, "`range(...)` can only be iterated by a `for` loop")),
             "print" => Err(self.err(n, "`print` is a statement, not a value")),
             _ => Err(self.err(n, format!("the builtin `{name}` is not supported in compiled code"))),

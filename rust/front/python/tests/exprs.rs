@@ -227,3 +227,13 @@ def k(a, b, out):
     let Some((ir, _)) = compile_ok(src, "k", "jit", &[arr(I64, 1), arr(I64, 1), arr(I64, 1)]) else { return };
     assert!(ir.contains("== 0:i64") && ir.contains("== -1:i64"), "guards on the divisor: {ir}");
 }
+
+#[test]
+fn zero_dimensional_arrays_and_round() {
+    let src = r#"
+def k(s, x):
+    s[()] = s[()] + round(x[0]) + s.size
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "jit", &[arr(Type::F64, 0), f64s()]) else { return };
+    assert!(ir.contains("rint"), "{ir}");
+}
