@@ -454,3 +454,46 @@ def f(x, y):
     let Some(ir) = ok(src, "f", "parallel", r#"{"private": ["t"]}"#, &[f64s(), f64s()]) else { return };
     has(&ir, "private(t)");
 }
+
+#[test]
+fn scalars_stored_before_read_in_an_iteration_are_private_to_it() {
+    let src = r#"
+def f(x, y):
+    t = 0.0
+    acc_ = 0.0
+    u = 0.0
+    for i in acc.loop(x.shape[0]):
+        t = x[i] * x[i]
+        acc_ = acc_ + t
+        if t > 1.0:
+            u = t
+        y[i] = t + 1.0 + u
+    return acc_
+"#;
+    let Some(ir) = ok(src, "f", "parallel", "None", &[f64s(), f64s()]) else { return };
+    has(&ir, "#acc loop private(t)");
+    // An accumulator (read before stored) and a conditional store keep their attributes.
+    lacks(&ir, "private(t, ");
+    lacks(&ir, "private(acc_");
+    lacks(&ir, "private(u");
+    // seq loops run in order: nothing to privatise.
+    let src = r#"
+def g(x, y):
+    t = 0.0
+    for i in acc.loop(x.shape[0], seq=True):
+        t = x[i]
+        y[i] = t
+"#;
+    let Some(ir) = ok(src, "g", "parallel", "None", &[f64s(), f64s()]) else { return };
+    lacks(&ir, "private(t)");
+    // In a collapsed nest the store is in the innermost body.
+    let src = r#"
+def h(a, n):
+    t = 0.0
+    for i, j in acc.loop(range(n), range(n)):
+        t = a[i, j] * 2.0
+        a[i, j] = t
+"#;
+    let Some(ir) = ok(src, "h", "parallel", "None", &[f64_2d(), scalar(Type::I64)]) else { return };
+    has(&ir, "#acc loop collapse(2) private(t)");
+}

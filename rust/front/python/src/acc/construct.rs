@@ -141,7 +141,7 @@ fn propagate_reduction(cx: &mut Cx, b: &mut Block, op: accjit_ir::RedOp, l: Loca
 }
 
 /// Does `b` store into local `l` (assignment, compound assignment, atomic)?
-fn writes_local(f: &Function, b: &Block, l: LocalId) -> bool {
+pub(crate) fn writes_local(f: &Function, b: &Block, l: LocalId) -> bool {
     let mut found = false;
     walk_block(f, b, &mut |f, e| {
         let place = match &f.expr(e).kind {
@@ -221,13 +221,18 @@ fn walk_directives(b: &Block, v: &mut dyn FnMut(&accjit_ir::LoopDirective)) {
 /// Call `v` on every expression (and sub-expression) of `b`, directives'
 /// clause expressions included.
 pub(crate) fn walk_block(f: &Function, b: &Block, v: &mut dyn FnMut(&Function, ExprId)) {
+    walk_stmts(f, &b.stmts, v)
+}
+
+/// [`walk_block`] over a slice of statements.
+pub(crate) fn walk_stmts(f: &Function, stmts: &[Stmt], v: &mut dyn FnMut(&Function, ExprId)) {
     let e = |f: &Function, id: ExprId, v: &mut dyn FnMut(&Function, ExprId)| accjit_ir::walk::for_each_expr(f, id, &mut |x, _| v(f, x));
     let varref = |f: &Function, r: &VarRef, v: &mut dyn FnMut(&Function, ExprId)| {
         for id in [r.root, r.base, r.addr, r.bytes] {
             accjit_ir::walk::for_each_expr(f, id, &mut |x, _| v(f, x));
         }
     };
-    for s in &b.stmts {
+    for s in stmts {
         match &s.kind {
             StmtKind::Expr(x) | StmtKind::Decl(_, Some(x)) | StmtKind::Return(Some(x)) | StmtKind::ZeroFill(x) => e(f, *x, v),
             StmtKind::If(c, t, el) => {

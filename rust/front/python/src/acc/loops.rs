@@ -16,9 +16,10 @@
 //! front end gives them inside a region is dropped.
 
 use super::clause::{self, Dir};
-use crate::cx::{Callee, Cx, FnKind};
+use crate::cx::{Callee, Cx, FnKind, Var};
 use crate::tree::{Node, Value};
-use accjit_ir::{Diagnostic, LoopDirective, Span, Stmt, StmtKind};
+use accjit_ir::{Diagnostic, ExprKind, Function, LocalId, LoopDirective, Span, Stmt, StmtKind};
+use std::collections::BTreeSet;
 
 /// `for <target> in acc.loop(...)` with its body.
 pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt, Diagnostic> {
@@ -80,6 +81,7 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
     };
     c.check_deferred(cx)?;
     let mut stmt = stmt;
+    auto_private(cx, &mut stmt);
     let depth = c.nests.iter().map(|n| n.0).max().unwrap_or(1).max(k);
     if depth > 1 {
         inner_plain(&mut stmt, depth - 1);
@@ -241,4 +243,123 @@ fn inner_depth(stmts: &[Stmt], force: bool) -> (u32, Option<Span>) {
         [first, second, ..] if matches!(first.kind, StmtKind::For { .. }) => (0, Some(second.span)),
         [first, ..] => (0, Some(first.span)),
     }
+}
+
+/// Scalars a partitioned loop's iterations each store before reading them
+/// (`t = x[i] * x[i]; y[i] = t + 1`, with `t` assigned before the loop) are
+/// private to the iteration, as Python's per-iteration reading of the code
+/// suggests and as OpenACC compilers privatise them: without it every lane
+/// of a vector loop on a GPU would share the gang's `t`. A scalar read
+/// before it is stored in an iteration (an accumulator), updated by an
+/// atomic or named in a reduction keeps the attribute it has.
+fn auto_private(cx: &mut Cx, s: &mut Stmt) {
+    let sp = s.span;
+    let StmtKind::For { body, acc: Some(d), init, .. } = &mut s.kind else { return };
+    let t = &d.tuning.default;
+    if t.seq || d.tuning.per_type.iter().any(|(_, g)| g.seq) {
+        return;
+    }
+    let f = &cx.f;
+    let loop_var = match init.stmts.first().map(|x| &x.kind) {
+        Some(StmtKind::Decl(l, _)) => Some(*l),
+        Some(StmtKind::Expr(e)) => match &f.expr(*e).kind {
+            ExprKind::Assign(p, _) => match f.expr(*p).kind {
+                ExprKind::Local(l) => Some(l),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    let named: Vec<LocalId> = d
+        .private
+        .iter()
+        .chain(d.reductions.iter().flat_map(|r| r.vars.iter()))
+        .filter_map(|v| match f.expr(v.root).kind {
+            ExprKind::Local(l) => Some(l),
+            _ => None,
+        })
+        .collect();
+    let mut declared = BTreeSet::new();
+    declared_in(&body.stmts, &mut declared);
+    let mut candidates = BTreeSet::new();
+    for (name, var) in &cx.vars {
+        if let Var::Scalar { local, .. } = var {
+            if Some(*local) != loop_var
+                && !named.contains(local)
+                && !declared.contains(local)
+                && super::construct::writes_local(f, body, *local)
+                && stored_first(f, &body.stmts, *local)
+            {
+                candidates.insert((*local, name.clone()));
+            }
+        }
+    }
+    for (l, name) in candidates {
+        let ty = cx.f.local(l).ty.clone();
+        let r = super::vars::scalar_ref(cx, &name, l, ty, sp);
+        if let StmtKind::For { acc: Some(d), .. } = &mut s.kind {
+            d.private.push(r);
+        }
+    }
+}
+
+/// Locals declared by the statements (anywhere inside).
+fn declared_in(stmts: &[Stmt], out: &mut BTreeSet<LocalId>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Decl(l, _) => {
+                out.insert(*l);
+            }
+            StmtKind::For { init, body, .. } => {
+                declared_in(&init.stmts, out);
+                declared_in(&body.stmts, out);
+            }
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Block(b) => declared_in(&b.stmts, out),
+            StmtKind::If(_, t, e) => {
+                declared_in(&t.stmts, out);
+                declared_in(&e.stmts, out);
+            }
+            StmtKind::Switch(_, cases) => cases.iter().for_each(|c| declared_in(&c.body.stmts, out)),
+            _ => {}
+        }
+    }
+}
+
+/// Is the first statement of `stmts` that mentions local `l` a plain store
+/// `l = e` with `e` not reading `l` (looking into the loops of a nest)?
+fn stored_first(f: &Function, stmts: &[Stmt], l: LocalId) -> bool {
+    let mentions = |s: &[Stmt]| {
+        let mut m = false;
+        super::construct::walk_stmts(f, s, &mut |f, e| {
+            if matches!(f.expr(e).kind, ExprKind::Local(x) if x == l) {
+                m = true;
+            }
+        });
+        m
+    };
+    for (i, s) in stmts.iter().enumerate() {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                if let ExprKind::Assign(p, v) = &f.expr(*e).kind {
+                    if matches!(f.expr(*p).kind, ExprKind::Local(x) if x == l) {
+                        return !mentions(std::slice::from_ref(&Stmt { kind: StmtKind::Expr(*v), span: s.span }));
+                    }
+                }
+            }
+            StmtKind::For { init, cond, step, body, .. } => {
+                let head = [Stmt { kind: StmtKind::Block(init.clone()), span: s.span }];
+                let head_mentions =
+                    mentions(&head) || cond.iter().chain(step.iter()).any(|c| mentions(std::slice::from_ref(&Stmt { kind: StmtKind::Expr(*c), span: s.span })));
+                if !head_mentions && i + 1 == stmts.len() {
+                    return stored_first(f, &body.stmts, l);
+                }
+            }
+            _ => {}
+        }
+        if mentions(std::slice::from_ref(s)) {
+            return false;
+        }
+    }
+    false
 }
