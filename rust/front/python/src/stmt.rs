@@ -152,7 +152,14 @@ impl Cx<'_> {
                 return Err(self.err(value, format!("{} values cannot be unpacked into {} names", vals.len(), names.len())));
             }
             // Every value is computed before any is assigned (`a, b = b, a`).
-            let vals = self.hold_all(vals, sp, out);
+            let targets: Vec<LocalId> = names
+                .iter()
+                .filter_map(|t| match self.vars.get(t.str("id").unwrap_or("")) {
+                    Some(Var::Scalar { local, .. }) => Some(*local),
+                    _ => None,
+                })
+                .collect();
+            let vals = self.hold_all(vals, &targets, sp, out);
             for (t, v) in names.iter().zip(vals) {
                 self.assign_val(t, v, out)?;
             }
@@ -171,7 +178,11 @@ impl Cx<'_> {
             // `t = (a, b)`: a tuple variable.
             if let Some(vals) = self.tuple_values(value, out)? {
                 let name = target.str("id").unwrap_or("").to_string();
-                let vals = self.hold_all(vals, sp, out);
+                let targets: Vec<LocalId> = match self.vars.get(&name) {
+                    Some(Var::Tuple(items)) => items.iter().map(|(l, _)| *l).collect(),
+                    _ => vec![],
+                };
+                let vals = self.hold_all(vals, &targets, sp, out);
                 return self.assign_tuple(target, &name, vals, out);
             }
         }
@@ -222,12 +233,17 @@ impl Cx<'_> {
         }
     }
 
-    /// Values computed now, into temporaries (reads of locals are copied
-    /// too: a later assignment of the same statement may change the local).
-    fn hold_all(&mut self, vals: Vec<Val>, sp: Span, out: &mut Vec<Stmt>) -> Vec<Val> {
+    /// Values computed now, into temporaries, except constants and reads
+    /// of locals that the assignment does not write (`targets`).
+    fn hold_all(&mut self, vals: Vec<Val>, targets: &[LocalId], sp: Span, out: &mut Vec<Stmt>) -> Vec<Val> {
         let mut held = vec![];
         for v in vals {
-            if matches!(self.f.expr(v.e).kind, ExprKind::Int(_) | ExprKind::Float(_)) {
+            let stable = match &self.f.expr(v.e).kind {
+                ExprKind::Int(_) | ExprKind::Float(_) => true,
+                ExprKind::Load(p) => matches!(self.f.expr(*p).kind, ExprKind::Local(l) if !targets.contains(&l)),
+                _ => false,
+            };
+            if stable {
                 held.push(v);
                 continue;
             }
