@@ -10,7 +10,8 @@
 #    launches then one acc.wait(1), per launch), the Python → C call alone,
 #    beside CuPy's RawKernel with a sync and without;
 # 2. exit()/abort()/assert in kernels (tests/test_nvidia_program_end.py,
-#    each test time-limited: a hang fails instead of stopping the run);
+#    the one that could hang runs in a time-limited child) and `declare
+#    link` globals read and written by routines (tests/test_nvidia_declare_link.py);
 # 3. ACCJIT_CACHE_MAX_MB=1 with a fresh cache directory: 120 distinct
 #    kernels compiled and run in one process leave at most 1 MiB of cubins,
 #    and the last one loads from the disk cache in a fresh process;
@@ -87,8 +88,8 @@ except Exception as e:  # noqa: BLE001
 print(f"LAUNCH sync {sync*1e6:.2f} async {asyn*1e6:.2f} call {call*1e6:.2f} cupy_sync {cp_sync*1e6:.2f} cupy_async {cp_async*1e6:.2f} results {'ok' if ok else 'WRONG'}")
 PY
 
-echo "== 2. exit/abort/assert in kernels"
-ACC_DEVICE_TYPE=nvidia timeout 600 "$PY" -m pytest -q -rfE tests/test_nvidia_program_end.py -p no:cacheprovider 2>&1 | tail -15 | tee "$OUT/gpu9_program_end.txt"
+echo "== 2. exit/abort/assert in kernels; declare link globals shared by routines and kernels"
+ACC_DEVICE_TYPE=nvidia timeout 600 "$PY" -m pytest -q -rfE tests/test_nvidia_program_end.py tests/test_nvidia_declare_link.py -p no:cacheprovider 2>&1 | tail -15 | tee "$OUT/gpu9_program_end.txt"
 
 echo "== 3. disk cache size limit"
 CACHE=$(mktemp -d)
@@ -120,6 +121,6 @@ rm -rf "$CACHE"
 echo
 echo "== gpu9 summary"
 printf '%-40s %s\n' "launch µs (sync async call cupy_sync cupy_async)" "$(grep -m1 '^LAUNCH' "$OUT/gpu9_launch.txt" | awk '{print $3, $5, $7, $9, $11, $13}')"
-printf '%-40s %s\n' "program ends in kernels (pytest)" "$(tail -1 "$OUT/gpu9_program_end.txt")"
+printf '%-40s %s\n' "program ends + declare link (pytest)" "$(tail -1 "$OUT/gpu9_program_end.txt")"
 printf '%-40s %s\n' "cache limit 1 MiB" "$(grep -m1 '^CACHE' "$OUT/gpu9_cache.txt" | cut -d' ' -f2-)"
 printf '%-40s %s\n' "reload from disk" "$(grep -q 'module from the disk cache' "$OUT/gpu9_cache_reload.txt" && echo yes || echo NO) $(grep -m1 RELOAD "$OUT/gpu9_cache_reload.txt")"

@@ -25,8 +25,9 @@ pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], o
         .iter()
         .map(|g| {
             let i = g.ir_global as usize;
-            let declared = module.globals.get(i).and_then(|ig| ig.declare.as_ref()).is_some_and(|d| d.kind != DataClauseKind::Link);
-            rt::PtxGlobalRef { symbol: g.symbol.clone(), host: host_globals.get(i).copied().unwrap_or(0), bytes: g.bytes as usize, declared }
+            let kind = module.globals.get(i).and_then(|ig| ig.declare.as_ref()).map(|d| d.kind);
+            let (declared, link) = (kind.is_some_and(|k| k != DataClauseKind::Link), kind == Some(DataClauseKind::Link));
+            rt::PtxGlobalRef { symbol: g.symbol.clone(), host: host_globals.get(i).copied().unwrap_or(0), bytes: g.bytes as usize, declared, link }
         })
         .collect();
     let text = rt::ptx_module(ptx.text, globals);

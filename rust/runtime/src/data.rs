@@ -417,8 +417,13 @@ pub fn enter(dev: &'static Device, clause: Clause, addr: usize, bytes: usize, fl
                     addr
                 }
                 _ => {
-                    let d = dev.mem.alloc_copy(addr, bytes).map_err(|e| ctx.err(e.with_range(addr, bytes)))?;
-                    t.insert(Entry { host: addr, bytes, dev: d, structured: structured as u64, dynamic: !structured as u64, mapped: false });
+                    // A `declare link` global's section lives in its device symbol (never freed).
+                    let home = t.home_of(addr, bytes);
+                    let d = match home {
+                        Some(d) => d,
+                        None => dev.mem.alloc_copy(addr, bytes).map_err(|e| ctx.err(e.with_range(addr, bytes)))?,
+                    };
+                    t.insert(Entry { host: addr, bytes, dev: d, structured: structured as u64, dynamic: !structured as u64, mapped: home.is_some() });
                     if let Some(var) = ctx.var() {
                         t.name_entry(addr, var);
                         if structured {

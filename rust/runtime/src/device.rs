@@ -141,7 +141,10 @@ impl Device {
     /// The device lost its state (its memory and modules): drop every present
     /// entry without freeing (the memory is gone) and start a new generation.
     pub fn lost_state(&self) {
-        self.table().drain();
+        let mut t = self.table();
+        t.drain();
+        t.clear_homes();
+        drop(t);
         self.mem.lost();
         self.generation.fetch_add(1, AcqRel);
     }

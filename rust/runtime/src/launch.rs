@@ -52,6 +52,9 @@ pub struct PtxGlobalRef {
     /// symbol is entered in the present table as its device copy. Other
     /// globals that device code names only get their initial bytes.
     pub declared: bool,
+    /// The global has `declare link`: the symbol is where its device copy
+    /// lives whenever a data clause makes it (or a section) present.
+    pub link: bool,
 }
 
 /// A program's PTX module, shared by the slots of its kernels; loaded once

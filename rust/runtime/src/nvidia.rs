@@ -595,10 +595,16 @@ fn module_on(dev: &'static Device, gpu: &Gpu, text: &PtxModuleText) -> AccResult
 /// made device copies of the global or of sections of it elsewhere, each
 /// moves into the symbol at its offset (its bytes copied there, the old
 /// copy freed) and keeps its counts; with none, the whole global becomes
-/// present through the symbol (structured count 1). Globals without
-/// `declare` that device code names only get the host bytes (the module's
-/// initial values): a data clause on them copies to a device copy of its
-/// own, as on any device.
+/// present through the symbol (structured count 1). A `declare link`
+/// global's symbol becomes its *home* in the present table: nothing is
+/// present until a data clause names the global (or a section), whose
+/// device copy is then the symbol at the section's offset (never freed;
+/// the clause's counts and copies as for any data), so that the routines
+/// that address the symbol and the kernels that get the global through
+/// the clause see the same bytes; sections already present move in as
+/// above. Other globals that device code names only get the host bytes
+/// (the module's initial values): a data clause on them copies to a device
+/// copy of its own, as on any device.
 fn bind_globals(dev: &Device, text: &PtxModuleText, symbols: &[(usize, usize)]) {
     for (g, &(sym, size)) in text.globals.iter().zip(symbols) {
         let bytes = g.bytes.min(size);
@@ -606,7 +612,7 @@ fn bind_globals(dev: &Device, text: &PtxModuleText, symbols: &[(usize, usize)]) 
             continue;
         }
         unsafe { dev.mem.copy_to(sym, g.host as *const u8, bytes) };
-        if !g.declared {
+        if !g.declared && !g.link {
             continue;
         }
         let mut t = dev.table();
@@ -616,7 +622,9 @@ fn bind_globals(dev: &Device, text: &PtxModuleText, symbols: &[(usize, usize)]) 
             // Overlaps data beyond the global: leave the table alone.
             continue;
         }
-        if inside.is_empty() {
+        if g.link {
+            t.set_home(g.host, bytes, sym);
+        } else if inside.is_empty() {
             t.insert(Entry { host: g.host, bytes, dev: sym, structured: 1, dynamic: 0, mapped: true });
             continue;
         }
@@ -645,6 +653,9 @@ pub(crate) fn unbind_globals(text: &PtxModuleText) {
         }
         let mut t = dev.table();
         for (g, &(sym, size)) in text.globals.iter().zip(&l.symbols) {
+            if g.link {
+                t.remove_home(g.host);
+            }
             let stale: Vec<usize> = t
                 .entries()
                 .filter(|e| e.dev >= sym && e.dev < sym + size.max(1) && e.host >= g.host && e.host < g.host + g.bytes.max(1))

@@ -71,6 +71,11 @@ pub struct PresentTable {
     /// a pointer to the start of its array stands for (see
     /// [`PresentTable::find_section_of`]).
     names: HashMap<usize, Vec<Box<str>>>,
+    /// Host ranges (start → bytes, device address) whose device copy, when
+    /// a data clause makes them present, lives at a fixed device address:
+    /// `declare link` globals on a device whose module has a symbol for
+    /// them (routines address the symbol directly; see `nvidia.rs`).
+    homes: BTreeMap<usize, (usize, usize)>,
 }
 
 impl PresentTable {
@@ -215,6 +220,28 @@ impl PresentTable {
     /// True when `addr` lies in a range allowed by [`PresentTable::allow_absent`].
     pub fn absent_allowed(&self, addr: usize) -> bool {
         self.absent.range(..=addr).next_back().is_some_and(|(s, (b, _))| addr < s + (*b).max(1))
+    }
+
+    /// Range `[host, host+bytes)` gets its device copy at `dev` whenever
+    /// it becomes present (see `homes`).
+    pub fn set_home(&mut self, host: usize, bytes: usize, dev: usize) {
+        self.homes.insert(host, (bytes, dev));
+    }
+
+    /// Forgets the home of the range starting at `host`.
+    pub fn remove_home(&mut self, host: usize) {
+        self.homes.remove(&host);
+    }
+
+    /// Forgets every home (the modules holding them are gone).
+    pub fn clear_homes(&mut self) {
+        self.homes.clear();
+    }
+
+    /// The fixed device address of `[addr, addr+bytes)`, if it lies in a home.
+    pub fn home_of(&self, addr: usize, bytes: usize) -> Option<usize> {
+        let (&h, &(b, d)) = self.homes.range(..=addr).next_back()?;
+        (addr + bytes <= h + b).then(|| d + (addr - h))
     }
 
     /// True when some device copy lives at another address than its host data.

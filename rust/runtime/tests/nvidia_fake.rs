@@ -55,6 +55,7 @@ const PTX: &str = "\
 .visible .global .align 4 .b8 selftest_table[16];
 .visible .global .align 4 .b8 other_table[32];
 .visible .global .align 8 .b8 __accjit_end[32];
+.visible .global .align 4 .b8 linked[64];
 .visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 .visible .entry poke(.param .u64 p0) { ret; }
 .visible .entry bump_table() { ret; }
@@ -98,11 +99,15 @@ fn fake_nvidia_child() {
     // Another, of which `declare` made a section present before the module loads.
     let mut other = [1u32, 2, 3, 4, 5, 6, 7, 8];
     let oh = other.as_mut_ptr() as usize;
+    // A `declare link` global: its symbol is where a data clause puts it.
+    let mut linked: Vec<u32> = (0..16).map(|i| 100 + i).collect();
+    let lh = linked.as_mut_ptr() as usize;
     let module = PtxModuleText::new(
         PTX.into(),
         vec![
-            PtxGlobalRef { symbol: "selftest_table".into(), host: th, bytes: 16, declared: true },
-            PtxGlobalRef { symbol: "other_table".into(), host: oh, bytes: 32, declared: true },
+            PtxGlobalRef { symbol: "selftest_table".into(), host: th, bytes: 16, declared: true, link: false },
+            PtxGlobalRef { symbol: "other_table".into(), host: oh, bytes: 32, declared: true, link: false },
+            PtxGlobalRef { symbol: "linked".into(), host: lh, bytes: 64, declared: false, link: true },
         ],
     );
     let decl = data::Ctx::directive(Some("other_table[2:4]"), None, acc_construct_data);
@@ -157,6 +162,29 @@ fn fake_nvidia_child() {
     accjit_runtime::launch(&bump, &mut [], &LaunchOpts::default()).unwrap();
     api::update(false, th, 16, SYNC).unwrap();
     assert_eq!(table, [12, 22, 101, 42], "update device reaches the symbol");
+
+    // declare link: nothing present after the module loaded; a data clause
+    // puts the global (or a section) into the module's symbol, which the
+    // routines address, without allocating; its exit copies back and leaves
+    // the symbol in place.
+    assert!(!api::is_present(lh, 64).unwrap(), "a link global is not present until a data clause names it");
+    let sym = accjit_runtime::cuda::gpu(0).unwrap().load_module(PTX).unwrap().global("linked").unwrap().0;
+    let f_before = free();
+    let lctx = ctx("linked[4:8]");
+    let d = data::enter(dev, Clause::Copy, lh + 16, 32, STRUCTURED, SYNC, lctx).unwrap();
+    assert_eq!(d, sym + 16, "the section lives in the symbol at its offset");
+    assert_eq!(free(), f_before, "no device memory allocated for it");
+    // The "device" (host memory in the fake): the symbol holds the section.
+    let on_device = unsafe { std::slice::from_raw_parts_mut(sym as *mut u32, 16) };
+    assert_eq!(&on_device[4..12], &linked[4..12]);
+    on_device[5] = 7;
+    data::exit(dev, Clause::Copy, lh + 16, 32, STRUCTURED, SYNC, lctx).unwrap();
+    assert_eq!(linked[5], 7, "copied back from the symbol");
+    assert!(!api::is_present(lh + 16, 32).unwrap());
+    // Again, the whole global: the same symbol.
+    assert_eq!(api::copyin(lh, 64, SYNC).unwrap(), sym);
+    api::delete(lh, 64, false, SYNC).unwrap();
+    assert_eq!(free(), f_before);
 
     // Streams: async copies on a queue, waits, the CUDA stream handles.
     let mut z = vec![3i32; 4096];
