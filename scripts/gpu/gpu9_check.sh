@@ -11,7 +11,8 @@
 #    beside CuPy's RawKernel with a sync and without;
 # 2. exit()/abort()/assert in kernels (tests/test_nvidia_program_end.py,
 #    the one that could hang runs in a time-limited child) and `declare
-#    link` globals read and written by routines (tests/test_nvidia_declare_link.py);
+#    link` globals read and written by routines (tests/test_nvidia_declare_link.py)
+#    and arrays a worker's lanes share (tests/test_nvidia_worker_shared.py);
 # 3. ACCJIT_CACHE_MAX_MB=1 with a fresh cache directory: 120 distinct
 #    kernels compiled and run in one process leave at most 1 MiB of cubins,
 #    and the last one loads from the disk cache in a fresh process;
@@ -89,7 +90,7 @@ print(f"LAUNCH sync {sync*1e6:.2f} async {asyn*1e6:.2f} call {call*1e6:.2f} cupy
 PY
 
 echo "== 2. exit/abort/assert in kernels; declare link globals shared by routines and kernels"
-ACC_DEVICE_TYPE=nvidia timeout 600 "$PY" -m pytest -q -rfE tests/test_nvidia_program_end.py tests/test_nvidia_declare_link.py -p no:cacheprovider 2>&1 | tail -15 | tee "$OUT/gpu9_program_end.txt"
+ACC_DEVICE_TYPE=nvidia timeout 600 "$PY" -m pytest -q -rfE tests/test_nvidia_program_end.py tests/test_nvidia_declare_link.py tests/test_nvidia_worker_shared.py -p no:cacheprovider 2>&1 | tail -15 | tee "$OUT/gpu9_program_end.txt"
 
 echo "== 3. disk cache size limit"
 CACHE=$(mktemp -d)
@@ -121,6 +122,6 @@ rm -rf "$CACHE"
 echo
 echo "== gpu9 summary"
 printf '%-40s %s\n' "launch µs (sync async call cupy_sync cupy_async)" "$(grep -m1 '^LAUNCH' "$OUT/gpu9_launch.txt" | awk '{print $3, $5, $7, $9, $11, $13}')"
-printf '%-40s %s\n' "program ends + declare link (pytest)" "$(tail -1 "$OUT/gpu9_program_end.txt")"
+printf '%-40s %s\n' "ends + link + worker-shared (pytest)" "$(tail -1 "$OUT/gpu9_program_end.txt")"
 printf '%-40s %s\n' "cache limit 1 MiB" "$(grep -m1 '^CACHE' "$OUT/gpu9_cache.txt" | cut -d' ' -f2-)"
 printf '%-40s %s\n' "reload from disk" "$(grep -q 'module from the disk cache' "$OUT/gpu9_cache_reload.txt" && echo yes || echo NO) $(grep -m1 RELOAD "$OUT/gpu9_cache_reload.txt")"

@@ -60,7 +60,15 @@ pub enum Slot {
     /// At this byte offset in the kernel's gang-shared block (`.shared`):
     /// a local the gang's lanes or workers write (`kernel.rs`).
     Shared(u64),
+    /// At this byte offset in this worker's row of the kernel's
+    /// worker-shared block (`.shared`, one row per `%tid.y`): a local a
+    /// worker's lanes write (`kernel.rs`).
+    WorkerShared(u64),
 }
+
+/// Workers a kernel with worker-shared locals may have (rows of its block;
+/// a launch with more traps at entry).
+pub const WORKER_SHARED_ROWS: u64 = 32;
 
 /// The kernel facts of the function being compiled (None in `.func`s).
 pub struct KState<'m> {
@@ -136,6 +144,9 @@ pub struct FnCx<'m> {
     pub uses_worker_groups: bool,
     /// The `.shared` symbol of the kernel's gang-shared locals.
     pub gang_shared: Option<String>,
+    /// The `.shared` symbol of the kernel's worker-shared locals and the
+    /// bytes of one worker's row.
+    pub worker_shared: Option<(String, u64)>,
     /// Pointer locals whose arrays are read through `ld.global.nc` (`cache.rs`).
     pub read_only: BTreeSet<LocalId>,
     /// Values of loads an unrolled loop issued ahead, by `Load` expression
@@ -250,6 +261,7 @@ impl<'m> FnCx<'m> {
             copy_ptrs: BTreeSet::new(),
             uses_worker_groups: false,
             gang_shared: None,
+            worker_shared: None,
             read_only: BTreeSet::new(),
             prefetched: HashMap::new(),
             global_ptrs: BTreeSet::new(),
@@ -323,6 +335,12 @@ impl<'m> FnCx<'m> {
         if self.uses_worker_groups {
             s.push_str(crate::group::SHAPE_CHECK);
         }
+        if self.worker_shared.is_some() {
+            // One row of the worker-shared block per worker: no more workers than rows.
+            s.push_str(&format!(
+                "    {{\n    .reg .pred %wsp;\n    .reg .b32 %wsn;\n    mov.u32 %wsn, %ntid.y;\n    setp.gt.u32 %wsp, %wsn, {WORKER_SHARED_ROWS};\n    @%wsp trap;\n    }}\n"
+            ));
+        }
         s
     }
 
@@ -377,6 +395,14 @@ impl FnCx<'_> {
                 self.e.line(&format!("mov.u64 {r}, {sym};"));
                 self.e.line(&format!("cvta.shared.u64 {g}, {r};"));
                 Place::Mem(self.offset(&g, off as i64))
+            }
+            Slot::WorkerShared(off) => {
+                let (sym, row) = self.worker_shared.clone().unwrap_or_default();
+                let (r, g, a) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+                self.e.line(&format!("mov.u64 {r}, {sym};"));
+                self.e.line(&format!("cvta.shared.u64 {g}, {r};"));
+                self.e.line(&format!("mad.wide.u32 {a}, {}, {row}, {g};", self.tid.y));
+                Place::Mem(self.offset(&a, off as i64))
             }
         })
     }

@@ -141,8 +141,32 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
             fx.copy_ptrs.insert(r.private);
         }
     }
-    let shared = check_shared_memory_locals(&fx, k)?;
+    let (shared, worker_shared) = check_shared_memory_locals(&fx, k)?;
     let mut shared_decl = String::new();
+    if !worker_shared.is_empty() {
+        let sym = format!("__accjit_worker_{}", crate::escape_ident(&k.name));
+        let mut row = 0u64;
+        for &l in &worker_shared {
+            let ty = &f.locals[l.index()].ty;
+            let align = fx.align_of(ty).clamp(1, 16);
+            row = row.div_ceil(align) * align;
+            fx.locals[l.index()] = crate::func::Slot::WorkerShared(row);
+            row += fx.size_of(ty).max(1);
+        }
+        let row = row.div_ceil(16) * 16;
+        if row > WORKER_SHARED_ROW_MAX {
+            let l = worker_shared.iter().next().copied().unwrap_or(LocalId(0));
+            return Err(unsupported(
+                k.span,
+                format!(
+                    "the locals its workers' lanes share and write ('{}', ...) take {row} bytes per worker; at most {WORKER_SHARED_ROW_MAX} fit in shared memory",
+                    f.locals[l.index()].name
+                ),
+            ));
+        }
+        shared_decl.push_str(&format!(".shared .align 16 .b8 {sym}[{}];\n", row * crate::func::WORKER_SHARED_ROWS));
+        fx.worker_shared = Some((sym, row));
+    }
     if !shared.is_empty() {
         let sym = format!("__accjit_gang_{}", crate::escape_ident(&k.name));
         let mut size = 0u64;
@@ -153,7 +177,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
             fx.locals[l.index()] = crate::func::Slot::Shared(size);
             size += fx.size_of(ty).max(1);
         }
-        shared_decl = format!(".shared .align 16 .b8 {sym}[{size}];\n");
+        shared_decl.push_str(&format!(".shared .align 16 .b8 {sym}[{size}];\n"));
         fx.gang_shared = Some(sym);
     }
     fx.serial = k.construct == accjit_ir::ComputeKind::Serial;
@@ -244,15 +268,24 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
     Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
 }
 
+/// Bytes of worker-shared locals one worker may have (× `WORKER_SHARED_ROWS`
+/// rows: 16 KiB of shared memory at most).
+const WORKER_SHARED_ROW_MAX: u64 = 512;
+
 /// Locals in memory that a gang shares and that its workers or lanes write
-/// in partitioned code get one copy per gang in shared memory (returned);
-/// those a worker shares (one copy per worker) and private copies of
-/// run-time size would need more: such kernels are refused rather than
-/// miscompiled.
-fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections::BTreeSet<LocalId>, Diagnostic> {
+/// in partitioned code get one copy per gang in shared memory (the first
+/// set returned); those a worker shares and its lanes write (a worker
+/// loop's array filled by a vector loop and read after it) one copy per
+/// worker, a row of a shared block indexed by `%tid.y` (the second set).
+/// Private copies of run-time size written so would need more: such
+/// kernels are refused rather than miscompiled.
+type SharedLocals = (std::collections::BTreeSet<LocalId>, std::collections::BTreeSet<LocalId>);
+
+fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<SharedLocals, Diagnostic> {
     let f = &k.func;
     let mut err = None;
     let mut shared_locals = std::collections::BTreeSet::new();
+    let mut worker_locals = std::collections::BTreeSet::new();
     accjit_ir::exec::visit_stmts(&f.body, &mut |id, s| {
         let mode = k.exec.modes.get(id.index()).copied().unwrap_or_default();
         if !(mode.worker || mode.vector) || err.is_some() {
@@ -279,9 +312,13 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections:
                     return;
                 }
                 let gang_frame_local = gang && fx.size_of(&f.locals[l.index()].ty) <= 16384;
+                let worker_frame_local = !gang && !fx.copy_ptrs.contains(&l) && fx.size_of(&f.locals[l.index()].ty) <= WORKER_SHARED_ROW_MAX;
                 if shared && gang_frame_local {
                     // One copy per gang, in shared memory.
                     shared_locals.insert(l);
+                } else if shared && worker_frame_local {
+                    // One copy per worker, in shared memory.
+                    worker_locals.insert(l);
                 } else if shared && err.is_none() {
                     let name = &f.locals[l.index()].name;
                     err = Some(unsupported(
@@ -292,7 +329,7 @@ fn check_shared_memory_locals(fx: &FnCx, k: &Kernel) -> Result<std::collections:
             });
         }
     });
-    err.map_or(Ok(shared_locals), Err)
+    err.map_or(Ok((shared_locals, worker_locals)), Err)
 }
 
 /// Whether the address value `e` computes may point into the storage of
@@ -835,11 +872,14 @@ impl<'m> FnCx<'m> {
             // The whole block is uniform here: through shared memory.
             let mut slots = vec![];
             let mut off = 0u64;
-            for &l in b.locals.iter().filter(|l| !matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_)))) {
+            for &l in b.locals.iter().filter(|l| !matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_) | crate::func::Slot::WorkerShared(_))))
+            {
                 let size = match self.local_slot(l, span)? {
                     crate::func::Slot::Reg(_) => 8,
                     crate::func::Slot::Reg2(..) => 16,
-                    crate::func::Slot::Mem(_) | crate::func::Slot::Shared(_) => self.size_of(&self.local_ty(l)).div_ceil(8) * 8,
+                    crate::func::Slot::Mem(_) | crate::func::Slot::Shared(_) | crate::func::Slot::WorkerShared(_) => {
+                        self.size_of(&self.local_ty(l)).div_ceil(8) * 8
+                    }
                 };
                 slots.push((l, off));
                 off += size;
@@ -898,7 +938,7 @@ impl<'m> FnCx<'m> {
                     self.worker_bcast0(&a, s);
                     self.worker_bcast0(&b2, s);
                 }
-                crate::func::Slot::Shared(_) => {}
+                crate::func::Slot::Shared(_) | crate::func::Slot::WorkerShared(_) => {}
                 crate::func::Slot::Mem(_) => return Err(unsupported(span, "broadcasting a local kept in memory inside worker-partitioned code")),
             }
         }

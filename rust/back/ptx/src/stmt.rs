@@ -69,9 +69,9 @@ impl<'m> FnCx<'m> {
         }
     }
 
-    /// Whether local `l` lives in the gang's shared memory.
+    /// Whether local `l` lives in shared memory, the gang's or its worker's.
     pub fn is_shared(&self, l: accjit_ir::LocalId) -> bool {
-        matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_))) || self.gang_copies.contains(&l)
+        matches!(self.locals.get(l.index()), Some(crate::func::Slot::Shared(_) | crate::func::Slot::WorkerShared(_))) || self.gang_copies.contains(&l)
     }
 
     /// Whether `s`'s own expressions have an effect beyond the executor's
@@ -290,6 +290,9 @@ impl<'m> FnCx<'m> {
             if self.kernel.is_some() && !mode.worker && !mode.vector && self.stores_shared(s) {
                 // The other threads read the gang's shared copy next.
                 self.e.line("bar.sync 0;");
+            } else if self.kernel.is_some() && mode.worker && !mode.vector && self.stores_shared(s) {
+                // The worker's lanes read its shared copy next.
+                self.worker_sync();
             }
             if self.kernel.is_none() {
                 // Routines have no broadcast sets: what the single executor

@@ -140,3 +140,44 @@ fn program_ends_in_device_code() {
     }
     assemble(&ptxas, &p.text, "program_ends").unwrap();
 }
+
+/// An array a worker's lanes share and write (declared in a worker loop,
+/// filled by a vector loop, read by the next): one row per worker of a
+/// shared block, indexed by `%tid.y`; a store by the worker's single lane
+/// is followed by the worker's barrier; a launch with more workers than
+/// rows traps. It assembles.
+#[test]
+fn worker_shared_arrays() {
+    let src = "void f(int n, const float *in, float *out) {\n\
+        #pragma acc parallel loop gang num_workers(4) vector_length(32) copyin(in[0:n*32]) copyout(out[0:n*32])\n\
+        for (int i = 0; i < n; i += 4) {\n\
+          #pragma acc loop worker\n\
+          for (int w = 0; w < 4; w++) {\n\
+            float tmp[32];\n\
+            int row = i + w;\n\
+            #pragma acc loop vector\n\
+            for (int k = 0; k < 32; k++) tmp[k] = in[row * 32 + k] * 2.0f;\n\
+            tmp[0] += 1.0f;\n\
+            #pragma acc loop vector\n\
+            for (int k = 0; k < 32; k++) out[row * 32 + k] = tmp[31 - k];\n\
+          }\n\
+        }\n\
+        }\n";
+    let text = ptx_of("ws.c", src).unwrap();
+    assert!(text.contains(".shared .align 16 .b8 __accjit_worker_"), "{text}");
+    assert!(text.contains(&format!("[{}]", 128 * 32)), "128 bytes per worker, 32 rows");
+    assert!(text.contains("setp.gt.u32 %wsp, %wsn, 32;"), "more workers than rows trap");
+    assert!(text.contains("mad.wide.u32"), "the row of %tid.y");
+    // A per-worker array too big for its row is still refused, with the reason.
+    let big = src.replace("float tmp[32]", "float tmp[300]").replace("k < 32; k++) tmp[k]", "k < 300; k++) tmp[k]");
+    let e = ptx_of("ws.c", &big).unwrap_err();
+    assert!(e.contains("tmp") && e.contains("shared memory"), "{e}");
+    let Some(ptxas) = ptxas() else {
+        eprintln!("ptxas not found: assembling skipped");
+        return;
+    };
+    if std::env::var_os("PTX_SHOW").is_some() {
+        eprintln!("{text}");
+    }
+    assemble(&ptxas, &text, "worker_shared").unwrap();
+}
