@@ -14,8 +14,27 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-fn repo() -> PathBuf {
+pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..").canonicalize().unwrap()
+}
+
+/// The Python with NumPy the tests use, if any.
+pub fn python_path() -> Option<&'static str> {
+    let p = python();
+    if p.is_none() {
+        eprintln!("note: no Python with NumPy; skipping");
+    }
+    p
+}
+
+/// Write `src` (after the usual imports) to a fresh file; its path.
+pub fn write_source(src: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("accjit_pyfront_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let path = dir.join(format!("r{}.py", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    std::fs::write(&path, format!("import accjit as acc\nimport numpy as np\nimport math\n{src}")).unwrap();
+    path
 }
 
 fn python() -> Option<&'static str> {
