@@ -20,7 +20,7 @@ type R<T> = Result<T, Diagnostic>;
 /// The temporaries receiving a tuple-returning routine's values.
 pub(crate) type TupleTemps = Vec<(LocalId, Type)>;
 
-/// The parameter names of a `FunctionDef`, refusing defaults, `*args`, keyword-only parameters.
+/// The parameter names of a `FunctionDef` (refusing `*args` and `**kwargs`).
 fn param_names(file: &FileInfo, func: &Node) -> R<Vec<String>> {
     let args = sub(func, "args")?;
     let err = |n: &Node, m: &str| Diagnostic::error(file.span(n.pos), m.to_string());
@@ -30,14 +30,10 @@ fn param_names(file: &FileInfo, func: &Node) -> R<Vec<String>> {
     if let Some(v) = args.node("kwarg") {
         return Err(err(v, "`**kwargs` parameters are not supported in compiled functions"));
     }
-    if let Some(v) = args.nodes("kwonlyargs").first() {
-        return Err(err(v, "keyword-only parameters are not supported in compiled functions"));
-    }
-    if let Some(v) = args.nodes("defaults").first() {
-        return Err(err(v, "default parameter values are not supported in compiled functions"));
-    }
+    // Defaults and keywords are bound by the dispatcher: every parameter
+    // arrives as an argument, keyword-only ones after the others.
     let mut names = vec![];
-    for a in args.nodes("posonlyargs").into_iter().chain(args.nodes("args")) {
+    for a in args.nodes("posonlyargs").into_iter().chain(args.nodes("args")).chain(args.nodes("kwonlyargs")) {
         names.push(a.str("arg").unwrap_or("").to_string());
     }
     Ok(names)
@@ -434,6 +430,8 @@ pub(crate) fn compile_entry(sh: &mut Shared, req: &Node, args: &[ArgType]) -> R<
             }
             let kws = req.nodes("keywords");
             let st = crate::acc::compute(&mut cx, ck, &kws, func, |cx| cx.compute_body(ck, &region))?;
+            // Temporaries of the clauses' expressions come first.
+            out.append(&mut cx.pending);
             out.push(st);
             cx.in_epilogue = true;
             if let Some(r) = ret {
