@@ -3,8 +3,9 @@
 //! counts; plus the attachment counts of attached pointers.
 //!
 //! This is the bare data structure (an interval map keyed by host start, and
-//! a reverse map by device start); the actions of §2.7 that use it are in
-//! `data.rs`. Entries never overlap; a range is *present* when one entry
+//! a reverse map by device start; and the fixed device homes of `declare
+//! link` globals, where their device copies go when they become present);
+//! the actions of §2.7 that use it are in `data.rs`. Entries never overlap; a range is *present* when one entry
 //! contains all of it, *partly present* when it overlaps entries without
 //! being inside one, *not present* otherwise.
 
