@@ -261,20 +261,37 @@ impl Cx<'_> {
 
     /// A constant integer index into something of length `len` (negative
     /// counts from the end), as `usize`.
-    fn const_index(&self, n: &Node, len: i64, what: &str) -> R<usize> {
-        let v = match (n.kind.as_str(), n.get("value")) {
-            ("Constant", Value::Int(i)) => *i as i64,
-            ("UnaryOp", _) if n.node("op").map(|o| o.is("USub")).unwrap_or(false) => match n.node("operand").map(|o| o.get("value")) {
-                Some(Value::Int(i)) => -(*i as i64),
-                _ => return Err(self.err(n, format!("the index of `{what}` must be a constant integer"))),
-            },
-            _ => return Err(self.err(n, format!("the index of `{what}` must be a constant integer"))),
+    fn const_index(&mut self, n: &Node, len: i64, what: &str) -> R<usize> {
+        let v = self.value(n)?;
+        let v = match (&self.f.expr(v.e).kind, is_int(&v.ty)) {
+            (ExprKind::Int(i), true) => *i,
+            _ => return Err(self.err(n, format!("the index of `{what}` must be an integer known at compile time (a constant, `a.ndim - 1`)"))),
         };
         let k = if v < 0 { v + len } else { v };
         if k < 0 || k >= len {
             return Err(self.err(n, format!("index {v} is out of range for `{what}` of length {len}")));
         }
         Ok(k as usize)
+    }
+
+    /// `a op b` folded when both are integer constants (`N - 1`, `a.ndim - 1`).
+    fn fold_int(&mut self, op: &str, a: &Val, b: &Val, ty: &Type, weak: Weak, sp: Span) -> Option<Val> {
+        let (ExprKind::Int(x), ExprKind::Int(y)) = (&self.f.expr(a.e).kind, &self.f.expr(b.e).kind) else { return None };
+        if !is_int(ty) || !is_int(&a.ty) || !is_int(&b.ty) {
+            return None;
+        }
+        let (x, y) = (*x, *y);
+        let r = match op {
+            "Add" => x.wrapping_add(y),
+            "Sub" => x.wrapping_sub(y),
+            "Mult" => x.wrapping_mul(y),
+            "FloorDiv" if y != 0 && ty.scalar().map(|s| s.is_signed()).unwrap_or(false) => {
+                x.wrapping_div(y) - ((x.wrapping_rem(y) != 0 && (x.wrapping_rem(y) < 0) != (y < 0)) as i64)
+            }
+            _ => return None,
+        };
+        let r = ty.scalar()?.wrap_int(r);
+        Some(Val { e: self.mk(ExprKind::Int(r), ty.clone(), sp), ty: ty.clone(), weak })
     }
 
     fn attribute(&mut self, n: &Node) -> R<Val> {
@@ -528,6 +545,9 @@ impl Cx<'_> {
         }
         let (mut ty, weak) = self.promote_vals(n, &a, &b)?;
         let k = kind(&ty);
+        if let Some(v) = self.fold_int(op, &a, &b, &ty, weak, sp) {
+            return Ok(v);
+        }
         match op {
             "Add" | "Sub" | "Mult" => {
                 if k == Kind::Bool {

@@ -237,3 +237,14 @@ def k(s, x):
     let Some((ir, _)) = compile_ok(src, "k", "jit", &[arr(Type::F64, 0), f64s()]) else { return };
     assert!(ir.contains("rint"), "{ir}");
 }
+
+#[test]
+fn compile_time_shape_indices() {
+    let src = r#"
+K = 1
+def k(a, out):
+    out[0] = a.shape[a.ndim - 1] + a.shape[-1] + a.shape[K] + a.shape[2 * K - 1]
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "jit", &[arr(Type::F64, 3), arr(I64, 1)]) else { return };
+    assert!(ir.contains("%a_shape2.3 + %a_shape2.3") && ir.contains("%a_shape1.2"), "{ir}");
+}
