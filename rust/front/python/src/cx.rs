@@ -263,6 +263,9 @@ pub struct Cx<'a> {
     /// True while compiling the epilogue (after the region).
     pub(crate) in_epilogue: bool,
     pub(crate) tmp_count: u32,
+    /// Locals declared by `for` loops (a later loop over the same name
+    /// declares a new one).
+    pub(crate) loop_vars: std::collections::HashSet<LocalId>,
     /// Names of the parameters, in order.
     pub params: Vec<String>,
 }
@@ -285,6 +288,7 @@ impl<'a> Cx<'a> {
             returned: vec![],
             in_epilogue: false,
             tmp_count: 0,
+            loop_vars: Default::default(),
             params: vec![],
         }
     }

@@ -481,6 +481,10 @@ impl Cx<'_> {
         let name = target.str("id").unwrap_or("").to_string();
         let tsp = self.span(target);
         let var = match self.vars.get(&name).cloned() {
+            // A name last bound by another `for` gets a fresh local, as
+            // C's `for (int i = ...)` twice declares two: each loop (and each
+            // kernel `lower` makes of it) then declares its own variable.
+            Some(Var::Scalar { local, .. }) if self.loop_vars.contains(&local) => None,
             Some(Var::Scalar { local, ty }) if is_int(&ty) => Some(local),
             Some(Var::Scalar { ty, .. }) => return Err(self.err(target, format!("`{name}` is {} here; a loop variable must be an integer", dtype_name(&ty)))),
             Some(Var::Array(_) | Var::Tuple(_)) => return Err(self.err(target, format!("`{name}` is an array or a tuple; a loop variable must be an integer"))),
@@ -502,6 +506,7 @@ impl Cx<'_> {
                         let l = self.f.add_local(name.clone(), Type::I64, tsp);
                         self.vars.insert(name.clone(), Var::Scalar { local: l, ty: Type::I64 });
                         self.first_assigned.insert(name.clone(), (tsp, self.region.is_some()));
+                        self.loop_vars.insert(l);
                         init.push(Stmt { kind: StmtKind::Decl(l, Some(lb)), span: tsp });
                         l
                     }
@@ -575,6 +580,7 @@ impl Cx<'_> {
                         let l = self.f.add_local(name.clone(), Type::I64, tsp);
                         self.vars.insert(name.clone(), Var::Scalar { local: l, ty: Type::I64 });
                         self.first_assigned.insert(name.clone(), (tsp, self.region.is_some()));
+                        self.loop_vars.insert(l);
                         Stmt { kind: StmtKind::Decl(l, Some(iv)), span: tsp }
                     }
                 };

@@ -248,3 +248,17 @@ def k(a, out):
     let Some((ir, _)) = compile_ok(src, "k", "jit", &[arr(Type::F64, 3), arr(I64, 1)]) else { return };
     assert!(ir.contains("%a_shape2.3 + %a_shape2.3") && ir.contains("%a_shape1.2"), "{ir}");
 }
+
+#[test]
+fn each_loop_declares_its_own_variable() {
+    let src = r#"
+def k(x, y, z):
+    n = x.shape[0]
+    for i in range(n):
+        y[i] = x[i] * 2.0
+    for i in range(n):
+        z[i] = y[n - 1 - i] + 1.0
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "kernels", &[f64s(), f64s(), f64s()]) else { return };
+    assert_eq!(ir.matches("decl %i.").count(), 2, "{ir}");
+}
