@@ -92,7 +92,16 @@ impl Cx<'_> {
                 let sp = self.span(n);
                 Ok(Val { e: self.convert(&v, &t, sp), ty: t, weak: Weak::No })
             }
-            Callee::Math(m) => self.math(n, &m, &args),
+            Callee::Math(m) => {
+                let v = self.math(n, &m, &args)?;
+                // Python's math.floor/ceil/trunc return an int (NumPy's keep the float type).
+                let python_int = matches!(m.as_str(), "floor" | "ceil" | "trunc") && self.dotted(func).map(|q| q.starts_with("math.")).unwrap_or(false);
+                if python_int && kind(&v.ty) == Kind::Float {
+                    let sp = self.span(n);
+                    return Ok(Val { e: self.convert(&v, &Type::I64, sp), ty: Type::I64, weak: Weak::No });
+                }
+                Ok(v)
+            }
             Callee::Routine(r) => self.routine_call(n, &r, &args),
             Callee::Acc(a) if a.starts_with("atomic.") => {
                 let e = crate::acc::atomic_expr(self, n)?;

@@ -375,3 +375,15 @@ def k(x, f, s, out):
         ],
     );
 }
+
+#[test]
+fn math_floor_is_an_int_numpy_floor_a_float() {
+    let src = r#"
+def k(x, out, fo):
+    for i in range(x.shape[0]):
+        out[i] = math.floor(x[i]) + math.ceil(x[i]) * 100 + math.trunc(x[i]) * 10000
+        fo[i] = np.floor(x[i]) / 2
+        out[math.floor(x[i]) % out.shape[0]] += 1
+"#;
+    check(src, "k", &[Arg::F64s(f64s(25, 13, -9.0, 9.0)), Arg::I64s(vec![0; 25]), Arg::F64s(vec![0.0; 25])]);
+}
