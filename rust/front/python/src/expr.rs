@@ -192,9 +192,10 @@ impl Cx<'_> {
             }
             "Attribute" => self.attribute(n),
             "Call" => self.call_value(n),
-            "Tuple" | "List" => Err(self
-                .err(n, format!("a {} is not a value compiled code can hold here", if n.is("Tuple") { "tuple" } else { "list" }))
-                .with_hint("tuples can be assigned to several names (`a, b = b, a`) and returned")),
+            "Tuple" => Err(self
+                .err(n, "a tuple is not a single value")
+                .with_hint("tuples can be assigned to names (`t = (a, b)`, `a, b = b, a`), indexed with constants and returned")),
+            "List" => Err(self.err(n, "a list cannot be created in compiled code").with_hint("use an array argument, or a tuple of numbers")),
             "Starred" => Err(self.err(n, "`*` unpacking is not supported in compiled code")),
             "NamedExpr" => Err(self.err(n, "assignment expressions (`:=`) are not supported in compiled code")),
             "JoinedStr" | "FormattedValue" => Err(self.err(n, "f-strings are not supported in compiled code")),
@@ -971,9 +972,27 @@ pub(crate) fn describe(kind: &str) -> String {
         "ListComp" | "SetComp" | "DictComp" | "GeneratorExp" => "a comprehension".into(),
         "Dict" => "a dict".into(),
         "Set" => "a set".into(),
+        "List" => "a list".into(),
         "Await" => "`await`".into(),
         "Yield" | "YieldFrom" => "`yield`".into(),
         "Slice" => "a slice".into(),
         other => format!("`{other}`"),
     }
+}
+
+/// The first construct compiled code cannot have inside `n` (a
+/// comprehension, a lambda, a list, …), for reporting it before anything
+/// that depends on it.
+pub(crate) fn find_unsupported(n: &Node) -> Option<&Node> {
+    if matches!(
+        n.kind.as_str(),
+        "Lambda" | "ListComp" | "SetComp" | "DictComp" | "GeneratorExp" | "List" | "Dict" | "Set" | "JoinedStr" | "Yield" | "YieldFrom" | "Await" | "NamedExpr"
+    ) {
+        return Some(n);
+    }
+    n.fields.iter().find_map(|(_, v)| match v {
+        Value::Node(c) => find_unsupported(c),
+        Value::List(items) => items.iter().find_map(|x| if let Value::Node(c) = x { find_unsupported(c) } else { None }),
+        _ => None,
+    })
 }

@@ -112,6 +112,13 @@ impl Cx<'_> {
             Callee::Unknown if func.is("Attribute") && func.node("value").map(|v| self.array_named(v).is_some()).unwrap_or(false) => {
                 Err(self.err(func, format!("array methods (`.{}()`) are not supported in compiled code; write the loop", func.str("attr").unwrap_or("?"))))
             }
+            Callee::Unknown if args.iter().any(|a| crate::expr::find_unsupported(a).is_some()) => {
+                let bad = args.iter().find_map(|a| crate::expr::find_unsupported(a)).unwrap();
+                if bad.is("JoinedStr") {
+                    return Err(self.err(bad, "f-strings are not supported in compiled code"));
+                }
+                Err(self.err(bad, format!("{} is not supported in compiled code", crate::expr::describe(&bad.kind))))
+            }
             Callee::Unknown => {
                 let what = match func.kind.as_str() {
                     "Name" => format!("`{}`", func.str("id").unwrap_or("?")),

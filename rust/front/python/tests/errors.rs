@@ -36,6 +36,7 @@ fn unsupported_constructs_are_named() {
     check("def k(x, n):\n    t = [1, 2]\n", &["list"]);
     check("def k(x, n):\n    t = {1: 2}\n", &["a dict"]);
     check("def k(x, n):\n    t = [i for i in range(3)]\n", &["comprehension"]);
+    check("def k(x, n):\n    x[0] = sum([j for j in range(3)])\n", &["comprehension"]);
     check("def k(x, n):\n    try:\n        pass\n    except Exception:\n        pass\n", &["`try`"]);
     check("def k(x, n):\n    global g\n", &["`global`"]);
     check("def k(x, n):\n    for i in [1, 2]:\n        pass\n", &["`range(...)` and `acc.loop(...)`"]);
