@@ -345,4 +345,27 @@ mod tests {
         t.remove(1000);
         assert!(!t.has_remapped());
     }
+
+    #[test]
+    fn homes_give_fixed_device_addresses_inside_them_only() {
+        let mut t = PresentTable::new();
+        assert_eq!(t.home_of(1000, 8), None);
+        t.set_home(1000, 400, 50_000);
+        t.set_home(2000, 16, 70_000);
+        assert_eq!(t.home_of(1000, 400), Some(50_000), "the whole global");
+        assert_eq!(t.home_of(1100, 40), Some(50_100), "a section at its offset");
+        assert_eq!(t.home_of(1390, 10), Some(50_390));
+        assert_eq!(t.home_of(1390, 11), None, "past the end");
+        assert_eq!(t.home_of(999, 8), None, "before the start");
+        assert_eq!(t.home_of(1500, 8), None, "between homes");
+        assert_eq!(t.home_of(2004, 4), Some(70_004));
+        // Entries come and go; homes stay until removed.
+        t.insert(Entry { host: 1100, bytes: 40, dev: 50_100, structured: 1, dynamic: 0, mapped: true });
+        t.drain();
+        assert_eq!(t.home_of(1100, 40), Some(50_100));
+        t.remove_home(1000);
+        assert_eq!(t.home_of(1100, 40), None);
+        t.clear_homes();
+        assert_eq!(t.home_of(2004, 4), None);
+    }
 }
