@@ -6,8 +6,9 @@
 //!   `present` under `default(present)`.
 //! - `kernels`: a scalar with no clause is `copy`; scalars the region never
 //!   writes are passed by value, which is indistinguishable.
-//! - A scalar that is the target of a `reduction` on an acc loop inside the
-//!   region, and is in no clause of the construct, is `copy` (OpenACC 2.7).
+//! - A scalar (`_Complex` included) that is the target of a `reduction` on
+//!   an acc loop inside the region, and is in no clause of the construct, is
+//!   `copy` (OpenACC 2.7).
 //! - A compute-construct `reduction` implies `copy`.
 //! - A scalar in a data clause of an enclosing `data` construct (or a
 //!   `declare`) is not firstprivate: it is accessed by address (present-or-copy).
@@ -205,6 +206,13 @@ pub fn plan(
                     } else {
                         Mode::Value
                     }
+                }
+                // A `_Complex` loop-reduction variable (or one an enclosing
+                // data construct maps) is copied like a scalar: as an
+                // aggregate firstprivate the loop's result never reached the host.
+                Type::Complex(_) if u.loop_reduction || enclosing_data.contains(&k) => {
+                    implicit = Some(DataClauseKind::Copy);
+                    Mode::ByRef
                 }
                 Type::Complex(_) if c.kind != ComputeKind::Kernels || !(u.written || u.addr_taken) => {
                     implicit = Some(DataClauseKind::CopyIn);

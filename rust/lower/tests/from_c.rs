@@ -480,3 +480,26 @@ fn acc_on_device_is_left_to_each_form_of_a_gpu_program() {
     let k = print::function_to_string(&m, &m.kernels[0].func);
     assert!(!k.contains("$acc_on_device"), "{k}");
 }
+
+#[test]
+fn complex_loop_reduction_variable_is_copied_back() {
+    // The loop's result must reach the host: the variable is captured by
+    // address (implicit copy), not as a firstprivate aggregate.
+    let src = r#"
+#include <complex.h>
+double _Complex f(const double _Complex *x, int n) {
+    double _Complex s = 1.0;
+    #pragma acc parallel copyin(x[0:n])
+    {
+        #pragma acc loop reduction(+:s)
+        for (int i = 0; i < n; i++) s += x[i];
+    }
+    return s;
+}
+"#;
+    let (m, text) = ok(src);
+    let k = &m.kernels[0];
+    let s = k.params.iter().find(|p| p.name == "s").unwrap_or_else(|| panic!("no parameter s: {}", text));
+    assert_eq!(s.kind, ParamKind::DeviceAddr, "{}", text);
+    assert!(!k.params.iter().any(|p| p.kind == ParamKind::Snapshot), "{}", text);
+}
