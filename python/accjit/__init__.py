@@ -15,6 +15,13 @@ for the multicore CPU device and called with NumPy arrays::
     x = np.arange(8, dtype=np.float32); y = np.ones_like(x)
     lib.saxpy(x.size, 2.0, x, y)
 
+Python functions become kernels under decorators (docs/python-kernels.md)::
+
+    @acc.parallel
+    def saxpy(a, x, y):
+        for i in acc.loop(len(x)):
+            y[i] = a * x[i] + y[i]
+
 See docs/python-api.md for the full reference, docs/data-environment.md for
 the data API and ``acc.profile()`` for profiling.
 """
@@ -28,6 +35,8 @@ from ._runtime import __all__ as _runtime_all
 from ._data import *  # noqa: F401,F403
 from ._data import __all__ as _data_all
 from .profile import Profile, profile  # noqa: F401
+from ._pykernel import *  # noqa: F401,F403  (parallel, kernels, serial, jit, routine, loop, atomic, ...)
+from ._pykernel import __all__ as _pykernel_all
 
 __version__ = _core.__version__
 
@@ -43,4 +52,5 @@ __all__ = [
     *_data_all,
     "profile",
     "Profile",
+    *_pykernel_all,
 ]

@@ -23,6 +23,7 @@
 
 use crate::hash::{hash128, Hasher128};
 use crate::program::Program;
+use crate::python::PyKernel;
 use crate::Options;
 use lru::LruCache;
 use std::num::NonZeroUsize;
@@ -80,6 +81,22 @@ pub(crate) fn compile_lock() -> MutexGuard<'static, ()> {
 pub fn key(name: &str, text: &str, opts: &Options, device_type: &str) -> u128 {
     let mut h = Hasher128::new();
     h.str(ENGINE_VERSION).str(name).str(text).str(device_type);
+    hash_options(&mut h, opts);
+    h.finish()
+}
+
+/// The key of a Python kernel: its request text (which holds the function's
+/// file and source, every routine it calls and the constants it froze), the
+/// argument types of the call, the device type and the options.
+pub fn key_python(request: &str, args: &[accjit_front_python::ArgType], opts: &Options, device_type: &str) -> u128 {
+    let mut h = Hasher128::new();
+    h.str(ENGINE_VERSION).str("python").str(request).str(device_type);
+    h.str(&format!("{args:?}"));
+    hash_options(&mut h, opts);
+    h.finish()
+}
+
+fn hash_options(h: &mut Hasher128, opts: &Options) {
     h.u64(opts.defines.len() as u64);
     for (n, v) in &opts.defines {
         h.str(n);
@@ -101,7 +118,6 @@ pub fn key(name: &str, text: &str, opts: &Options, device_type: &str) -> u128 {
     let t = &b.tuning;
     h.u64(t.simd as u64).u64(t.avx512 as u64).u64(t.nontemporal_bytes.map_or(u64::MAX, |n| n as u64));
     h.u64(b.clif_verify as u64).u64(b.disasm as u64);
-    h.finish()
 }
 
 pub(crate) fn lookup(key: u128) -> Option<Arc<Program>> {
@@ -165,19 +181,44 @@ pub(crate) fn insert(key: u128, program: Arc<Program>) {
     lru().put(key, Entry { program, deps });
 }
 
+/// Python kernels: a second LRU of the same capacity (they have no files to
+/// revalidate: the request text holds every source they were built from),
+/// counted in the same statistics.
+fn py_lru() -> MutexGuard<'static, LruCache<u128, Arc<PyKernel>>> {
+    static CACHE: OnceLock<Mutex<LruCache<u128, Arc<PyKernel>>>> = OnceLock::new();
+    let m = CACHE.get_or_init(|| Mutex::new(LruCache::new(NonZeroUsize::new(CAPACITY).expect("nonzero"))));
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(crate) fn lookup_python(key: u128) -> Option<Arc<PyKernel>> {
+    let found = py_lru().get(&key).cloned();
+    let counter = if found.is_some() { &HITS } else { &MISSES };
+    counter.fetch_add(1, Ordering::Relaxed);
+    found
+}
+
+pub(crate) fn peek_python(key: u128) -> Option<Arc<PyKernel>> {
+    py_lru().get(&key).cloned()
+}
+
+pub(crate) fn insert_python(key: u128, kernel: Arc<PyKernel>) {
+    py_lru().put(key, kernel);
+}
+
 pub fn stats() -> CacheStats {
     CacheStats {
         hits: HITS.load(Ordering::Relaxed),
         misses: MISSES.load(Ordering::Relaxed),
         stale: STALE.load(Ordering::Relaxed),
         compilations: COMPILATIONS.load(Ordering::Relaxed),
-        entries: lru().len() as u64,
+        entries: (lru().len() + py_lru().len()) as u64,
     }
 }
 
 /// Empties the cache and resets the counters.
 pub fn clear() {
     lru().clear();
+    py_lru().clear();
     for c in [&HITS, &MISSES, &STALE, &COMPILATIONS] {
         c.store(0, Ordering::Relaxed);
     }

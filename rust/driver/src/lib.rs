@@ -29,6 +29,7 @@ mod ctype;
 mod gpu;
 mod hash;
 mod program;
+mod python;
 mod rt;
 
 pub use accjit_back_clif::{Trampoline, Tuning};
@@ -36,6 +37,7 @@ pub use cache::{clear as clear_cache, stats as cache_stats, CacheStats, CAPACITY
 pub use ctype::{type_name, ParamInfo};
 pub use hash::{hash128, Hasher128};
 pub use program::{run_main, FunctionInfo, Program, RunError, Timings};
+pub use python::{compile_python, LoopReport, PyKernel, RegionReport};
 
 use accjit_ir::validate::Stage;
 use accjit_ir::{Diagnostic, Diagnostics, Module, Severity, SourceMap, Span};
@@ -253,8 +255,15 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
     let mut sm = SourceMap::new();
     let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
     let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
-    let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    build_parsed(name, sm, module, opts, device, t0)
+}
+
+/// The stages after a front end, for every source language: `lower`, the
+/// Cranelift back end, the kernel slots and (nvidia) the PTX. `t0` is when
+/// the front end started (the `parse` time runs from it to now).
+fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, device: &str, t0: Instant) -> Result<Program, CompileError> {
     let t1 = Instant::now();
 
     let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };

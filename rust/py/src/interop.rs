@@ -34,6 +34,9 @@ pub struct CudaArray {
     pub stream: Option<usize>,
     /// (kind, itemsize) of the elements: NumPy typestr letters.
     pub elem: (u8, usize),
+    /// Extents (C-contiguous: the only layout accepted); Python kernels
+    /// pass them as the array's shape.
+    pub shape: Vec<i64>,
     /// A DLPack capsule to keep alive for the call (its deleter runs when it drops).
     pub keep: Option<Py<PyAny>>,
 }
@@ -100,7 +103,7 @@ fn from_cai(d: &Bound<'_, PyDict>, device: Option<i32>) -> PyResult<CudaArray> {
     };
     let elem = typestr_elem(&typestr)?;
     let bytes = c_contiguous_bytes(&shape, strides.as_deref(), elem.1)?;
-    Ok(CudaArray { ptr, bytes, readonly, device, stream, elem, keep: None })
+    Ok(CudaArray { ptr, bytes, readonly, device, stream, elem, shape, keep: None })
 }
 
 // --- DLPack (https://dmlc.github.io/dlpack/latest/c_api.html) ------------------
@@ -168,6 +171,7 @@ fn from_dlpack(a: &Bound<'_, PyAny>, device: i32) -> PyResult<CudaArray> {
         device: Some(device),
         stream: None,
         elem: (kind, elem_size),
+        shape,
         keep: Some(cap.clone().into_any().unbind()),
     })
 }

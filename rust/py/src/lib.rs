@@ -8,6 +8,8 @@
 //! - [`data`]: the OpenACC data API on NumPy arrays (`_core.data_api`: views,
 //!   memory, waits, devices, `acc.data` regions) with readable variable names.
 //! - [`profile`]: profiling sessions for `acc.profile()`.
+//! - [`pykernel`]: `Dispatcher`, the call path of Python kernels
+//!   (`@acc.parallel` & co.): specialisation per argument types, marshalling.
 //! - Errors: `CompileError` (file/line/col, rendered diagnostics) and
 //!   `AccError` (spec error code, variable, host range); a hosted C program
 //!   that ends early raises `AccError`, `ProgramExit` or `ProgramAbort`
@@ -23,6 +25,7 @@ mod interop;
 mod marshal;
 mod module;
 mod profile;
+mod pykernel;
 mod runtime;
 
 use module::PyProgram;
@@ -176,5 +179,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runtime::register(m)?;
     data::register(m)?;
     profile::register(m)?;
+    pykernel::register(m)?;
     Ok(())
 }
