@@ -299,3 +299,26 @@ fn invalid_ir_between_stages_is_an_internal_error_in_debug_builds() {
         assert!(r.is_ok(), "release builds skip the validator");
     }
 }
+
+#[test]
+fn python_keys_depend_on_request_arguments_and_device() {
+    use accjit_front_python::{ArgType, Layout};
+    let o = Options::default();
+    let arr = |layout, writable| ArgType::Array { elem: accjit_ir::Type::F64, ndim: 2, layout, writable };
+    let args = [arr(Layout::C, true), ArgType::Scalar(accjit_ir::Type::I64)];
+    let k = cache::key_python("(Request 0 0 0 0)", &args, &o, "multicore");
+    assert_eq!(k, cache::key_python("(Request 0 0 0 0)", &args, &o, "multicore"));
+    assert_ne!(k, cache::key_python("(Request 0 0 0 1)", &args, &o, "multicore"));
+    assert_ne!(k, cache::key_python("(Request 0 0 0 0)", &args, &o, "host"));
+    for other in [arr(Layout::F, true), arr(Layout::Strided, true), arr(Layout::C, false)] {
+        assert_ne!(k, cache::key_python("(Request 0 0 0 0)", &[other, args[1].clone()], &o, "multicore"));
+    }
+    assert_ne!(k, cache::key("(Request 0 0 0 0)", "", &o, "multicore"), "C and Python keys never meet");
+}
+
+#[test]
+fn a_malformed_python_request_is_an_error_not_a_panic() {
+    let _s = serial();
+    let e = compile_python("(Request 0 0", &[], &Options::default()).err().expect("an error");
+    assert!(e.headline.contains("malformed kernel tree"), "{}", e.headline);
+}
