@@ -69,7 +69,8 @@ def test_comprehension():
     @acc.parallel
     def k(x):
         for i in acc.loop(x.shape[0]):
-            x[i] = sum([j for j in range(3)])  # ERR
+            t = [j * 2 for j in range(3)]  # ERR
+            x[i] = t[0]
 
     compile_error(lambda: k(x10()), k, "# ERR", "comprehension")
 
