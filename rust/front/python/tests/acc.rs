@@ -497,3 +497,34 @@ def h(a, n):
     let Some(ir) = ok(src, "h", "parallel", "None", &[f64_2d(), scalar(Type::I64)]) else { return };
     has(&ir, "#acc loop collapse(2) private(t)");
 }
+
+#[test]
+fn reductions_reach_the_nested_partitioned_loops_that_update_the_variable() {
+    let src = r#"
+def f(a, n, m):
+    s = 0.0
+    for i in acc.loop(n, gang=True, reduction={"+": "s"}):
+        for j in acc.loop(m, vector=True):
+            s += a[i, j]
+        for j in range(m):
+            s += 1.0
+    return s
+"#;
+    let args = [f64_2d(), scalar(Type::I64), scalar(Type::I64)];
+    let Some(ir) = ok(src, "f", "parallel", "None", &args) else { return };
+    has(&ir, "#acc loop gang reduction(+: s)");
+    has(&ir, "#acc loop vector reduction(+: s)");
+    // A sequential loop runs in one executor: no reduction of its own.
+    lacks(&ir, "#acc loop seq reduction");
+    let src = r#"
+def g(a, n, m):
+    s = 0.0
+    for i in acc.loop(n, gang=True):
+        for j in acc.loop(m, vector=True):
+            s += a[i, j]
+    return s
+"#;
+    let Some(ir) = ok(src, "g", "parallel", r#"{"reduction": {"+": "s"}}"#, &args) else { return };
+    has(&ir, "#acc loop gang reduction(+: s)");
+    has(&ir, "#acc loop vector reduction(+: s)");
+}

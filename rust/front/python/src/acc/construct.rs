@@ -12,8 +12,9 @@
 //!   the spec's implicit `firstprivate`;
 //! - a reduction on the decorator (or `with acc.parallel(reduction=...)`)
 //!   also applies to the acc loops of the region that update the variable,
-//!   as a combined `parallel loop reduction` does: without it the lanes of a
-//!   vector loop would race on the gang's copy;
+//!   as a combined `parallel loop reduction` does, and a loop's reduction to
+//!   the partitioned loops nested in it that update it: without it the
+//!   lanes of a vector loop would race on the gang's copy;
 //! - arrays referenced in a region with no clause get an implicit clause
 //!   ([`implicit_clauses`]).
 
@@ -107,26 +108,26 @@ fn check_reduction_clashes(cx: &Cx, c: &Clauses) -> R<()> {
     Ok(())
 }
 
-/// Give the construct's reduction to the acc loops of `b` that write the
-/// variable and do not reduce it themselves (outermost such loops only: the
-/// loop's reduction covers what is nested in it).
-fn propagate_reduction(cx: &mut Cx, b: &mut Block, op: accjit_ir::RedOp, l: LocalId, v: &VarRef) {
+/// Give a reduction (of the construct, or of a loop for what is nested in
+/// it) to every partitioned acc loop of `b` that updates the variable and
+/// does not reduce it itself: each level that splits the updates among
+/// executors needs its own private copies, as `reduction` on each loop of
+/// a nest gives them in C.
+pub(crate) fn propagate_reduction(cx: &mut Cx, b: &mut Block, op: accjit_ir::RedOp, l: LocalId, v: &VarRef) {
     for s in &mut b.stmts {
         match &mut s.kind {
-            StmtKind::For { body, acc: Some(d), init, cond, step } => {
-                let is_seq = d.tuning.default.seq;
+            StmtKind::For { body, acc: Some(d), .. } => {
+                let partitioned = !d.tuning.default.seq;
                 let reduced = d.reductions.iter().any(|r| r.vars.iter().any(|x| root_local(&cx.f, x) == Some(l)));
-                if !is_seq && !reduced && writes_local(&cx.f, body, l) {
+                if partitioned && !reduced && writes_local(&cx.f, body, l) {
                     let mut x = v.clone();
                     x.root = vars::clone_expr(&mut cx.f, v.root);
                     x.base = vars::clone_expr(&mut cx.f, v.base);
                     x.addr = vars::clone_expr(&mut cx.f, v.addr);
                     x.bytes = vars::clone_expr(&mut cx.f, v.bytes);
                     d.reductions.push(Reduction { op, vars: vec![x], span: v.span });
-                } else if !reduced {
-                    let _ = (init, cond, step);
-                    propagate_reduction(cx, body, op, l, v);
                 }
+                propagate_reduction(cx, body, op, l, v);
             }
             StmtKind::For { body, acc: None, .. } | StmtKind::While(_, body) | StmtKind::DoWhile(body, _) | StmtKind::Block(body) => {
                 propagate_reduction(cx, body, op, l, v)

@@ -82,6 +82,23 @@ pub(crate) fn for_loop(cx: &mut Cx, for_stmt: &Node, call: &Node) -> Result<Stmt
     c.check_deferred(cx)?;
     let mut stmt = stmt;
     auto_private(cx, &mut stmt);
+    // The loop's reductions of whole scalars reach the partitioned loops
+    // nested in it that update the same variable.
+    if let StmtKind::For { body, acc: Some(d), .. } = &mut stmt.kind {
+        let reds: Vec<(accjit_ir::RedOp, LocalId, accjit_ir::VarRef)> = d
+            .reductions
+            .iter()
+            .flat_map(|r| r.vars.iter().map(move |v| (r.op, v.clone())))
+            .filter(|(_, v)| v.sections.is_empty())
+            .filter_map(|(op, v)| match (&cx.f.expr(v.root).kind, &cx.f.expr(v.base).kind) {
+                (ExprKind::Local(a), ExprKind::Local(b)) if a == b => Some((op, *a, v)),
+                _ => None,
+            })
+            .collect();
+        for (op, l, v) in reds {
+            super::construct::propagate_reduction(cx, body, op, l, &v);
+        }
+    }
     let depth = c.nests.iter().map(|n| n.0).max().unwrap_or(1).max(k);
     if depth > 1 {
         inner_plain(&mut stmt, depth - 1);
