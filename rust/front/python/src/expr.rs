@@ -8,7 +8,7 @@
 use crate::cx::{ArrayVar, Cx, EnvItem, Stride, Val, Var};
 use crate::tree::{Node, Value};
 use crate::types::{can_assign, dtype_name, is_int, kind, promote, Kind, Weak};
-use accjit_ir::{build, BinOp, Diagnostic, ExprId, ExprKind, Scalar, Span, Type, UnOp};
+use accjit_ir::{build, BinOp, Block, Diagnostic, ExprId, ExprKind, LocalId, Scalar, Span, Stmt, StmtKind, Type, UnOp};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -162,13 +162,22 @@ impl Cx<'_> {
             "Compare" => self.compare(n),
             "IfExp" => {
                 let c = self.cond(sub(n, "test")?)?;
-                let a = self.value(sub(n, "body")?)?;
-                let b = self.value(sub(n, "orelse")?)?;
+                let (a, ea) = self.value_effects(sub(n, "body")?)?;
+                let (b, eb) = self.value_effects(sub(n, "orelse")?)?;
                 let (ty, weak) = self.promote_vals(n, &a, &b)?;
-                let a = self.convert(&a, &ty, sp);
-                let b = self.convert(&b, &ty, sp);
-                let e = self.mk(ExprKind::Cond(c, a, b), ty.clone(), sp);
-                Ok(Val { e, ty, weak })
+                if ea.is_empty() && eb.is_empty() {
+                    let a = self.convert(&a, &ty, sp);
+                    let b = self.convert(&b, &ty, sp);
+                    let e = self.mk(ExprKind::Cond(c, a, b), ty.clone(), sp);
+                    return Ok(Val { e, ty, weak });
+                }
+                // A side holds statements (an atomic capture): only the chosen
+                // side may run them, so the choice becomes an `if`.
+                let t = self.temp_local("c", ty.clone(), sp);
+                let then = self.store_after(t, ea, &a, sp);
+                let els = self.store_after(t, eb, &b, sp);
+                self.pending.push(Stmt { kind: StmtKind::If(c, then, els), span: sp });
+                Ok(Val { e: build::load_local(&mut self.f, t, sp), ty, weak })
             }
             "Subscript" => {
                 let base = sub(n, "value")?;
@@ -840,13 +849,80 @@ impl Cx<'_> {
         }
     }
 
+    /// The value of `n` and the statements its evaluation queued (atomic
+    /// captures): those must run only where the value is computed. The
+    /// declarations of temporaries stay queued.
+    pub(crate) fn value_effects(&mut self, n: &Node) -> R<(Val, Vec<Stmt>)> {
+        let saved = std::mem::take(&mut self.pending);
+        let r = self.value(n);
+        let queued = std::mem::replace(&mut self.pending, saved);
+        let v = r?;
+        let mut effects = vec![];
+        for s in queued {
+            if matches!(s.kind, StmtKind::Decl(_, None)) {
+                self.pending.push(s);
+            } else {
+                effects.push(s);
+            }
+        }
+        Ok((v, effects))
+    }
+
+    /// `effects` then `t = v`, as a block.
+    fn store_after(&mut self, t: LocalId, effects: Vec<Stmt>, v: &Val, sp: Span) -> Block {
+        let ty = self.f.local(t).ty.clone();
+        let saved = std::mem::take(&mut self.pending);
+        let x = self.convert(v, &ty, sp);
+        let p = build::local(&mut self.f, t, sp);
+        let a = build::assign(&mut self.f, p, x, sp);
+        let decls = std::mem::replace(&mut self.pending, saved);
+        self.pending.extend(decls);
+        let mut stmts = effects;
+        stmts.push(build::expr_stmt(a, sp));
+        Block::new(stmts)
+    }
+
     fn boolop(&mut self, n: &Node) -> R<Val> {
         let sp = self.span(n);
         let is_and = n.node("op").map(|o| o.is("And")).unwrap_or(false);
         let vals = n.nodes("values");
         let mut items = vec![];
-        for v in &vals {
-            items.push(self.value(v)?);
+        let mut effects = vec![];
+        for (k, v) in vals.iter().enumerate() {
+            if k == 0 {
+                items.push(self.value(v)?);
+                effects.push(vec![]);
+            } else {
+                let (x, e) = self.value_effects(v)?;
+                items.push(x);
+                effects.push(e);
+            }
+        }
+        if effects.iter().any(|e| !e.is_empty()) {
+            // An operand after the first holds statements (an atomic
+            // capture): it runs only when the operands before it did not
+            // decide, as Python's short circuit says: t = a; if (!t) { ...; t = b }.
+            let mut ty = items[0].ty.clone();
+            let mut weak = items[0].weak;
+            for v in &items[1..] {
+                if !v.ty.is_arith() || !ty.is_arith() {
+                    return Err(self.err(n, "operands of `and`/`or` must be numbers or booleans"));
+                }
+                let (t, w) = promote((&ty, weak), (&v.ty, v.weak));
+                ty = t;
+                weak = w;
+            }
+            let t = self.temp_local("b", ty.clone(), sp);
+            let first = self.store_after(t, vec![], &items[0].clone(), sp);
+            self.pending.extend(first.stmts);
+            for (v, eff) in items[1..].iter().zip(effects.into_iter().skip(1)) {
+                let cur = Val { e: build::load_local(&mut self.f, t, sp), ty: ty.clone(), weak: Weak::No };
+                let tr = self.truth(&cur, sp);
+                let go_on = if is_and { tr } else { self.mk(ExprKind::Unary(UnOp::LogNot, tr), Type::I32, sp) };
+                let body = self.store_after(t, eff, v, sp);
+                self.pending.push(Stmt { kind: StmtKind::If(go_on, body, Block::default()), span: sp });
+            }
+            return Ok(Val { e: build::load_local(&mut self.f, t, sp), ty, weak });
         }
         if items.iter().all(|v| v.ty == Type::BOOL) {
             // Truth values: C's short-circuit operators.

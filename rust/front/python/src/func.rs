@@ -167,7 +167,16 @@ fn declare_param(
 
 /// Declare every parameter of a function (all parameter locals first),
 /// then the stride locals of C/F arrays with their initialising statements.
-fn declare_params(cx: &mut Cx, names: &[String], keys: &[ParamKey], span: Span) -> (Vec<EntryParam>, Vec<Type>, Vec<Stmt>) {
+/// `extra` locals (the results buffer, a routine's out pointers) are
+/// declared right after the parameters, so that they can become the next
+/// parameters; then the stride locals.
+fn declare_params(
+    cx: &mut Cx,
+    names: &[String],
+    keys: &[ParamKey],
+    extra: &[(&str, Type)],
+    span: Span,
+) -> (Vec<EntryParam>, Vec<Type>, Vec<Stmt>, Vec<LocalId>) {
     let mut plan = vec![];
     let mut sig = vec![];
     let mut pending = vec![];
@@ -175,6 +184,7 @@ fn declare_params(cx: &mut Cx, names: &[String], keys: &[ParamKey], span: Span) 
         let (var, computed) = declare_param(&mut cx.f, name, key, i, span, &mut plan, &mut sig);
         pending.push((name.clone(), var, computed));
     }
+    let extra: Vec<LocalId> = extra.iter().map(|(n, t)| cx.f.add_local(*n, t.clone(), span)).collect();
     let mut stmts = vec![];
     for (name, mut var, computed) in pending {
         if let Var::Array(a) = &mut var {
@@ -192,7 +202,7 @@ fn declare_params(cx: &mut Cx, names: &[String], keys: &[ParamKey], span: Span) 
         cx.vars.insert(name, var);
     }
     cx.params = names.to_vec();
-    (plan, sig, stmts)
+    (plan, sig, stmts, extra)
 }
 
 pub(crate) fn key_of(a: &ArgType) -> ParamKey {
@@ -280,10 +290,10 @@ fn host_readable(n: Option<&Node>, known: &HashSet<String>, env: &HashMap<String
                 || matches!(env.get(id), Some(EnvItem::Const { .. } | EnvItem::Module(_) | EnvItem::Func(_)))
                 || crate::cx::BUILTINS.contains(&id)
         }
-        "Subscript" => {
-            // a.shape[k] only (not array elements).
-            n.node("value").map(|v| v.is("Attribute") && v.str("attr") == Some("shape")).unwrap_or(false) && host_readable(n.node("value"), known, env)
-        }
+        // a.shape[k], and elements of parameter arrays (read on the host
+        // before the region: the host copy is current then).
+        "Subscript" => host_readable(n.node("value"), known, env) && host_readable(n.node("slice"), known, env),
+        "Slice" => false,
         "Call" => {
             let f = n.node("func");
             let callee_ok = match f {
@@ -346,8 +356,8 @@ pub(crate) fn compile_entry(sh: &mut Shared, req: &Node, args: &[ArgType]) -> R<
         let r = req.str("ref").unwrap_or(&name).to_string();
         let entry_fn = Function::new(name.clone(), FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, span);
         let mut cx = Cx::new(sh, entry_fn, file.clone(), env, FnKind::Jit, Ret::Buffer { local: None, types: None, first: span });
-        let (plan, sig, prelude) = declare_params(&mut cx, &names, &keys, span);
-        let results = cx.f.add_local("__results", Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), span);
+        let (plan, sig, prelude, extra) = declare_params(&mut cx, &names, &keys, &[("__results", Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)))], span);
+        let results = extra[0];
         let (fid, ret) = cx.specialise(&r, &keys, span)?;
         let mut call_args = vec![];
         for p in 0..sig.len() {
@@ -408,10 +418,10 @@ pub(crate) fn compile_entry(sh: &mut Shared, req: &Node, args: &[ArgType]) -> R<
     };
     let entry_fn = Function::new(name.clone(), FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Export, span);
     let mut cx = Cx::new(sh, entry_fn, file.clone(), env.clone(), fn_kind, Ret::Buffer { local: None, types: None, first: span });
-    let (mut plan, mut sig, prelude) = declare_params(&mut cx, &names, &keys, span);
     // The results buffer is the local after the parameters; it becomes a
     // parameter only when the function returns something.
-    let results = cx.f.add_local("__results", Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), span);
+    let (mut plan, mut sig, prelude, extra) = declare_params(&mut cx, &names, &keys, &[("__results", Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)))], span);
+    let results = extra[0];
     cx.ret = Ret::Buffer { local: Some(results), types: None, first: span };
     let mut out = prelude;
     let body = func.nodes("body");
@@ -532,16 +542,12 @@ impl Cx<'_> {
         // through pointer parameters after its own.
         let tuple_arity = first_return(&body_nodes).and_then(|r| r.node("value")).filter(|v| v.is("Tuple")).map(|v| v.nodes("elts").len());
         let mut cx = Cx::new(&mut *self.sh, placeholder, file, env, FnKind::Routine(def.level), Ret::Value { func: id, ty: None, first: span });
-        let (_, mut sig, prelude) = declare_params(&mut cx, &names, keys, span);
-        if let Some(k) = tuple_arity {
-            let mut outs = vec![];
-            for j in 0..k {
-                // Typed when the first `return` fixes the element types.
-                outs.push(cx.f.add_local(format!("__out{j}"), Type::ptr(Type::Void), span));
-                sig.push(Type::ptr(Type::Void));
-            }
-            // The out parameters must directly follow the others.
-            debug_assert!(outs.iter().enumerate().all(|(j, l)| l.index() == sig.len() - k + j));
+        // Out pointers, typed when the first `return` fixes the element types.
+        let out_names: Vec<String> = (0..tuple_arity.unwrap_or(0)).map(|j| format!("__out{j}")).collect();
+        let extra: Vec<(&str, Type)> = out_names.iter().map(|n| (n.as_str(), Type::ptr(Type::Void))).collect();
+        let (_, mut sig, prelude, outs) = declare_params(&mut cx, &names, keys, &extra, span);
+        if !outs.is_empty() {
+            sig.extend(outs.iter().map(|_| Type::ptr(Type::Void)));
             cx.ret = Ret::Outs { func: id, outs, types: None, first: span };
         }
         cx.f.sig = FuncSig { params: sig, ret: Type::Void, variadic: false };

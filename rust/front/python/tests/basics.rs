@@ -47,3 +47,34 @@ def total(x):
     assert_eq!(e.params.last(), Some(&EntryParam::Results));
     assert!(ir.contains("serial"), "{ir}");
 }
+
+#[test]
+fn results_parameter_follows_the_array_parameters() {
+    // (2-D C arrays have stride locals: the results buffer must still be
+    // the parameter after the arrays'.)
+    let src = r#"
+def k(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i, 0]
+    return s
+"#;
+    let Some((_, e)) = compile_ok(src, "k", "serial", &[arr(Type::F64, 2)]) else { return };
+    assert_eq!(e.params.len(), 4);
+}
+
+#[test]
+fn routine_out_parameters_follow_the_array_parameters() {
+    let src = r#"
+@acc.routine
+def first_two(a, i):
+    return a[i, 0], a[i, 1]
+
+def k(a, out):
+    for i in acc.loop(a.shape[0]):
+        p, q = first_two(a, i)
+        out[i] = p + q
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "parallel", &[arr(Type::F64, 2), f64s()]) else { return };
+    assert!(ir.contains("%i.3: i64, %__out0.4: *f64, %__out1.5: *f64)"), "the out pointers are the parameters after the others:\n{ir}");
+}

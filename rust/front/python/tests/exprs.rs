@@ -262,3 +262,24 @@ def k(x, y, z):
     let Some((ir, _)) = compile_ok(src, "k", "kernels", &[f64s(), f64s(), f64s()]) else { return };
     assert_eq!(ir.matches("decl %i.").count(), 2, "{ir}");
 }
+
+#[test]
+fn short_circuit_keeps_captures_conditional() {
+    let src = r#"
+def k(x, t, calls, out):
+    for i in acc.loop(x.shape[0]):
+        if x[i] > t or acc.atomic.add(calls, 0, 1) < 0:
+            out[i] = 1
+        if x[i] > t and acc.atomic.add(calls, 1, 1) >= 0:
+            out[i] += 10
+        out[i] += acc.atomic.add(calls, 2, 1) if x[i] > 0.5 else 0
+"#;
+    let Some((ir, _)) = compile_ok(src, "k", "parallel", &[f64s(), scalar(Type::F64), arr(I64, 1), arr(I64, 1)]) else { return };
+    if std::env::var("SHOW_IR").is_ok() {
+        eprintln!("{ir}");
+    }
+    // Each capture sits inside an `if` (it runs only when its operand is evaluated).
+    let captures = ir.lines().filter(|l| l.contains("atomic")).count();
+    assert_eq!(captures, 3, "{ir}");
+    assert!(ir.lines().filter(|l| l.trim_start().starts_with("if ")).count() >= 5, "{ir}");
+}

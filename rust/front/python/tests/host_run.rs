@@ -387,3 +387,20 @@ def k(x, out, fo):
 "#;
     check(src, "k", &[Arg::F64s(f64s(25, 13, -9.0, 9.0)), Arg::I64s(vec![0; 25]), Arg::F64s(vec![0.0; 25])]);
 }
+
+#[test]
+fn scalar_floor_division_by_constants() {
+    let src = r#"
+def k(out, v):
+    out[0] = v // 2
+    w = v
+    steps = 0
+    while w != 1 and steps < 1000:
+        w = w // 2 if w % 2 == 0 else 3 * w + 1
+        steps += 1
+    return v // 2, v % 3, -v // 2, -v % 3, steps
+"#;
+    for v in [6, 7, -7, 27] {
+        check(src, "k", &[Arg::I64s(vec![0; 2]), Arg::I64(v)]);
+    }
+}

@@ -130,6 +130,7 @@ pub fn try_compile_kw(src: &str, name: &str, kind: &str, keywords: &str, args: &
             if let Err(d) = accjit_ir::validate::validate(&m, accjit_ir::validate::Stage::Parsed) {
                 panic!("invalid IR: {}\n{}", d.render(&sm), accjit_ir::print::module_to_string(&m));
             }
+            check_entry(&m, &e);
             Ok((m, e))
         }
         Err(d) => Err(d.render(&sm)),
@@ -159,5 +160,15 @@ pub fn compile_err(src: &str, name: &str, kind: &str, args: &[ArgType]) -> Optio
     match try_compile(src, name, kind, args)? {
         Ok((m, _)) => panic!("expected an error, got:\n{}", accjit_ir::print::module_to_string(&m)),
         Err(d) => Some(d),
+    }
+}
+
+/// The entry function's parameters are the plan's, in order: one per plan
+/// item, `Results` last and bound to the `__results` local.
+pub fn check_entry(m: &Module, e: &Entry) {
+    let f = m.functions.iter().find(|f| f.name == e.name).expect("the entry function");
+    assert_eq!(f.sig.params.len(), e.params.len(), "entry parameters vs plan:\n{}", accjit_ir::print::module_to_string(m));
+    if e.params.last() == Some(&accjit_front_python::EntryParam::Results) {
+        assert_eq!(f.locals[e.params.len() - 1].name, "__results", "{}", accjit_ir::print::module_to_string(m));
     }
 }
