@@ -24,6 +24,9 @@ pub enum AbiType {
     I64Ptr,
     /// `const char *` (NUL-terminated; `name`, `loc`, device-type lists).
     CStr,
+    /// `double` (only in [`FORTRAN_ENTRY_POINTS`]: [`ENTRY_POINTS`] are all
+    /// 64-bit integer registers).
+    F64,
 }
 
 /// One runtime entry point.
@@ -80,6 +83,103 @@ pub const ENTRY_POINTS: &[EntryPoint] = &[
 /// The entry point called `name`.
 pub fn entry_point(name: &str) -> Option<&'static EntryPoint> {
     ENTRY_POINTS.iter().find(|e| e.name == name)
+}
+
+// --- Fortran runtime ---------------------------------------------------------
+
+/// `unit, fmt, fmt_len, loc`: `unit` 6 (or -1, `*`) is stdout, 0 stderr, 5
+/// stdin; a null `fmt` or `fmt_len` 0 is list-directed (`print *`,
+/// `write(*,*)`), else `fmt` is the format's text with its parentheses
+/// (`(I5, F8.3)`), not NUL-terminated.
+const F_IO_BEGIN: &[AbiType] = &[I64, Ptr, I64, CStr];
+/// `buf, buf_len, fmt, fmt_len, loc`: internal I/O on a character variable.
+const F_IO_BEGIN_INTERNAL: &[AbiType] = &[Ptr, I64, Ptr, I64, CStr];
+
+/// The Fortran runtime library: I/O statements, `stop`, and the intrinsic
+/// subroutines with state (docs/fortran.md). Separate from [`ENTRY_POINTS`]
+/// because these take `double`s; the front end declares each as an
+/// ordinary extern with this signature (IR `i64`/`f64`/pointers) and the
+/// JIT resolves it by name like every runtime symbol.
+///
+/// One I/O statement is a `*_begin`, one call per item (in order), then
+/// `*_end`, all on the same thread; `*_end` returns the statement's
+/// `iostat` (0, -1 end of file, > 0 an error). Without an `iostat=` the
+/// front end ignores it: errors (a bad format, unreadable input) have then
+/// already ended the program with gfortran's message, as gfortran does.
+/// `kind_bytes` is the item's kind (1, 2, 4, 8 for integers and logicals;
+/// 4 or 8 for reals and complex: a `real(4)` value is passed widened to
+/// `double` and printed with `float`'s precision).
+pub const FORTRAN_ENTRY_POINTS: &[EntryPoint] = &[
+    entry(F_WRITE_BEGIN, F_IO_BEGIN, Void),
+    entry(F_WRITE_BEGIN_INTERNAL, F_IO_BEGIN_INTERNAL, Void),
+    // v, kind_bytes
+    entry(F_WRITE_I64, &[I64, I64], Void),
+    entry(F_WRITE_F64, &[F64, I64], Void),
+    // re, im, kind_bytes
+    entry(F_WRITE_C64, &[F64, F64, I64], Void),
+    // v (nonzero: .true.), kind_bytes
+    entry(F_WRITE_LOGICAL, &[I64, I64], Void),
+    // p, len
+    entry(F_WRITE_STR, &[Ptr, I64], Void),
+    // -> iostat
+    entry(F_WRITE_END, &[], I64),
+    entry(F_READ_BEGIN, F_IO_BEGIN, Void),
+    entry(F_READ_BEGIN_INTERNAL, F_IO_BEGIN_INTERNAL, Void),
+    // p (an integer of kind_bytes), kind_bytes
+    entry(F_READ_I64, &[Ptr, I64], Void),
+    // p (a real of kind_bytes), kind_bytes
+    entry(F_READ_F64, &[Ptr, I64], Void),
+    // p (two reals of kind_bytes), kind_bytes
+    entry(F_READ_C64, &[Ptr, I64], Void),
+    // p (a logical of kind_bytes), kind_bytes
+    entry(F_READ_LOGICAL, &[Ptr, I64], Void),
+    // p, len (blank-padded)
+    entry(F_READ_STR, &[Ptr, I64], Void),
+    // -> iostat
+    entry(F_READ_END, &[], I64),
+    // Statement options between `*_begin` and the first item:
+    // `advance='no'` (no record end at `*_end`).
+    entry(F_IO_NONADVANCING, &[], Void),
+    // code, quiet, is_error, msg (null: none), msg_len: `stop`/`error stop`
+    // with an integer code (msg null) or a message; never returns.
+    entry(F_STOP, &[I64, I64, I64, Ptr, I64], Void),
+    // p (n reals of kind_bytes), n, kind_bytes: uniform in [0, 1)
+    entry(F_RANDOM_NUMBER, &[Ptr, I64, I64], Void),
+    // size_out (null or an i32), put (null or put_n i32s), put_n, get (null or get_n i32s), get_n
+    entry(F_RANDOM_SEED, &[Ptr, Ptr, I64, Ptr, I64], Void),
+    // out (a real of kind_bytes), kind_bytes
+    entry(F_CPU_TIME, &[Ptr, I64], Void),
+    // count, count_kind, rate, rate_kind, max, max_kind: each pointer null
+    // when absent; kinds are integer kinds 4/8, or -4/-8 for a real `count_rate`
+    entry(F_SYSTEM_CLOCK, &[Ptr, I64, Ptr, I64, Ptr, I64], Void),
+];
+
+pub const F_WRITE_BEGIN: &str = "__accjit_f_write_begin";
+pub const F_WRITE_BEGIN_INTERNAL: &str = "__accjit_f_write_begin_internal";
+pub const F_WRITE_I64: &str = "__accjit_f_write_i64";
+pub const F_WRITE_F64: &str = "__accjit_f_write_f64";
+pub const F_WRITE_C64: &str = "__accjit_f_write_c64";
+pub const F_WRITE_LOGICAL: &str = "__accjit_f_write_logical";
+pub const F_WRITE_STR: &str = "__accjit_f_write_str";
+pub const F_WRITE_END: &str = "__accjit_f_write_end";
+pub const F_READ_BEGIN: &str = "__accjit_f_read_begin";
+pub const F_READ_BEGIN_INTERNAL: &str = "__accjit_f_read_begin_internal";
+pub const F_READ_I64: &str = "__accjit_f_read_i64";
+pub const F_READ_F64: &str = "__accjit_f_read_f64";
+pub const F_READ_C64: &str = "__accjit_f_read_c64";
+pub const F_READ_LOGICAL: &str = "__accjit_f_read_logical";
+pub const F_READ_STR: &str = "__accjit_f_read_str";
+pub const F_READ_END: &str = "__accjit_f_read_end";
+pub const F_IO_NONADVANCING: &str = "__accjit_f_io_nonadvancing";
+pub const F_STOP: &str = "__accjit_f_stop";
+pub const F_RANDOM_NUMBER: &str = "__accjit_f_random_number";
+pub const F_RANDOM_SEED: &str = "__accjit_f_random_seed";
+pub const F_CPU_TIME: &str = "__accjit_f_cpu_time";
+pub const F_SYSTEM_CLOCK: &str = "__accjit_f_system_clock";
+
+/// The Fortran runtime entry point called `name`.
+pub fn fortran_entry_point(name: &str) -> Option<&'static EntryPoint> {
+    FORTRAN_ENTRY_POINTS.iter().find(|e| e.name == name)
 }
 
 /// `__accjit_launch`'s `flags` bit: the kernel runs on the calling thread
@@ -220,6 +320,19 @@ mod tests {
             assert!(!e.params.contains(&Void), "{}: a void parameter", e.name);
         }
         assert_eq!(entry_point("__accjit_nothing"), None);
+    }
+
+    #[test]
+    fn fortran_entry_points_are_unique_and_apart_from_the_others() {
+        for (i, e) in FORTRAN_ENTRY_POINTS.iter().enumerate() {
+            assert!(e.name.starts_with("__accjit_f_"), "{}", e.name);
+            assert!(FORTRAN_ENTRY_POINTS[..i].iter().all(|o| o.name != e.name), "{} twice", e.name);
+            assert_eq!(fortran_entry_point(e.name), Some(e));
+            assert_eq!(entry_point(e.name), None, "{} in both tables", e.name);
+            assert!(!e.params.contains(&Void), "{}: a void parameter", e.name);
+        }
+        // the back ends pass every ENTRY_POINTS argument in an integer register
+        assert!(ENTRY_POINTS.iter().all(|e| !e.params.contains(&F64) && e.ret != F64));
     }
 
     #[test]

@@ -39,6 +39,7 @@ fn abi_type(t: accjit_abi::AbiType) -> Type {
         AbiType::PtrPtr => Type::ptr(void_ptr()),
         AbiType::I64Ptr => Type::ptr(Type::I64),
         AbiType::CStr => char_ptr(),
+        AbiType::F64 => Type::F64,
     }
 }
 
