@@ -241,3 +241,23 @@ def test_zero_size_arrays_of_every_dtype(dtype):
     y = np.zeros((0, 4), dtype=dtype)
     (negate_2d if dtype == "bool" else affine_2d)(x, y)
     assert y.shape == (0, 4)
+
+
+@acc.jit
+def echo_scalar_and_element(v, x):
+    return v, x[1], x[0] * 2
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_results_of_every_dtype(dtype, rng):
+    """A scalar argument, an element and an expression come back whole (complex64 results
+    hold both halves in one 8-byte cell slot: PYBUGS pytests #2)."""
+    x = rand(rng, 3, dtype) if dtype == "bool" else rand(rng, 3, dtype, 1, 50)  # x[0] * 2 fits int8
+    v = x[2]
+    got = echo_scalar_and_element(v, x)
+    want = echo_scalar_and_element.py_func(v, x)
+    assert len(got) == 3
+    for g, w in zip(got, want):
+        assert g == w, (got, want)
+    if np.dtype(dtype).kind == "c":
+        assert all(complex(g).imag != 0 for g in got)

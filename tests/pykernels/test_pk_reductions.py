@@ -7,9 +7,7 @@ kernels, serial and @acc.jit regions (mirrors core/072-079, 120, 121, 133, 135, 
 import numpy as np
 import pytest
 
-from pkutil import FLOAT_DTYPES, INT_DTYPES, NUM_DTYPES, REAL_DTYPES, SIGNED_DTYPES, acc, assert_same, pybug, rand
-
-C64_BUG = [pytest.param(d, marks=pybug(2)) if d == "complex64" else d for d in NUM_DTYPES]
+from pkutil import FLOAT_DTYPES, INT_DTYPES, NUM_DTYPES, REAL_DTYPES, SIGNED_DTYPES, acc, assert_same, rand
 
 N = 600
 
@@ -99,7 +97,7 @@ def scalar(dtype, v):
     return np.dtype(dtype).type(v)
 
 
-@pytest.mark.parametrize("dtype", C64_BUG)
+@pytest.mark.parametrize("dtype", NUM_DTYPES)
 def test_sum(dtype, rng):
     dt = np.dtype(dtype)
     x = rand(rng, N, dt)
@@ -131,7 +129,7 @@ def product_inputs(rng, dt):
     return rng.uniform(0.97, 1.03, N).astype(dt)
 
 
-@pytest.mark.parametrize("dtype", C64_BUG)
+@pytest.mark.parametrize("dtype", NUM_DTYPES)
 def test_product(dtype, rng):
     dt = np.dtype(dtype)
     x = product_inputs(rng, dt)
@@ -285,7 +283,6 @@ def row_sums_and_total(a, rows):
     return total
 
 
-@pybug(1, run=False)
 def test_nested_loop_reductions(rng):
     a = rand(rng, (64, 300), "float64")
     rows = np.zeros(64)
@@ -305,7 +302,6 @@ def all_levels(a):
     return s
 
 
-@pybug(1, run=False)
 def test_gang_worker_vector_reduction(rng):
     a = rand(rng, (9, 10, 70), "int32")
     assert all_levels(a) == int(a.sum(dtype=np.int64))
@@ -321,7 +317,6 @@ def collapsed_max(a):
     return best
 
 
-@pybug(5)
 def test_collapsed_loop_reduction(rng):
     a = rand(rng, (31, 47), "float32")
     want = (a * (np.arange(31)[:, None] + 1).astype(np.float32)).max()

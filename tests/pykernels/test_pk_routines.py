@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from pkutil import acc, assert_same, pybug, rand
+from pkutil import acc, assert_same, rand
 
 N = 3000
 
@@ -69,7 +69,6 @@ def apply_nested(x, y):
         y[i] = poly_of_clamped(x[i], 0.9, 1.7)
 
 
-@pybug(3)
 def test_nested_routine_calls(rng):
     x = rand(rng, N, "float64")
     y = np.zeros_like(x)

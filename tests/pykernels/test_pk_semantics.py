@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from pkutil import FLOAT_DTYPES, SIGNED_DTYPES, acc, assert_same, pybug, rand
+from pkutil import FLOAT_DTYPES, SIGNED_DTYPES, acc, assert_same, rand
 
 N = 300
 
@@ -557,7 +557,6 @@ def short_circuit(x, t, calls, out):
             out[i] += 10
 
 
-@pybug(4)
 def test_or_and_short_circuit(rng):
     x = rand(rng, N, "float64", 0.0, 1.0)
     calls = np.zeros(2, dtype=np.int64)

@@ -237,6 +237,23 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
     Ok(data)
 }
 
+/// A value stored in memory (a Python kernel's 16-byte results cell, see
+/// `accjit_front_python::EntryParam::Results`) as a Python value.
+pub fn unmarshal_cell(py: Python<'_>, ty: &Type, cell: [u64; 2]) -> PyResult<Py<PyAny>> {
+    unmarshal(py, ty, cell_as_slots(ty, cell))
+}
+
+/// A results cell rearranged as return slots. The cell holds the bytes a
+/// store of the value leaves: the same as the return slots except for
+/// `complex<f32>`, whose halves are 8 contiguous bytes in the first slot
+/// (the return convention puts them in two slots).
+fn cell_as_slots(ty: &Type, cell: [u64; 2]) -> [u64; 2] {
+    match ty {
+        Type::Complex(Scalar::F32) => [cell[0] & 0xffff_ffff, cell[0] >> 32],
+        _ => cell,
+    }
+}
+
 /// The return slots as a Python value.
 pub fn unmarshal(py: Python<'_>, ret: &Type, slots: [u64; 2]) -> PyResult<Py<PyAny>> {
     let r = slots[0];
@@ -295,5 +312,16 @@ mod tests {
         assert_eq!(required_dtype(&Type::ptr(Type::F64)).as_deref(), Some("uint64"));
         assert_eq!(required_dtype(&Type::Array(Box::new(Type::I32), Some(4))).as_deref(), Some("int32"));
         assert_eq!(required_dtype(&Type::Void), None);
+    }
+
+    #[test]
+    fn complex64_cells_hold_both_halves_in_the_first_slot() {
+        let (re, im) = (1.5f32, -2.25f32);
+        let cell = [re.to_bits() as u64 | ((im.to_bits() as u64) << 32), 0x5555];
+        let [a, b] = cell_as_slots(&Type::Complex(Scalar::F32), cell);
+        assert_eq!((f32::from_bits(a as u32), f32::from_bits(b as u32)), (re, im));
+        let cell = [2.5f64.to_bits(), (-4.0f64).to_bits()];
+        assert_eq!(cell_as_slots(&Type::Complex(Scalar::F64), cell), cell);
+        assert_eq!(cell_as_slots(&Type::F32, [7, 9]), [7, 9]);
     }
 }

@@ -477,7 +477,7 @@ impl Dispatcher {
         })?
         .map_err(|e| crate::errors::call_failure(py, &format!("{}()", self.name), e))?;
         let vals: Vec<Py<PyAny>> =
-            spec.kernel.entry.results.iter().zip(out.iter()).map(|(t, cell)| crate::marshal::unmarshal(py, t, *cell)).collect::<PyResult<_>>()?;
+            spec.kernel.entry.results.iter().zip(out.iter()).map(|(t, cell)| crate::marshal::unmarshal_cell(py, t, *cell)).collect::<PyResult<_>>()?;
         Ok(match vals.len() {
             0 => py.None(),
             1 => vals.into_iter().next().unwrap_or_else(|| py.None()),
