@@ -101,11 +101,14 @@ const F_IO_BEGIN_INTERNAL: &[AbiType] = &[Ptr, I64, Ptr, I64, CStr];
 /// ordinary extern with this signature (IR `i64`/`f64`/pointers) and the
 /// JIT resolves it by name like every runtime symbol.
 ///
-/// One I/O statement is a `*_begin`, one call per item (in order), then
-/// `*_end`, all on the same thread; `*_end` returns the statement's
-/// `iostat` (0, -1 end of file, > 0 an error). Without an `iostat=` the
-/// front end ignores it: errors (a bad format, unreadable input) have then
-/// already ended the program with gfortran's message, as gfortran does.
+/// One I/O statement is a `*_begin`, its options (`__accjit_f_io_*`), one
+/// call per item (in order), then `*_end`, all on the same thread (an item
+/// may itself do I/O: statements nest); `*_end` returns the statement's
+/// `iostat` (0, -1 end of file, > 0 an error, gfortran's numbers). Unless
+/// the statement called `__accjit_f_io_iostat` (it has `iostat=`), an error
+/// (a bad format, unreadable input, end of file) ends the program with
+/// gfortran's message and exit status 2, as gfortran does; after an error
+/// the statement's remaining items are ignored.
 /// `kind_bytes` is the item's kind (1, 2, 4, 8 for integers and logicals;
 /// 4 or 8 for reals and complex: a `real(4)` value is passed widened to
 /// `double` and printed with `float`'s precision).
@@ -140,6 +143,8 @@ pub const FORTRAN_ENTRY_POINTS: &[EntryPoint] = &[
     // Statement options between `*_begin` and the first item:
     // `advance='no'` (no record end at `*_end`).
     entry(F_IO_NONADVANCING, &[], Void),
+    // `iostat=` (also `err=`/`end=`): errors do not end the program, `*_end` returns them.
+    entry(F_IO_IOSTAT, &[], Void),
     // code, quiet, is_error, msg (null: none), msg_len: `stop`/`error stop`
     // with an integer code (msg null) or a message; never returns.
     entry(F_STOP, &[I64, I64, I64, Ptr, I64], Void),
@@ -171,6 +176,7 @@ pub const F_READ_LOGICAL: &str = "__accjit_f_read_logical";
 pub const F_READ_STR: &str = "__accjit_f_read_str";
 pub const F_READ_END: &str = "__accjit_f_read_end";
 pub const F_IO_NONADVANCING: &str = "__accjit_f_io_nonadvancing";
+pub const F_IO_IOSTAT: &str = "__accjit_f_io_iostat";
 pub const F_STOP: &str = "__accjit_f_stop";
 pub const F_RANDOM_NUMBER: &str = "__accjit_f_random_number";
 pub const F_RANDOM_SEED: &str = "__accjit_f_random_seed";
