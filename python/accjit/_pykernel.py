@@ -54,6 +54,14 @@ _COMPUTE = {
                        "device_type"),
 }
 _ROUTINE_LEVELS = ("seq", "vector", "worker", "gang")
+# Other spellings of clauses (the front end's acc/clause.rs `canonical`): the
+# modifiers spelled into the keyword, the legacy present_or_* names, dtype=.
+_CLAUSE_ALIASES = {
+    "copyin_readonly": "copyin", "copyout_zero": "copyout", "create_zero": "create",
+    "pcopy": "copy", "present_or_copy": "copy", "pcopyin": "copyin", "present_or_copyin": "copyin",
+    "pcopyout": "copyout", "present_or_copyout": "copyout", "pcreate": "create",
+    "present_or_create": "create", "dtype": "device_type",
+}
 
 
 def _params_of(fn) -> list:
@@ -330,7 +338,7 @@ def _check_clauses(kind: str, clauses: dict):
     if allowed is None:
         return
     for k in clauses:
-        if k not in allowed:
+        if _CLAUSE_ALIASES.get(k, k) not in allowed:
             hint = ""
             if k in ("async", "if", "self"):
                 hint = f"; spell it {k}_= (a Python keyword)"

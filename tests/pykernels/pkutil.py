@@ -98,8 +98,25 @@ def compile_error(call, fn, marker, *substrings):
 
     code = linecache.getline(getattr(fn, "py_func", fn).__code__.co_filename, want_line).split("#")[0].strip()
     assert code in text, f"expected the source line {code!r} in:\n{text}"
+    assert_caret_under_column(e)
     assert_process_lives_on()
     return e
+
+
+def assert_caret_under_column(e):
+    """The rendered error shows the reported line as `LINE | source` and, under it, a caret
+    line `    | ^^^` whose first `^` is at the reported column (1-based)."""
+    rendered = getattr(e, "rendered", "") or ""
+    lines = rendered.splitlines()
+    head = f"{e.line} | "
+    for k, text in enumerate(lines[:-1]):
+        if text.startswith(head):
+            caret = lines[k + 1]
+            assert caret.strip().startswith("| ^") or caret.lstrip().startswith("|"), f"no caret line under:\n{rendered}"
+            col = caret.index("^") - len(head) + 1
+            assert col == e.col, f"caret at column {col}, the error says {e.col}:\n{rendered}"
+            return
+    raise AssertionError(f"the source line {e.line} is not shown as '{head}...' in:\n{rendered}")
 
 
 _alive = None

@@ -448,6 +448,100 @@ def test_default_none_with_unlisted_array():
     compile_error(lambda: k(x10()), k, "# ERR", "x", "default")
 
 
+
+# ---- clause and nesting rules (mirror tests/conformance/errors/) ----
+
+def test_device_type_group_with_a_data_clause():
+    def make():
+        @acc.parallel(device_type={"*": {"copy": ["x"]}})
+        def k(x):  # ERR
+            for i in acc.loop(x.shape[0]):
+                x[i] = 1.0
+        return k
+
+    decorator_error(make, "# ERR", "copy", "device type")
+
+
+def test_tile_size_not_a_constant():
+    @acc.parallel
+    def k(x, n):
+        for i in acc.loop(x.shape[0], tile=(n,)):  # ERR
+            x[i] = 1.0
+
+    compile_error(lambda: k(x10(), 3), k, "# ERR", "tile", "constant")
+
+
+def test_update_directive_inside_a_region():
+    @acc.parallel
+    def k(x):
+        for i in acc.loop(x.shape[0]):
+            acc.update_self(x)  # ERR
+
+    compile_error(lambda: k(x10()), k, "# ERR", "update_self", "compute region")
+
+
+def test_gang_loop_inside_a_gang_loop():
+    @acc.parallel
+    def k(x):
+        for i in acc.loop(x.shape[0], gang=True):
+            for j in acc.loop(3, gang=True):  # ERR
+                x[i] = 1.0
+
+    compile_error(lambda: k(x10()), k, "# ERR", "gang", "nested")
+
+
+def test_gang_loop_inside_a_vector_loop():
+    @acc.parallel
+    def k(x):
+        for i in acc.loop(x.shape[0], vector=True):
+            for j in acc.loop(3, gang=True):  # ERR
+                x[i] = 1.0
+
+    compile_error(lambda: k(x10()), k, "# ERR", "level")
+
+
+def test_gang_loop_in_a_vector_routine():
+    @acc.routine("vector")
+    def fill_row(x, i):
+        for j in acc.loop(3, gang=True):  # ERR
+            x[i] = 1.0
+
+    @acc.parallel
+    def k(x):
+        for i in acc.loop(x.shape[0]):
+            fill_row(x, i)
+
+    compile_error(lambda: k(x10()), fill_row, "# ERR", "gang", "routine vector")
+
+
+def test_async_queue_not_an_integer():
+    @acc.jit
+    def k(x):
+        acc.wait(async_=1.5)  # ERR
+
+    compile_error(lambda: k(x10()), k, "# ERR", "async_", "integer", "float64")
+
+
+def test_atomic_capture_block_of_one_statement():
+    @acc.parallel
+    def k(x):
+        for i in acc.loop(x.shape[0]):
+            with acc.atomic("capture"):
+                x[i] += 1  # ERR
+
+    compile_error(lambda: k(x10()), k, "# ERR", "capture", "two statements")
+
+
+def test_returning_the_loop_variable():
+    @acc.parallel
+    def k(x):
+        for i in acc.loop(x.shape[0]):
+            x[i] = 1.0
+        return i  # ERR
+
+    e = compile_error(lambda: k(x10()), k, "# ERR", "`i`", "inside the compute region", "initialise it")
+    assert f":{line_of(k, 'for i in')}:" in e.rendered  # the note points at the first assignment
+
 # ---- argument errors (the dispatcher) ----
 
 @pytest.mark.parametrize("bad", ["float16", "object", "str", "datetime"])
