@@ -641,6 +641,9 @@ impl FnCx<'_> {
         self.e.place(&head);
         let field = self.e.reg(PtxTy::B32);
         self.e.line(&format!("shr.b32 {field}, {old}, {sh};"));
+        // Only the value's own bits: the neighbours' would make a bool read as
+        // true (a `&&` reduction into a 1-byte bool never became false).
+        self.e.line(&format!("and.b32 {field}, {field}, {};", (1u32 << bits) - 1));
         let cur = self.cast_scalar(&field, Scalar::U32, s);
         self.e.line(&format!("mov.b32 {old_v}, {cur};"));
         let n = f(self, &old_v)?;
