@@ -11,6 +11,9 @@
 #    (ACCJIT_DISCRETE_HOST=1), as a cross-check of the discrete-memory semantics;
 # 3. benchmarks/bench_pykernels.py --device nvidia (Python kernels vs acc.c vs CuPy),
 #    full output in results/bench_pykernels_nvidia.txt;
+# 4. notebooks/03_python_kernels.ipynb on nvidia (the @acc.jit Jacobi solver in acc.data,
+#    checked against NumPy; tests/test_api.py::test_notebook_03_executes with
+#    ACC_DEVICE_TYPE=nvidia), output in results/notebook03_nvidia.txt;
 # then a short table. PYK_BENCH_ARGS adds benchmark options (e.g. --quick).
 set -u
 cd "$(dirname "$0")/../.."
@@ -40,10 +43,18 @@ echo "== benchmarks/bench_pykernels.py --device nvidia"
 "$PY" benchmarks/bench_pykernels.py --device nvidia ${PYK_BENCH_ARGS:-} 2>&1 | tee "$OUT/bench_pykernels_nvidia.txt"
 bench_rc=${PIPESTATUS[0]}
 
+echo "== notebooks/03_python_kernels.ipynb on nvidia"
+ACC_DEVICE_TYPE=nvidia MPLBACKEND=Agg "$PY" -m pytest -q -p no:cacheprovider tests/test_api.py \
+    -k notebook_03 -rfE >"$OUT/notebook03_nvidia.txt" 2>&1
+nb_rc=$?
+nb_line=$(grep -E '(passed|failed|error|skipped)' "$OUT/notebook03_nvidia.txt" | tail -1)
+echo "$nb_line"
+
 echo
 echo "== summary (pykernels on nvidia)"
 printf '%-34s %-6s %s\n' "part" "rc" "result"
 printf '%-34s %-6s %s\n' "tests/pykernels (nvidia)" "$suite_rc" "$suite_line"
 printf '%-34s %-6s %s\n' "test_pk_data (discrete host)" "$disc_rc" "$disc_line"
+printf '%-34s %-6s %s\n' "notebook 03 (nvidia)" "$nb_rc" "$nb_line"
 printf '%-34s %-6s %s\n' "bench_pykernels (nvidia)" "$bench_rc" "$(grep -c 'yes$' "$OUT/bench_pykernels_nvidia.txt") of 4 kernels correct"
-grep -E '^(saxpy|Jacobi|sum|matmul|first call|Python-kernel call)' "$OUT/bench_pykernels_nvidia.txt"
+grep -E '^(kernel|saxpy|Jacobi|sum|matmul|first call|cached call|@acc.jit|1-gang|parallel loop)' "$OUT/bench_pykernels_nvidia.txt"
