@@ -10,7 +10,7 @@ NumPy. Then the costs of the call path: the first call of a never-seen Python
 kernel (source → request → front end → IR → code → run, ms) and what a call that
 hits the in-memory cache adds over the same C function called through acc.c (µs).
 
-    python benchmarks/bench_pykernels.py [--device multicore|host|nvidia] [--quick] [--reps N]
+    python benchmarks/bench_pykernels.py [--device multicore|host|nvidia] [--quick] [--reps N] [--stat median|best]
 
 Targets (issue 10): Python kernel ≥ 0.95× its C twin, ≥ 1.0× Numba parallel on
 multicore; first call ≤ 30 ms on multicore; cached call ≤ 3 µs over acc.c.
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -167,11 +168,13 @@ if HAVE_NUMBA:
 ROUNDS = 5
 
 
-def race(contenders, reps):
-    """Best time of each contender (None stays None), in interleaved rounds (the
-    order reversed every other round; the shared machine's speed drifts)."""
+def race(contenders, reps, stat):
+    """Each contender's time (None stays None), over calls made in interleaved
+    rounds (the order reversed every other round; the shared machine's speed
+    drifts): ``stat`` "median" of all timed calls (the default: one call that
+    caught a burst of memory bandwidth does not decide the row) or "best"."""
     fs = [f for f in contenders if f is not None]
-    bests = {id(f): float("inf") for f in fs}
+    times = {id(f): [] for f in fs}
     per_round = max(2, -(-reps // ROUNDS))
     for r in range(ROUNDS):
         for f in (fs if r % 2 == 0 else fs[::-1]):
@@ -180,19 +183,23 @@ def race(contenders, reps):
             for _ in range(per_round):
                 t = time.perf_counter()
                 f()
-                bests[id(f)] = min(bests[id(f)], time.perf_counter() - t)
-    return [None if f is None else bests[id(f)] for f in contenders]
+                times[id(f)].append(time.perf_counter() - t)
+    pick = min if stat == "best" else statistics.median
+    return [None if f is None else pick(times[id(f)]) for f in contenders]
 
 
-def per_call(f, k):
-    """Best per-call time over 5 batches of k // 5 calls."""
-    f()
-    best = float("inf")
-    for _ in range(5):
+def per_call_pair(f_py, f_c, k):
+    """Best per-call time of each of the two over 7 batches of k // 7 calls,
+    the batches alternating between them (so that both see the same load)."""
+    f_py(), f_c()
+    best = [float("inf"), float("inf")]
+    for r in range(14):
+        which = r % 2
+        f = (f_py, f_c)[which]
         t = time.perf_counter()
-        for _ in range(k // 5):
+        for _ in range(k // 7):
             f()
-        best = min(best, (time.perf_counter() - t) / (k // 5))
+        best[which] = min(best[which], (time.perf_counter() - t) / (k // 7))
     return best
 
 
@@ -226,7 +233,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", default=os.environ.get("ACC_DEVICE_TYPE") or "multicore")
     ap.add_argument("--quick", action="store_true", help="small sizes, few repetitions")
-    ap.add_argument("--reps", type=int, default=None)
+    ap.add_argument("--reps", type=int, default=None, help="timed calls per kernel and contender")
+    ap.add_argument("--stat", choices=("median", "best"), default="median",
+                    help="time of a contender: median (default) or best of its calls")
     ap.add_argument("--n", type=int, default=None, help="saxpy/sum length")
     ap.add_argument("--m", type=int, default=None, help="Jacobi grid side")
     ap.add_argument("--mm", type=int, default=None, help="matmul side")
@@ -313,7 +322,7 @@ def main(argv=None) -> int:
              cupy_or_none(lambda: cP @ cQ) if cp is not None else None, ok_matmul),
         ]
         for name, f_py, f_c, f_nb, f_cp, ok in kernels:
-            t_py, t_c, t_nb, t_cp = race([f_py, f_c, f_nb, f_cp], reps)
+            t_py, t_c, t_nb, t_cp = race([f_py, f_c, f_nb, f_cp], reps, args.stat)
             rows.append((name, t_py, t_c, t_nb, t_cp, ok))
     finally:
         for arr in (x, y, A, B, P, Q, R):
@@ -323,12 +332,9 @@ def main(argv=None) -> int:
     t_first = first_call_ms(device)
     yt = np.zeros(16, dtype=np.float32)
     k = 4000 if quick else 40000
-    t_py_tiny = per_call(lambda: py_tiny(yt), k // 4)
-    t_c_tiny = per_call(lambda: lib.tiny(16, yt), k // 4)
-    t_py_one = per_call(lambda: py_one(yt), k)
-    t_c_one = per_call(lambda: lib.one(yt), k)
-    t_py_nop = per_call(lambda: py_nop(7), k)
-    t_c_nop = per_call(lambda: lib.nop(7), k)
+    t_py_tiny, t_c_tiny = per_call_pair(lambda: py_tiny(yt), lambda: lib.tiny(16, yt), k // 4)
+    t_py_one, t_c_one = per_call_pair(lambda: py_one(yt), lambda: lib.one(yt), k)
+    t_py_nop, t_c_nop = per_call_pair(lambda: py_nop(7), lambda: lib.nop(7), k)
 
     def ms(t):
         return f"{'—':>9}" if t is None else f"{t * 1e3:9.3f}"
@@ -340,7 +346,7 @@ def main(argv=None) -> int:
     print(f"{'kernel (' + device + ')':<22} {'Python':>9} {'acc.c':>9} {'vs C':>7} {'Numba':>9} {'vs Nb':>7} {'CuPy':>9} {'vs CuPy':>7}  ok")
     for name, t_py, t_c, t_nb, t_cp, ok in rows:
         print(f"{name:<22} {ms(t_py)} {ms(t_c)} {ratio(t_c, t_py)} {ms(t_nb)} {ratio(t_nb, t_py)} {ms(t_cp)} {ratio(t_cp, t_py)}  {'yes' if ok else 'WRONG'}")
-    print(f"{'(ms, best of ' + str(reps) + ')':<22} targets: vs C ≥ 0.95×, vs Numba ≥ 1.0× (multicore)")
+    print(f"{'(ms, ' + args.stat + ' of ' + str(ROUNDS * max(2, -(-reps // ROUNDS))) + ')':<22} targets: vs C ≥ 0.95×, vs Numba ≥ 1.0× (multicore)")
     print(f"{'first call of a new kernel':<34} {t_first * 1e3:9.2f} ms   target ≤ 30 ms (multicore)")
     print(f"{'cached call, µs':<34} {'Python':>9} {'acc.c':>9} {'added':>9}")
     for what, tp, tc in (("@acc.jit / C function, no kernel", t_py_nop, t_c_nop),
