@@ -8,6 +8,8 @@
 //! - The spec's public routines (`acc_*`, with `openacc.h` signatures) are in
 //!   `capi.rs`; the same routines as safe Rust returning
 //!   `Result<_, AccError>` are [`api`] (for the Python bindings).
+//! - The Fortran runtime library (`__accjit_f_*`: I/O statements, `stop`,
+//!   `random_number`...) is in `fortran/`.
 //! - [`symbols`] lists all of them with their addresses for the JIT linker.
 //!
 //! Devices: `host` (the calling thread) and `multicore` (the default: a
@@ -37,6 +39,7 @@ pub mod data;
 pub mod deep;
 pub mod device;
 pub mod error;
+pub mod fortran;
 pub mod hosted;
 pub mod launch;
 pub mod memory;
@@ -115,9 +118,11 @@ pub fn libc_overrides() -> Vec<(String, usize)> {
 macro_rules! symbol_table {
     ($($m:ident :: $f:ident),* $(,)?) => {
         /// Name → address of every `extern "C"` function generated code may
-        /// call (`__accjit_*` and every public `acc_*` routine).
+        /// call (`__accjit_*`, `__accjit_f_*` and every public `acc_*` routine).
         pub fn symbols() -> Vec<(String, usize)> {
-            vec![$((stringify!($f).to_string(), $m::$f as *const () as usize)),*]
+            let mut v = vec![$((stringify!($f).to_string(), $m::$f as *const () as usize)),*];
+            v.extend(fortran::symbols());
+            v
         }
     };
 }

@@ -1,9 +1,10 @@
 //! The runtime's `extern "C"` entry points agree with the runtime ABI table
 //! (`accjit_abi::ENTRY_POINTS`) that lowering and the back ends generate
-//! calls from: each is exported to the JIT linker, and its Rust definition
+//! calls from (and the Fortran runtime's table, `FORTRAN_ENTRY_POINTS`,
+//! that the Fortran front end calls): each is exported to the JIT linker, and its Rust definition
 //! has the table's parameter and result types.
 
-use accjit_abi::{AbiType, ENTRY_POINTS};
+use accjit_abi::{AbiType, ENTRY_POINTS, FORTRAN_ENTRY_POINTS};
 
 /// The ABI type of a Rust parameter or result type as the runtime writes it.
 fn abi_type(rust: &str) -> AbiType {
@@ -11,6 +12,7 @@ fn abi_type(rust: &str) -> AbiType {
     match t.as_str() {
         "" | "()" => AbiType::Void,
         "i64" => AbiType::I64,
+        "f64" => AbiType::F64,
         "*const c_char" | "*mut c_char" => AbiType::CStr,
         "*const i64" | "*mut i64" => AbiType::I64Ptr,
         "*mut *mut c_void" | "*const *mut c_void" => AbiType::PtrPtr,
@@ -56,7 +58,7 @@ fn runtime_entry_points_match_the_abi_table() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
     let sources = rust_sources(std::path::Path::new(dir));
     let symbols = accjit_runtime::symbols();
-    for e in ENTRY_POINTS {
+    for e in ENTRY_POINTS.iter().chain(FORTRAN_ENTRY_POINTS) {
         let exported = symbols.iter().find(|(n, _)| n == e.name);
         assert!(matches!(exported, Some((_, addr)) if *addr != 0), "{} is not exported to the JIT linker", e.name);
         let (params, ret) = definition(&sources, e.name).unwrap_or_else(|| panic!("{} is not defined in rust/runtime/src", e.name));

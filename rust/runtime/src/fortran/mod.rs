@@ -1,0 +1,48 @@
+//! The Fortran runtime library: what compiled Fortran calls beyond the
+//! OpenACC ABI (names and signatures: `accjit_abi::FORTRAN_ENTRY_POINTS`,
+//! docs/fortran.md). It knows nothing of the Fortran front end.
+//!
+//! - `io.rs`: `print`/`write`/`read` statements item by item (list-directed
+//!   and formatted, external units and internal files, `iostat`), with
+//!   `format.rs` (format specifications and their walk) and `edit.rs` (the
+//!   text of each edit descriptor, byte for byte as gfortran).
+//! - `stop.rs`: `stop` / `error stop`.
+//! - `intrinsics.rs`: `random_number`, `random_seed`, `cpu_time`, `system_clock`.
+
+pub mod edit;
+pub mod format;
+pub mod intrinsics;
+pub mod io;
+pub mod stop;
+
+/// Name → address of every Fortran runtime entry point, for the JIT linker.
+pub fn symbols() -> Vec<(String, usize)> {
+    macro_rules! table {
+        ($($m:ident :: $f:ident),* $(,)?) => { vec![$((stringify!($f).to_string(), $m::$f as *const () as usize)),*] };
+    }
+    table!(
+        io::__accjit_f_write_begin,
+        io::__accjit_f_write_begin_internal,
+        io::__accjit_f_write_i64,
+        io::__accjit_f_write_f64,
+        io::__accjit_f_write_c64,
+        io::__accjit_f_write_logical,
+        io::__accjit_f_write_str,
+        io::__accjit_f_write_end,
+        io::__accjit_f_read_begin,
+        io::__accjit_f_read_begin_internal,
+        io::__accjit_f_read_i64,
+        io::__accjit_f_read_f64,
+        io::__accjit_f_read_c64,
+        io::__accjit_f_read_logical,
+        io::__accjit_f_read_str,
+        io::__accjit_f_read_end,
+        io::__accjit_f_io_nonadvancing,
+        io::__accjit_f_io_iostat,
+        stop::__accjit_f_stop,
+        intrinsics::__accjit_f_random_number,
+        intrinsics::__accjit_f_random_seed,
+        intrinsics::__accjit_f_cpu_time,
+        intrinsics::__accjit_f_system_clock,
+    )
+}
