@@ -145,8 +145,9 @@ pub const FORTRAN_ENTRY_POINTS: &[EntryPoint] = &[
     entry(F_IO_NONADVANCING, &[], Void),
     // `iostat=` (also `err=`/`end=`): errors do not end the program, `*_end` returns them.
     entry(F_IO_IOSTAT, &[], Void),
-    // code, quiet, is_error, msg (null: none), msg_len: `stop`/`error stop`
-    // with an integer code (msg null) or a message; never returns.
+    // code, quiet, is_error, msg, msg_len: `stop`/`error stop` with an
+    // integer code (msg null), a message (msg, msg_len), or neither (msg
+    // null, msg_len -1: `stop` exits 0 silently); never returns.
     entry(F_STOP, &[I64, I64, I64, Ptr, I64], Void),
     // p (n reals of kind_bytes), n, kind_bytes: uniform in [0, 1)
     entry(F_RANDOM_NUMBER, &[Ptr, I64, I64], Void),

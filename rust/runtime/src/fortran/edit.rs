@@ -162,7 +162,8 @@ pub fn e(x: f64, w: usize, d: usize, ee: Option<usize>, letter: char, o: Opts) -
     let sg = sig(x, n);
     let digits = std::str::from_utf8(&sg.digits).unwrap();
     let (body, exp) = if x == 0.0 {
-        let body = if k <= 0 { format!("0.{}", "0".repeat(d)) } else { format!("{}.{}", "0".repeat(k as usize), "0".repeat((d as i32 - k + 1).max(0) as usize)) };
+        let body =
+            if k <= 0 { format!("0.{}", "0".repeat(d)) } else { format!("{}.{}", "0".repeat(k as usize), "0".repeat((d as i32 - k + 1).max(0) as usize)) };
         (body, 0)
     } else if k <= 0 {
         (format!("0.{}{digits}", "0".repeat((-k) as usize)), sg.exp - k)

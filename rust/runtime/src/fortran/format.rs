@@ -10,19 +10,50 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Data {
     /// `Iw.m` (w 0: `I0`)
-    I { w: usize, m: Option<usize> },
+    I {
+        w: usize,
+        m: Option<usize>,
+    },
     /// `Bw.m`, `Ow.m`, `Zw.m` (radix 2, 8, 16)
-    Radix { radix: u32, w: usize, m: Option<usize> },
-    F { w: usize, d: usize },
+    Radix {
+        radix: u32,
+        w: usize,
+        m: Option<usize>,
+    },
+    F {
+        w: usize,
+        d: usize,
+    },
     /// `Ew.dEe` and `Dw.d` (letter `D`)
-    E { w: usize, d: usize, e: Option<usize>, letter: char },
-    ES { w: usize, d: usize, e: Option<usize> },
-    EN { w: usize, d: usize, e: Option<usize> },
+    E {
+        w: usize,
+        d: usize,
+        e: Option<usize>,
+        letter: char,
+    },
+    ES {
+        w: usize,
+        d: usize,
+        e: Option<usize>,
+    },
+    EN {
+        w: usize,
+        d: usize,
+        e: Option<usize>,
+    },
     /// `Gw.dEe`; `G0` is w 0.
-    G { w: usize, d: Option<usize>, e: Option<usize> },
-    L { w: usize },
+    G {
+        w: usize,
+        d: Option<usize>,
+        e: Option<usize>,
+    },
+    L {
+        w: usize,
+    },
     /// `Aw` (None: the item's length)
-    A { w: Option<usize> },
+    A {
+        w: Option<usize>,
+    },
 }
 
 /// A control edit descriptor or literal.
@@ -50,9 +81,17 @@ pub enum Ctrl {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     /// `rep(`; `end` is the index of the matching `GroupEnd`; rep None: `*`
-    GroupStart { rep: Option<usize>, end: usize },
-    GroupEnd { start: usize },
-    Data { rep: usize, d: Data },
+    GroupStart {
+        rep: Option<usize>,
+        end: usize,
+    },
+    GroupEnd {
+        start: usize,
+    },
+    Data {
+        rep: usize,
+        d: Data,
+    },
     Ctrl(Ctrl),
 }
 

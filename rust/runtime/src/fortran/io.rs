@@ -50,7 +50,10 @@ enum Unit {
     /// `fort.N` (write only)
     File(i64),
     /// A character variable.
-    Internal { buf: *mut u8, len: usize },
+    Internal {
+        buf: *mut u8,
+        len: usize,
+    },
 }
 
 struct Stmt {
@@ -609,7 +612,14 @@ impl Stmt {
         }
         let d = self.next_data()?;
         let w = match &d {
-            Data::I { w, .. } | Data::Radix { w, .. } | Data::F { w, .. } | Data::E { w, .. } | Data::ES { w, .. } | Data::EN { w, .. } | Data::G { w, .. } | Data::L { w } => *w,
+            Data::I { w, .. }
+            | Data::Radix { w, .. }
+            | Data::F { w, .. }
+            | Data::E { w, .. }
+            | Data::ES { w, .. }
+            | Data::EN { w, .. }
+            | Data::G { w, .. }
+            | Data::L { w } => *w,
             Data::A { w } => w.unwrap_or(len),
         };
         let f = self.field(w);
@@ -632,7 +642,7 @@ impl Stmt {
             Some(Data::I { .. }) | Some(Data::G { .. }) => self.numeric_field(&text),
             Some(Data::Radix { radix, .. }) => {
                 let s = self.numeric_field(&text);
-                let v = if s.is_empty() { Some(0) } else { i128::from_str_radix(&s, *radix) .ok() };
+                let v = if s.is_empty() { Some(0) } else { i128::from_str_radix(&s, *radix).ok() };
                 if v.is_none() {
                     self.bad_value("integer");
                 }
@@ -1105,23 +1115,35 @@ mod tests {
         });
         assert_eq!(s, "n=  5 x=  3.14");
         assert_eq!(w("(\"lit \",I2,' q')", || __accjit_f_write_i64(7, 4)), "lit  7 q");
-        assert_eq!(w("(T5,A,T1,A)", || unsafe {
-            __accjit_f_write_str(b"xx".as_ptr(), 2);
-            __accjit_f_write_str(b"y".as_ptr(), 1);
-        }), "y   xx");
-        assert_eq!(w("(SP,I4,SS,I4)", || {
-            __accjit_f_write_i64(5, 4);
-            __accjit_f_write_i64(5, 4);
-        }), "  +5   5");
-        assert_eq!(w("(A3,A8)", || unsafe {
-            __accjit_f_write_str(b"hello".as_ptr(), 5);
-            __accjit_f_write_str(b"hello".as_ptr(), 5);
-        }), "hel   hello");
-        assert_eq!(w("(L3,G0,1X,G0)", || {
-            __accjit_f_write_logical(1, 4);
-            __accjit_f_write_i64(42, 4);
-            __accjit_f_write_f64(1.5, 4);
-        }), "  T42 1.50000000");
+        assert_eq!(
+            w("(T5,A,T1,A)", || unsafe {
+                __accjit_f_write_str(b"xx".as_ptr(), 2);
+                __accjit_f_write_str(b"y".as_ptr(), 1);
+            }),
+            "y   xx"
+        );
+        assert_eq!(
+            w("(SP,I4,SS,I4)", || {
+                __accjit_f_write_i64(5, 4);
+                __accjit_f_write_i64(5, 4);
+            }),
+            "  +5   5"
+        );
+        assert_eq!(
+            w("(A3,A8)", || unsafe {
+                __accjit_f_write_str(b"hello".as_ptr(), 5);
+                __accjit_f_write_str(b"hello".as_ptr(), 5);
+            }),
+            "hel   hello"
+        );
+        assert_eq!(
+            w("(L3,G0,1X,G0)", || {
+                __accjit_f_write_logical(1, 4);
+                __accjit_f_write_i64(42, 4);
+                __accjit_f_write_f64(1.5, 4);
+            }),
+            "  T42 1.50000000"
+        );
     }
 
     #[test]
