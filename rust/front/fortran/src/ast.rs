@@ -416,8 +416,10 @@ pub enum IoItem {
     ImpliedDo(Box<ImpliedDo<IoItem>>),
 }
 
-/// A `format` statement: its text between the outer parentheses, as written
-/// (case kept: it may hold character strings), and its span.
+/// A `format` statement: its text from the opening parenthesis to the closing
+/// one inclusive (`(i5, f8.3)`, as a format string in `write(*, '(i5)')` is
+/// written and as the runtime takes it), case kept (it may hold character
+/// strings), and its span.
 #[derive(Clone, Debug)]
 pub struct Format {
     pub text: String,

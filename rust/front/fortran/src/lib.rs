@@ -119,7 +119,7 @@ pub fn preprocess_by_name(name: &str) -> bool {
 pub fn parse(sm: &mut SourceMap, name: &str, text: &str, opts: &CompileOptions) -> Result<ast::File, Diagnostics> {
     let form = opts.form.unwrap_or_else(|| form_of(name));
     let preprocess = opts.preprocess.unwrap_or_else(|| preprocess_by_name(name));
-    let lines = if preprocess { pp::preprocess(sm, name, text, opts)? } else { pp::plain_lines(sm, name, text) };
+    let lines = if preprocess { pp::preprocess(sm, name, text, opts, form)? } else { pp::plain_lines(sm, name, text) };
     let logical = source::logical_lines(sm, lines, form, opts)?;
     parse::parse_file(sm, logical)
 }
