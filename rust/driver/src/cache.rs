@@ -96,6 +96,17 @@ pub fn key_python(request: &str, args: &[accjit_front_python::ArgType], opts: &O
     h.finish()
 }
 
+/// The key of a Fortran program: every file's name and text, in order.
+pub fn key_fortran(files: &[(String, String)], opts: &Options, device_type: &str) -> u128 {
+    let mut h = Hasher128::new();
+    h.str(ENGINE_VERSION).str("fortran").str(device_type).u64(files.len() as u64);
+    for (name, text) in files {
+        h.str(name).str(text);
+    }
+    hash_options(&mut h, opts);
+    h.finish()
+}
+
 fn hash_options(h: &mut Hasher128, opts: &Options) {
     h.u64(opts.defines.len() as u64);
     for (n, v) in &opts.defines {
@@ -161,12 +172,14 @@ fn deps_fresh(deps: &[Dep]) -> bool {
     deps.iter().all(|d| std::fs::read(&d.path).map(|b| text_hash(&b) == d.hash).unwrap_or(false))
 }
 
-/// Every file the preprocessor read from disk for `program`.
-fn deps_of(program: &Program) -> Vec<Dep> {
+/// Every file the preprocessor read from disk for `program`: those of its
+/// source map but the `given` ones (their text is in the key) and the
+/// bundled headers.
+fn deps_of(program: &Program, given: &[&str]) -> Vec<Dep> {
     let files = &program.source_map().files;
     files
         .iter()
-        .skip(1) // the main text: part of the key
+        .filter(|f| !given.contains(&f.name.as_str()))
         .filter(|f| !f.name.starts_with("<bundled>/"))
         .map(|f| {
             let path = PathBuf::from(&f.name);
@@ -177,7 +190,15 @@ fn deps_of(program: &Program) -> Vec<Dep> {
 }
 
 pub(crate) fn insert(key: u128, program: Arc<Program>) {
-    let deps = deps_of(&program);
+    // the main text is the source map's first file
+    let main = program.source_map().files.first().map(|f| f.name.clone()).unwrap_or_default();
+    insert_with_sources(key, program, &[main.as_str()]);
+}
+
+/// Inserts a program compiled from the texts of the files named `given`
+/// (all in its key).
+pub(crate) fn insert_with_sources(key: u128, program: Arc<Program>, given: &[&str]) {
+    let deps = deps_of(&program, given);
     lru().put(key, Entry { program, deps });
 }
 

@@ -14,6 +14,10 @@
 //!            nvidia: accjit_back_ptx::compile, then slot.set_ptx (`gpu.rs`)
 //! ```
 //!
+//! Fortran (`compile_fortran`, several files) and Python kernels
+//! (`compile_python`) have front ends of their own and share every stage
+//! after them (`build_parsed`) and the cache.
+//!
 //! A program compiled for `nvidia` carries both forms of every kernel: the
 //! Cranelift one (the host fallback of `if(false)`/`self`, and what runs
 //! when the current device is host or multicore) and the PTX one. Compiling
@@ -26,6 +30,7 @@
 
 mod cache;
 mod ctype;
+mod fortran;
 mod gpu;
 mod hash;
 mod program;
@@ -35,6 +40,7 @@ mod rt;
 pub use accjit_back_clif::{Trampoline, Tuning};
 pub use cache::{clear as clear_cache, stats as cache_stats, CacheStats, CAPACITY as CACHE_CAPACITY, ENGINE_VERSION};
 pub use ctype::{type_name, ParamInfo};
+pub use fortran::{compile_fortran, compile_fortran_cached, fortran_sources, is_fortran_file, module_names, ptx_text_fortran, FortranInfo, FORTRAN_EXTENSIONS};
 pub use hash::{hash128, Hasher128};
 pub use program::{run_main, FunctionInfo, Program, RunError, Timings};
 pub use python::{compile_python, LoopReport, PyKernel, RegionReport};
@@ -327,10 +333,15 @@ pub fn ptx_text(name: &str, text: &str, opts: &Options) -> Result<String, Compil
     let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
     let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    let lower_opts = accjit_lower::LowerOptions { device_type: "nvidia".into() };
-    guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm))).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    checked_ir(&module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    lower_for_ptx(&mut module, &sm)?;
     module_ptx_with(&module, &sm, &opts.back_end)
+}
+
+/// `lower` for the nvidia device (what `accjit ptx` shows).
+fn lower_for_ptx(module: &mut Module, sm: &SourceMap) -> Result<(), CompileError> {
+    let lower_opts = accjit_lower::LowerOptions { device_type: "nvidia".into() };
+    guarded("lower", || accjit_lower::lower_with_sources(module, &lower_opts, Some(sm))).map_err(|d| CompileError::from_diagnostics(&d, sm))?;
+    checked_ir(module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, sm))
 }
 
 /// The PTX of a lowered module's kernels (`Program.ptx()`: the program's

@@ -64,6 +64,8 @@ pub struct Program {
     device_type: String,
     timings: Timings,
     declare: Declare,
+    /// Fortran programs: the procedures' interfaces and the main program.
+    fortran: Option<crate::FortranInfo>,
 }
 
 /// The `declare`d globals of a program and whether they were entered.
@@ -126,7 +128,21 @@ impl Program {
                 })
                 .collect(),
         };
-        Program { compiled, slots, functions, module, sm, name, device_type, timings, declare }
+        Program { compiled, slots, functions, module, sm, name, device_type, timings, declare, fortran: None }
+    }
+
+    pub(crate) fn set_fortran(&mut self, info: crate::FortranInfo) {
+        self.fortran = Some(info);
+    }
+
+    /// The Fortran view of a program compiled from Fortran.
+    pub fn fortran(&self) -> Option<&crate::FortranInfo> {
+        self.fortran.as_ref()
+    }
+
+    /// The function `run_main` runs: `main`, or a Fortran main program's.
+    pub fn main_name(&self) -> &str {
+        self.fortran.as_ref().and_then(|f| f.main.as_deref()).unwrap_or("main")
     }
 
     /// Enters the program's `declare`d globals on the current device, once,
@@ -241,7 +257,9 @@ extern "C" {
 /// program — unless the calling thread is hosted (`accjit_runtime::hosted`),
 /// where it ends only the program and the host gets the outcome.
 pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
-    let f = program.function_info("main").ok_or_else(|| RunError(format!("{}: no function 'main' to run", program.name())))?;
+    let main = program.main_name();
+    let what = if program.fortran().is_some() { "main program" } else { "function 'main'" };
+    let f = program.function_info(main).ok_or_else(|| RunError(format!("{}: no {what} to run", program.name())))?;
     let nparams = f.sig.params.len();
     if ![0, 2, 3].contains(&nparams) {
         return Err(RunError(format!("{}: main must take (void), (int, char **) or (int, char **, char **); it is {}", program.name(), f.signature())));

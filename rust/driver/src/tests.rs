@@ -322,3 +322,72 @@ fn a_malformed_python_request_is_an_error_not_a_panic() {
     let e = compile_python("(Request 0 0", &[], &Options::default()).err().expect("an error");
     assert!(e.headline.contains("malformed kernel tree"), "{}", e.headline);
 }
+
+/// Whether the Fortran front end can compile yet (until its semantic part
+/// lands it reports so; tests that need real compilation then stop early).
+fn fortran_front_end_ready() -> bool {
+    match compile_fortran(&[("probe.f90".into(), "subroutine probe()\nend subroutine\n".into())], &Options::default()) {
+        Err(e) if e.headline.contains("cannot compile yet") => {
+            eprintln!("the Fortran front end cannot compile yet: test skipped");
+            false
+        }
+        _ => true,
+    }
+}
+
+const FSAXPY: &str = "module kernels\ncontains\n  subroutine saxpy(n, a, x, y)\n    integer, value :: n\n    real, value :: a\n    real :: x(n), y(n)\n    integer :: i\n    !$acc parallel loop copyin(x) copy(y)\n    do i = 1, n\n      y(i) = a * x(i) + y(i)\n    end do\n  end subroutine\n  integer function twice(v)\n    integer, value :: v\n    twice = 2 * v\n  end function\nend module\n";
+
+#[test]
+fn fortran_programs_compile_run_and_are_cached_by_all_their_files() {
+    let _s = serial();
+    if !fortran_front_end_ready() {
+        return;
+    }
+    let opts = Options::default();
+    let main = "program m\n  use kernels\n  real :: x(100), y(100)\n  integer :: i\n  x = [(real(i), i = 1, 100)]\n  y = 1.0\n  call saxpy(100, 2.0, x, y)\n  if (y(100) /= 201.0) stop 1\n  if (twice(21) /= 42) stop 2\nend program\n";
+    let files = vec![("main.f90".to_string(), main.to_string()), ("kernels.f90".to_string(), FSAXPY.to_string())];
+    let before = cache_stats();
+    let (p, hit) = compile_fortran_cached(&files, &opts).unwrap_or_else(|e| panic!("{}", e.rendered));
+    assert!(!hit);
+    assert!(p.kernel_count() >= 1, "the parallel loop must be outlined");
+    let info = p.fortran().expect("a Fortran program carries its interfaces");
+    let saxpy = info.procedure("SAXPY").expect("procedures are found case-insensitively");
+    assert_eq!(saxpy.params.len(), 4);
+    assert!(p.function_info(&saxpy.symbol).is_some(), "the interface names an exported function");
+    assert!(info.procedure("twice").is_some_and(|t| t.result.is_some()));
+    assert_eq!(run_main(&p, &[]).unwrap(), 0, "stop 1/2 would have ended the test process");
+    let (p2, hit2) = compile_fortran_cached(&files, &opts).unwrap();
+    assert!(hit2 && Arc::ptr_eq(&p, &p2));
+    // every file's text is in the key
+    let mut edited = files.clone();
+    edited[1].1 = FSAXPY.replace("2 * v", "3 * v");
+    let (p3, hit3) = compile_fortran_cached(&edited, &opts).unwrap();
+    assert!(!hit3 && !Arc::ptr_eq(&p, &p3));
+    assert_eq!(cache_stats().compilations - before.compilations, 2);
+}
+
+#[test]
+fn fortran_errors_point_at_the_fortran_file() {
+    let _s = serial();
+    if !fortran_front_end_ready() {
+        return;
+    }
+    let files = vec![("bad.f90".to_string(), "program bad\n  implicit none\n  x = 1\nend program\n".to_string())];
+    let Err(e) = compile_fortran(&files, &Options::default()) else { panic!("x is undeclared") };
+    assert_eq!((e.file.as_str(), e.line), ("bad.f90", 3), "{}", e.rendered);
+    assert!(e.headline.starts_with("bad.f90:3:"), "{}", e.headline);
+}
+
+#[test]
+fn fortran_keys_depend_on_every_file_and_its_name() {
+    let o = Options::default();
+    let f = |a: &str, b: &str| vec![("a.f90".to_string(), a.to_string()), ("b.f90".to_string(), b.to_string())];
+    let k = cache::key_fortran(&f("x", "y"), &o, "multicore");
+    assert_eq!(k, cache::key_fortran(&f("x", "y"), &o, "multicore"));
+    assert_ne!(k, cache::key_fortran(&f("x", "z"), &o, "multicore"));
+    assert_ne!(k, cache::key_fortran(&f("xy", ""), &o, "multicore"), "file boundaries count");
+    assert_ne!(k, cache::key_fortran(&f("x", "y"), &o, "host"));
+    assert_ne!(k, cache::key_fortran(&[("a.f90".to_string(), "x".to_string())], &o, "multicore"));
+    assert_ne!(k, cache::key("a.f90", "x", &o, "multicore"));
+    assert!(compile_fortran(&[], &o).err().is_some_and(|e| e.headline.contains("no Fortran source")));
+}
