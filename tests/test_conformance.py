@@ -1,14 +1,23 @@
 """The OpenACC conformance corpus (tests/conformance/), run through `accjit run`.
 
-Every program under tests/conformance/{core,data,gaps,errors}/ is run once per device
-type (`ACC_DEVICE_TYPE`), as `python -m accjit run PROG.c`, with a 60 s limit.
-The first line of a program states what must happen (README.md there):
+Every program under tests/conformance/{core,data,gaps,errors}/ (C) and
+tests/conformance/fortran/ (Fortran: `*.f90 *.F90 *.f *.F` there and in fortran/errors/,
+plus multi-file programs, one folder each, under fortran/multi/) is run once per device
+type (`ACC_DEVICE_TYPE`), as `python -m accjit run PROG.c` (a multi-file program:
+`python -m accjit run main.F90 other.F90 ...`, the file holding the `program` first, in
+its folder), with a 60 s limit. The first line of a program states what must happen
+(README.md there); Fortran writes `!` where C writes `//`:
 
     (no marker)                              exit 0 and nothing on stderr
     // expect: fail "substring"              non-zero exit, substring in stderr
     // expect: compile-error "substring" L:C non-zero exit, substring and `NAME.c:L:C` in stderr
     // expect: discrete                      needs a discrete-memory device: skipped on
                                              shared-memory devices (multicore, host)
+    ! expect: exit N                         exit status N (`stop N`, `call exit(N)`); stderr
+                                             is not checked (gfortran prints `STOP N` there)
+
+A Fortran program's `! stdin: TEXT` header lines (within its first 2000 characters) are
+fed to it as standard input, one line each (for `read(*,*)`); other programs get an empty stdin.
 
 Substrings are matched case-insensitively. The runs are started together on a
 thread pool (one worker per CPU; `ACCJIT_CONFORMANCE_JOBS` overrides) the first
@@ -19,6 +28,7 @@ Environment:
     ACCJIT_CONFORMANCE_DEVICES   comma list of device types (default "multicore,host")
     ACCJIT_CONFORMANCE_REQUIRE=1 fail instead of skip when `python -m accjit` is unavailable
     ACCJIT_CONFORMANCE_GCC=1     also validate the corpus with gcc (gcc_check.py)
+    ACCJIT_CONFORMANCE_GFORTRAN=1  also validate fortran/ with gfortran (gfortran_check.py)
 
 The structure tests at the end (counts, names, markers, headers) need neither
 accjit nor gcc.
@@ -40,6 +50,10 @@ CORPUS = HERE / "conformance"
 REPO = HERE.parent
 PARTS = ("core", "data", "gaps", "errors")
 MINIMUM = {"core": 160, "data": 130, "gaps": 100, "errors": 50}
+FORTRAN = CORPUS / "fortran"
+FORTRAN_SUFFIXES = (".f90", ".F90", ".f", ".F")
+# fortran/: single-file programs and multi/ folders together; fortran/errors/ apart
+FORTRAN_MINIMUM = {"fortran": 150, "fortran/errors": 8}
 SHARED_MEMORY_DEVICES = {"multicore", "host"}
 TIMEOUT_S = 60
 ALLOWED_HEADERS = {
@@ -52,28 +66,51 @@ ALLOWED_HEADERS = {
 }
 
 EXPECT_RE = re.compile(
-    r'^//\s*expect:\s*(?P<kind>fail|discrete|compile-error)\b'
+    r'^(?://|!)\s*expect:\s*(?P<kind>fail|discrete|compile-error)\b'
     r'(?:\s+"(?P<sub>[^"]*)")?(?:\s+(?P<line>\d+):(?P<col>\d+))?\s*$'
 )
+EXIT_RE = re.compile(r'^(?://|!)\s*expect:\s*exit\s+(?P<code>\d+)\s*$')
 NAME_RE = re.compile(r"^(?P<num>\d{3})_[a-z0-9_]+\.c$")
+FNAME_RE = re.compile(r"^(?P<num>\d{3})_[a-z0-9_]+\.(?:f90|F90|f|F)$")
 
 
 @dataclass(frozen=True)
 class Expectation:
-    kind: str                      # "pass" | "fail" | "compile-error" | "discrete"
+    kind: str                      # "pass" | "fail" | "compile-error" | "discrete" | "exit"
     substring: Optional[str] = None
     line: Optional[int] = None
     col: Optional[int] = None
+    code: Optional[int] = None     # "exit": the expected exit status
 
 
 def parse_expectation(text: str) -> Expectation:
-    first = text.split("\n", 1)[0]
-    m = EXPECT_RE.match(first.rstrip())
+    first = text.split("\n", 1)[0].rstrip()
+    m = EXIT_RE.match(first)
+    if m:
+        return Expectation("exit", code=int(m.group("code")))
+    m = EXPECT_RE.match(first)
     if not m:
         return Expectation("pass")
     line = int(m.group("line")) if m.group("line") else None
     col = int(m.group("col")) if m.group("col") else None
     return Expectation(m.group("kind"), m.group("sub"), line, col)
+
+
+def is_fortran_source(p: Path) -> bool:
+    return p.is_file() and p.suffix in FORTRAN_SUFFIXES
+
+
+def multi_files(d: Path):
+    """The files of a multi-file Fortran program, the one holding `program` first."""
+    files = sorted(p for p in d.iterdir() if is_fortran_source(p))
+    prog_re = re.compile(r"^\s*program\s+\w", re.I | re.M)
+    mains = [p for p in files if prog_re.search(p.read_text(errors="replace"))]
+    return mains[:1] + [p for p in files if p not in mains[:1]]
+
+
+def main_file(prog: Path) -> Path:
+    """The file whose first line holds the expectation (the program itself, or a folder's main)."""
+    return multi_files(prog)[0] if prog.is_dir() else prog
 
 
 def discover():
@@ -82,7 +119,20 @@ def discover():
         d = CORPUS / part
         if d.is_dir():
             progs += sorted(p for p in d.iterdir() if p.suffix == ".c")
+    for d in (FORTRAN, FORTRAN / "errors"):
+        if d.is_dir():
+            progs += sorted(p for p in d.iterdir() if is_fortran_source(p))
+    if (FORTRAN / "multi").is_dir():
+        progs += sorted(p for p in (FORTRAN / "multi").iterdir() if p.is_dir())
     return progs
+
+
+def part_of(p: Path) -> str:
+    """core, data, gaps, errors, fortran or fortran/errors (multi/ folders count as fortran)."""
+    r = p.relative_to(CORPUS).parts
+    if r[0] != "fortran":
+        return r[0]
+    return "fortran/errors" if r[1] == "errors" else "fortran"
 
 
 def devices():
@@ -130,10 +180,21 @@ class RunResult:
     stderr: str
 
 
+STDIN_RE = re.compile(r"^!\s*stdin:(.*)$", re.M)
+
+
+def program_stdin(text: str) -> str:
+    """What a Fortran program reads: its `! stdin: ...` header lines, one input line each."""
+    return "".join(m.group(1).strip() + "\n" for m in STDIN_RE.finditer(text[:2000]))
+
+
 def run_program(path: Path, device: str) -> RunResult:
+    files = [str(p) for p in multi_files(path)] if path.is_dir() else [str(path)]
+    cwd = str(path if path.is_dir() else path.parent)
+    stdin = program_stdin(main_file(path).read_text(errors="replace"))
     try:
-        cp = subprocess.run([sys.executable, "-m", "accjit", "run", str(path)], capture_output=True,
-                            text=True, timeout=TIMEOUT_S, env=child_env(device), cwd=str(path.parent))
+        cp = subprocess.run([sys.executable, "-m", "accjit", "run", *files], capture_output=True,
+                            text=True, timeout=TIMEOUT_S, env=child_env(device), cwd=cwd, input=stdin)
         return RunResult(cp.returncode, cp.stdout, cp.stderr)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -156,7 +217,7 @@ class _Batch:
             if cs is None or item.originalname != "test_program":
                 continue
             path, device = cs.params["prog"], cs.params["device"]
-            exp = parse_expectation(path.read_text(errors="replace"))
+            exp = parse_expectation(main_file(path).read_text(errors="replace"))
             if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
                 continue
             pairs.append((path, device))
@@ -190,7 +251,7 @@ def describe(res: RunResult) -> str:
 @pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("prog", PROGRAMS, ids=[rel(p) for p in PROGRAMS])
 def test_program(prog: Path, device: str, batch):
-    exp = parse_expectation(prog.read_text(errors="replace"))
+    exp = parse_expectation(main_file(prog).read_text(errors="replace"))
     if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
         pytest.skip(f"observes separate device memory; {device} shares memory with the host")
     ok, why = accjit_cli_available()
@@ -204,6 +265,8 @@ def test_program(prog: Path, device: str, batch):
     if exp.kind in ("pass", "discrete"):
         assert res.returncode == 0, f"{rel(prog)} on {device}: expected success\n" + describe(res)
         assert res.stderr == "", f"{rel(prog)} on {device}: stderr must be empty\n" + describe(res)
+    elif exp.kind == "exit":
+        assert res.returncode == exp.code, f"{rel(prog)} on {device}: expected exit {exp.code}\n" + describe(res)
     elif exp.kind == "fail":
         assert res.returncode != 0, f"{rel(prog)} on {device}: expected a runtime failure\n" + describe(res)
         if exp.substring:
@@ -214,23 +277,27 @@ def test_program(prog: Path, device: str, batch):
         if exp.substring:
             assert exp.substring.lower() in res.stderr.lower(), (
                 f"{rel(prog)} on {device}: stderr lacks {exp.substring!r}\n" + describe(res))
-        where = f"{prog.name}:{exp.line}:{exp.col}"
+        where = f"{main_file(prog).name}:{exp.line}:{exp.col}"
         assert where in res.stderr, f"{rel(prog)} on {device}: stderr lacks position {where}\n" + describe(res)
 
 
 # ---------------------------------------------------------------------------
 # Structure of the corpus itself (no accjit needed).
 
+C_PROGRAMS = [p for p in PROGRAMS if p.suffix == ".c"]
+F_PROGRAMS = [p for p in PROGRAMS if part_of(p).startswith("fortran")]
+
+
 def test_corpus_counts():
     for part, minimum in MINIMUM.items():
-        n = len([p for p in PROGRAMS if p.parent.name == part])
+        n = len([p for p in C_PROGRAMS if p.parent.name == part])
         assert n >= minimum, f"{part}/ has {n} programs, want at least {minimum}"
 
 
 def test_corpus_names_unique_and_well_formed():
     for part in PARTS:
         seen = {}
-        for p in (x for x in PROGRAMS if x.parent.name == part):
+        for p in (x for x in C_PROGRAMS if x.parent.name == part):
             m = NAME_RE.match(p.name)
             assert m, f"{rel(p)}: name must look like NNN_lower_case.c"
             num = m.group("num")
@@ -239,7 +306,7 @@ def test_corpus_names_unique_and_well_formed():
 
 
 def test_corpus_expectations_match_parts():
-    for p in PROGRAMS:
+    for p in C_PROGRAMS:
         text = p.read_text(errors="replace")
         first = text.split("\n", 1)[0]
         exp = parse_expectation(text)
@@ -260,7 +327,7 @@ def test_corpus_expectations_match_parts():
 
 def test_corpus_uses_only_bundled_headers():
     inc = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
-    for p in PROGRAMS:
+    for p in C_PROGRAMS:
         if p.parent.name == "errors":
             continue        # some error programs include a missing header on purpose
         for h in inc.findall(p.read_text(errors="replace")):
@@ -268,7 +335,7 @@ def test_corpus_uses_only_bundled_headers():
 
 
 def test_corpus_programs_have_main_and_checks():
-    for p in PROGRAMS:
+    for p in C_PROGRAMS:
         if p.parent.name == "errors":
             continue
         text = p.read_text(errors="replace")
@@ -276,6 +343,75 @@ def test_corpus_programs_have_main_and_checks():
         if parse_expectation(text).kind in ("pass", "discrete"):
             assert "FAIL" in text or "return 1" in text or "exit(1)" in text or "failcode" in text, (
                 f"{rel(p)}: a passing program must be able to report a failed check")
+
+
+def test_fortran_corpus_counts():
+    for part, minimum in FORTRAN_MINIMUM.items():
+        n = len([p for p in F_PROGRAMS if part_of(p) == part])
+        assert n >= minimum, f"{part}/ has {n} programs, want at least {minimum}"
+    assert any(p.is_dir() for p in F_PROGRAMS), "fortran/multi/ has no multi-file program"
+
+
+def test_fortran_corpus_names_unique_and_well_formed():
+    # numbers are unique across fortran/ and fortran/multi/; fortran/errors/ counts apart
+    seen = {}
+    for p in F_PROGRAMS:
+        m = FNAME_RE.match(p.name) if p.is_file() else re.match(r"^(?P<num>\d{3})_[a-z0-9_]+$", p.name)
+        assert m, f"{rel(p)}: name must look like NNN_lower_case.f90 (.F90 .f .F; a multi/ folder NNN_lower_case)"
+        key = (part_of(p), m.group("num"))
+        assert key not in seen, f"{rel(p)} and {seen[key]} share number {key[1]}"
+        seen[key] = rel(p)
+        if p.is_dir():
+            files = multi_files(p)
+            assert len(files) >= 2, f"{rel(p)}: a multi-file program needs at least two source files"
+
+
+def test_fortran_corpus_expectations_match_parts():
+    for p in F_PROGRAMS:
+        text = main_file(p).read_text(errors="replace")
+        first = text.split("\n", 1)[0]
+        assert first.startswith("!"), f"{rel(p)}: the first line must be a `!` comment (expectation or description)"
+        exp = parse_expectation(text)
+        if "expect:" in first:
+            assert exp.kind != "pass", f"{rel(p)}: malformed expectation line {first!r}"
+        if part_of(p) == "fortran/errors":
+            assert exp.kind == "compile-error", f"{rel(p)}: errors/ programs must expect a compile error"
+            assert exp.substring and exp.line and exp.col, f"{rel(p)}: compile-error needs \"substring\" LINE:COL"
+            assert 1 <= exp.line <= text.count("\n") + 1, f"{rel(p)}: expected line {exp.line} is outside the file"
+        else:
+            assert exp.kind != "compile-error", f"{rel(p)}: compile errors belong in fortran/errors/"
+            if exp.kind == "fail":
+                assert exp.substring, f"{rel(p)}: expect: fail needs a \"substring\""
+
+
+def test_fortran_corpus_includes_exist():
+    # `#include "x"` (preprocessed forms) and Fortran `include 'x'` name files beside the program
+    inc = re.compile(r"""^\s*(?:#\s*include|include)\s*["']([^"']+)["']""", re.M | re.I)
+    for p in F_PROGRAMS:
+        if part_of(p) == "fortran/errors":
+            continue        # an error program may include a missing file on purpose
+        files = multi_files(p) if p.is_dir() else [p]
+        for f in files:
+            for name in inc.findall(f.read_text(errors="replace")):
+                assert (f.parent / name).is_file(), f"{rel(f)} includes {name!r}, which is not beside it"
+
+
+def test_fortran_corpus_programs_have_program_and_checks():
+    for p in F_PROGRAMS:
+        if part_of(p) == "fortran/errors":
+            continue
+        text = "\n".join(f.read_text(errors="replace") for f in (multi_files(p) if p.is_dir() else [p]))
+        assert re.search(r"^\s*program\s+\w", text, re.I | re.M), f"{rel(p)}: no `program`"
+        if parse_expectation(main_file(p).read_text(errors="replace")).kind in ("pass", "discrete"):
+            assert "FAIL" in text, f"{rel(p)}: a passing program must be able to report a failed check (FAIL)"
+
+
+@pytest.mark.skipif(os.environ.get("ACCJIT_CONFORMANCE_GFORTRAN") != "1",
+                    reason="set ACCJIT_CONFORMANCE_GFORTRAN=1 to validate the Fortran corpus with gfortran")
+def test_fortran_corpus_validates_with_gfortran():
+    cp = subprocess.run([sys.executable, str(CORPUS / "gfortran_check.py")], capture_output=True, text=True,
+                        timeout=1800)
+    assert cp.returncode == 0, cp.stdout[-5000:] + cp.stderr[-2000:]
 
 
 @pytest.mark.skipif(os.environ.get("ACCJIT_CONFORMANCE_GCC") != "1", reason="set ACCJIT_CONFORMANCE_GCC=1 to validate with gcc")
