@@ -16,6 +16,8 @@ its folder), with a 60 s limit. The first line of a program states what must hap
     ! expect: exit N                         exit status N (`stop N`, `call exit(N)`); stderr
                                              is not checked (gfortran prints `STOP N` there)
 
+A Fortran program with a `NNN_name.stdout` file beside it (`expected.stdout` in a multi/
+folder) must print exactly those bytes (gfortran's output, checked by gfortran_check.py).
 A Fortran program's `! stdin: TEXT` header lines (within its first 2000 characters) are
 fed to it as standard input, one line each (for `read(*,*)`); other programs get an empty stdin.
 
@@ -188,6 +190,16 @@ def program_stdin(text: str) -> str:
     return "".join(m.group(1).strip() + "\n" for m in STDIN_RE.finditer(text[:2000]))
 
 
+def expected_stdout_path(prog: Path) -> Path:
+    """A Fortran program's expected output: NNN_name.stdout beside it (multi/: expected.stdout)."""
+    return prog / "expected.stdout" if prog.is_dir() else prog.with_suffix(".stdout")
+
+
+def expected_stdout(prog: Path) -> Optional[str]:
+    p = expected_stdout_path(prog)
+    return p.read_text() if part_of(prog).startswith("fortran") and p.is_file() else None
+
+
 def run_program(path: Path, device: str) -> RunResult:
     files = [str(p) for p in multi_files(path)] if path.is_dir() else [str(path)]
     cwd = str(path if path.is_dir() else path.parent)
@@ -265,6 +277,10 @@ def test_program(prog: Path, device: str, batch):
     if exp.kind in ("pass", "discrete"):
         assert res.returncode == 0, f"{rel(prog)} on {device}: expected success\n" + describe(res)
         assert res.stderr == "", f"{rel(prog)} on {device}: stderr must be empty\n" + describe(res)
+        want = expected_stdout(prog)
+        if want is not None:
+            assert res.stdout == want, (f"{rel(prog)} on {device}: stdout differs from "
+                                        f"{expected_stdout_path(prog).name}\n--- want ---\n{want}" + describe(res))
     elif exp.kind == "exit":
         assert res.returncode == exp.code, f"{rel(prog)} on {device}: expected exit {exp.code}\n" + describe(res)
     elif exp.kind == "fail":
@@ -382,6 +398,14 @@ def test_fortran_corpus_expectations_match_parts():
             assert exp.kind != "compile-error", f"{rel(p)}: compile errors belong in fortran/errors/"
             if exp.kind == "fail":
                 assert exp.substring, f"{rel(p)}: expect: fail needs a \"substring\""
+
+
+def test_fortran_corpus_stdout_files_belong_to_programs():
+    for f in FORTRAN.rglob("*.stdout"):
+        owner = f.parent if f.name == "expected.stdout" else None
+        if owner is None:
+            owner = next((f.with_suffix(x) for x in FORTRAN_SUFFIXES if f.with_suffix(x).is_file()), None)
+        assert owner is not None and owner in F_PROGRAMS, f"{f.relative_to(CORPUS)} belongs to no program"
 
 
 def test_fortran_corpus_includes_exist():

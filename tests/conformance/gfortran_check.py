@@ -17,6 +17,8 @@ that must pass. Then, per the first-line expectation (README.md):
                   host fallback need not fail)
   compile-error   gfortran must reject it too, unless the file says `! gfortran: accepts`
 
+A `NNN_name.stdout` file beside a program (`expected.stdout` in a multi/ folder) is the
+exact output it must print (the harness holds accjit to the same bytes).
 `! stdin: TEXT` header lines are the program's standard input (one line each), as in
 tests/test_conformance.py. A multi-file program's files are compiled together, modules
 in the order of their `use`s, the file holding `program` last.
@@ -143,7 +145,9 @@ def check(prog, tmp):
         if m and pos and int(m.group(1)) != pos[0]:
             return (True, rel, f"gfortran's error at {m.group(1)}:{m.group(2)} (expected {pos[0]}:{pos[1]})")
         return (True, rel, "")
-    ok, msg = run_checks(text, kind, arg, cp, exe, work)
+    out = os.path.join(prog, "expected.stdout") if os.path.isdir(prog) else os.path.splitext(prog)[0] + ".stdout"
+    want = open(out).read() if os.path.isfile(out) else None
+    ok, msg = run_checks(text, kind, arg, cp, exe, work, want)
     if gap:
         if ok:
             return (True, rel, f"gfortran passes although the header says '{gap}'")
@@ -151,7 +155,7 @@ def check(prog, tmp):
     return (ok, rel, msg)
 
 
-def run_checks(text, kind, arg, cp, exe, work):
+def run_checks(text, kind, arg, cp, exe, work, want_stdout=None):
     if cp.returncode != 0:
         return (False, "compile failed:\n" + cp.stderr[-3000:])
     if cp.stderr.strip() and kind in ("pass", "exit"):
@@ -175,6 +179,8 @@ def run_checks(text, kind, arg, cp, exe, work):
         return (False, "stderr not empty:\n" + r.stderr[-2000:])
     if "FAIL" in r.stdout:
         return (False, "printed FAIL:\n" + r.stdout[-2000:])
+    if want_stdout is not None and r.stdout != want_stdout:
+        return (False, f"stdout differs from the .stdout file:\n{r.stdout[-2000:]}")
     return (True, f"slow: {dt:.2f}s" if dt > 0.2 else "")
 
 
@@ -193,7 +199,7 @@ def discover(targets):
                     progs += discover([p])
                 elif os.path.isdir(p) and os.path.basename(t) == "multi":
                     progs.append(p)
-        else:
+        elif is_source(t):
             progs.append(t)
     return progs
 
