@@ -119,22 +119,7 @@ def check(prog, tmp):
     exe = os.path.join(work, "a.out")
     extra = [x for m in re.finditer(r"^!\s*gfortran-flags:(.*)$", text, re.M) for x in m.group(1).split()]
     # each file on its own (-cpp and -ffixed-form are per file), modules first, then link
-    objs, logs, rc = [], [], 0
-    for i, f in enumerate(ordered_files(prog)):
-        obj = os.path.join(work, f"{i}.o")
-        cmd = ["gfortran", "-fopenacc", "-O1", "-I", os.path.dirname(f), "-J", work, *extra, *flags_for(f),
-               "-c", f, "-o", obj]
-        r = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
-        objs.append(obj)
-        logs.append(r.stderr)
-        rc = r.returncode
-        if rc != 0:
-            break
-    if rc == 0:
-        r = subprocess.run(["gfortran", "-fopenacc", *objs, "-o", exe], capture_output=True, text=True, cwd=work)
-        logs.append(r.stderr)
-        rc = r.returncode
-    cp = subprocess.CompletedProcess(cmd, rc, "", "".join(logs))
+    cp = build(prog, work, exe, extra, ["-fopenacc"])
     gap = known_gap(text)
     if kind == "compile-error":
         if cp.returncode == 0:
@@ -151,8 +136,36 @@ def check(prog, tmp):
     if gap:
         if ok:
             return (True, rel, f"gfortran passes although the header says '{gap}'")
-        return (True, rel, f"gap ({gap}): {msg.strip().splitlines()[0][:120] if msg.strip() else ''}")
+        # the program's own logic, with the directives as comments (OpenACC off)
+        seq_exe = exe + ".seq"
+        seq = build(prog, work, seq_exe, extra, [])
+        seq_ok, seq_msg = run_checks(text, kind, arg, seq, seq_exe, work, want)
+        logic = "passes without -fopenacc" if seq_ok else "FAILS without -fopenacc too: " + seq_msg[:200]
+        lines = msg.strip().splitlines()
+        first = next((l.strip() for l in lines if "Error:" in l), lines[0] if lines else "")[:100]
+        return (seq_ok, rel, f"gap ({gap}): {first}; {logic}")
     return (ok, rel, msg)
+
+
+def build(prog, work, exe, extra, acc_flags):
+    """Compile each file on its own (-cpp and -ffixed-form are per file), modules first, then link."""
+    objs, logs, rc, cmd = [], [], 0, []
+    tag = os.path.basename(exe)
+    for i, f in enumerate(ordered_files(prog)):
+        obj = os.path.join(work, f"{tag}.{i}.o")
+        cmd = ["gfortran", *acc_flags, "-O1", "-I", os.path.dirname(f), "-J", work, *extra, *flags_for(f),
+               "-c", f, "-o", obj]
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
+        objs.append(obj)
+        logs.append(r.stderr)
+        rc = r.returncode
+        if rc != 0:
+            break
+    if rc == 0:
+        r = subprocess.run(["gfortran", *acc_flags, *objs, "-o", exe], capture_output=True, text=True, cwd=work)
+        logs.append(r.stderr)
+        rc = r.returncode
+    return subprocess.CompletedProcess(cmd, rc, "", "".join(logs))
 
 
 def run_checks(text, kind, arg, cp, exe, work, want_stdout=None):
