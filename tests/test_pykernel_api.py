@@ -286,13 +286,142 @@ def test_inspect_reports_ir_schedule_data_and_code():
     assert "gang" in lp["schedule"] and lp["reason"]
     assert len(info["regions"]) == 1 and info["regions"][0]["kind"] == "parallel"
     for c in info["regions"][0]["clauses"]:
-        assert set(c) == {"clause", "var", "implicit"}
+        assert set(c) == {"clause", "var", "implicit", "why"} and c["why"]
     assert "parallel" in info["ir"] and info["lowered_ir"] != info["ir"]
     assert "function" in info["clif"]
     text = str(info)
     assert text.startswith("saxpy(float32, float32[:], float32[:]) on multicore")
     assert f"line {lp['line']}: loop {lp['schedule']}" in text
     assert info["compile_seconds"] > 0 and info["kernels"] == 1
+
+
+@acc.jit
+def jacobi_inspected(a, b, iters):
+    n, m = a.shape
+    c = 0.25
+    err = 0.0
+    with acc.data(copy=[a], create=[b]):
+        for it in range(iters):
+            with acc.parallel(num_gangs=4):
+                for i in acc.loop(range(1, n - 1), gang=True):
+                    for j in acc.loop(range(1, m - 1), vector=32):
+                        b[i, j] = c * (a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1])
+            err = 0.0
+            with acc.parallel():
+                for i in acc.loop(range(1, n - 1), collapse=2, reduction={"max": "err"}):
+                    for j in range(1, m - 1):
+                        err = max(err, abs(b[i, j] - a[i, j]))
+                        a[i, j] = b[i, j]
+    return err
+
+
+@acc.kernels
+def kernels_inspected(x, y, f):
+    n = x.shape[0]
+    for i in range(n):
+        y[i] = x[i] * f
+    for i in range(1, n):
+        y[i] = y[i - 1] + y[i]
+
+
+@acc.parallel(copyin=["x"])
+def parallel_inspected(x, y, k):
+    s = 0.0
+    h = k * 2
+    for i in acc.loop(x.shape[0], reduction={"+": "s"}):
+        s += x[i] * h
+    for i in acc.loop(y.shape[0]):
+        y[i] = y[i] + 1.0
+    return s
+
+
+def _line(fn, marker):
+    lines, first = __import__("inspect").getsourcelines(fn.py_func)
+    return first + next(k for k, t in enumerate(lines) if marker in t)
+
+
+def test_inspect_shows_the_ir_before_and_after_lowering():
+    a = np.random.default_rng(1).random((12, 10))
+    jacobi_inspected(a, np.zeros_like(a), 2)
+    info = jacobi_inspected.inspect()
+    ir = info["ir"]
+    assert "fn @jacobi_inspected(" in ir
+    assert "#acc data copy(a) create(b)" in ir.replace("  ", " ")
+    assert ir.count("#acc parallel") == 2 and "num_gangs(4:i64)" in ir
+    assert "#acc loop gang" in ir and "vector(32:i64)" in ir and "collapse(2)" in ir and "reduction(max: err)" in ir
+    low = info["lowered_ir"]
+    assert low.count("\nkernel ") == 2 and "launch " in low and "acc_loop" in low
+    assert "#acc parallel" not in low, "lowering outlines the regions into kernels"
+
+
+def test_inspect_loop_schedule_says_which_level_and_why():
+    a = np.random.default_rng(2).random((12, 10))
+    jacobi_inspected(a, np.zeros_like(a), 1)
+    loops = {lp["line"]: lp for lp in jacobi_inspected.inspect()["loops"]}
+    gang = loops[_line(jacobi_inspected, "for i in acc.loop(range(1, n - 1), gang=True)")]
+    assert gang["schedule"] == "gang" and "as written" in gang["reason"]
+    vec = loops[_line(jacobi_inspected, "vector=32")]
+    assert vec["schedule"] == "vector(32)"
+    coll = loops[_line(jacobi_inspected, "collapse=2")]
+    assert coll["schedule"].startswith("collapse(2)") and "gang" in coll["schedule"] and "chosen by the compiler" in coll["reason"]
+    host = _line(jacobi_inspected, "for it in range(iters)")
+    assert host not in loops, "host loops of a jit body are not device loops"
+    x, y = np.arange(1.0, 9.0), np.zeros(8)
+    kernels_inspected(x, y, 2.0)
+    info = kernels_inspected.inspect()
+    loops = {lp["line"]: lp for lp in info["loops"]}
+    par = loops[_line(kernels_inspected, "for i in range(n)")]
+    assert "gang" in par["schedule"] and "independent" in par["reason"]
+    dep = loops[_line(kernels_inspected, "for i in range(1, n)")]
+    assert dep["schedule"] == "seq" and "`y`" in dep["reason"], dep
+    text = str(info)
+    assert f"line {dep['line']}: loop seq -- " in text and dep["reason"] in text
+
+
+def test_inspect_implicit_data_attributes():
+    x, y = np.arange(1.0, 9.0), np.zeros(8)
+    parallel_inspected(x, y, 3)
+    (r,) = parallel_inspected.inspect()["regions"]
+    got = {(c["clause"], c["var"]): c for c in r["clauses"]}
+    assert got[("copyin", "x")]["implicit"] is False and got[("copyin", "x")]["why"] == "as written"
+    assert got[("copy", "y")]["implicit"] is True and "no clause" in got[("copy", "y")]["why"]
+    assert got[("firstprivate", "h")]["implicit"] is True, got
+    assert got[("copy", "s")]["implicit"] is True and "reduction" in got[("copy", "s")]["why"]
+    assert not any(v == "k" for _c, v in got), "k is only read by the prologue, not the region"
+    assert r["kernels"] == ["parallel_inspected_parallel_0"]
+    a = np.random.default_rng(3).random((12, 10))
+    jacobi_inspected(a, np.zeros_like(a), 1)
+    info = jacobi_inspected.inspect()
+    first, second = info["regions"]
+    data_line = _line(jacobi_inspected, "with acc.data(")
+    for r in (first, second):
+        for c in r["clauses"]:
+            if c["var"] in ("a", "b"):
+                assert c["implicit"] and f"acc.data of line {data_line}" in c["why"], c
+    assert {(c["clause"], c["var"]) for c in first["clauses"]} >= {("firstprivate", "n"), ("firstprivate", "m"), ("firstprivate", "c")}
+    assert ("copy", "err") in {(c["clause"], c["var"]) for c in second["clauses"]}
+    text = str(info)
+    assert "implicit: found present" in text and "firstprivate(c)" in text
+
+
+def test_inspect_generated_code():
+    x, y = np.arange(1.0, 9.0), np.zeros(8)
+    parallel_inspected(x, y, 3)
+    plain = parallel_inspected.inspect()
+    assert "clif" not in plain and "IR (" not in str(plain)
+    info = parallel_inspected.inspect(code=True)
+    clif = info["clif"]
+    assert clif.count("function ") >= 2, "the host function and the kernel"
+    assert "; function parallel_inspected\n" in clif and "; kernel parallel_inspected_parallel_0" in clif
+    # the loop bodies: scalar CLIF, or (where the CPU has AVX-512) the SIMD body described in comments
+    assert ("fmul" in clif and "fadd" in clif) or ("= mul v0, v1" in clif and "= add v0, v1" in clif)
+    text = str(info)
+    assert text.index("IR (") < text.index("CLIF (") and info["ir"].strip() in text and clif.strip()[:200] in text
+    if acc.get_num_devices("nvidia") > 0:  # the lead's GPU run (scripts/gpu/pykernels_gpu.sh) checks PTX
+        acc.set_device_type("nvidia")
+        parallel_inspected(x, y, 3)
+        ptx = parallel_inspected.inspect(code=True)["ptx"]
+        assert ".entry" in ptx and "parallel_inspected_parallel_0" in ptx
 
 
 def test_inspect_defaults_to_the_last_signature_and_which():
@@ -438,6 +567,46 @@ def test_ctrl_c_interrupts_a_long_kernel_call():
         signal.signal(signal.SIGINT, old_handler)
     time.sleep(0.05)
     assert spin(np.zeros(1, np.int32), 5) == 5, "the kernel still works"
+
+
+@pytest.mark.parametrize("device", ["multicore", "host"])
+def test_ctrl_c_interrupts_a_long_compute_kernel(device):
+    """A kernel whose gangs spin: Ctrl-C raises KeyboardInterrupt in ~0.2 s although
+    every gang (also one the waiting Python thread could run as a pool guest) is busy."""
+    @acc.parallel(num_gangs=8)
+    def spin_gangs(stop, count, limit):
+        for g in acc.loop(8, gang=True):
+            k = 0
+            while stop[0] == 0 and k < limit:
+                k += 1
+            acc.atomic.add(count, 0, k)
+
+    acc.set_device_type(device)
+    count = np.zeros(1, dtype=np.int64)
+    for _ in range(3):  # short calls first: the guest fast path is on for calls like them
+        spin_gangs(np.ones(1, np.int32), count, 10)
+    assert count[0] == 0
+    stop = np.zeros(1, dtype=np.int32)
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    safety = threading.Timer(10.0, lambda: stop.__setitem__(0, 1))
+    timer.start()
+    safety.start()
+    t = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            spin_gangs(stop, count, 1 << 40)
+        assert time.perf_counter() - t < 2.0
+    finally:
+        stop[0] = 1  # the abandoned kernel ends
+        timer.cancel()
+        safety.cancel()
+        signal.signal(signal.SIGINT, old_handler)
+    acc.wait()
+    time.sleep(0.1)
+    fresh = np.zeros(1, dtype=np.int64)
+    spin_gangs(np.zeros(1, np.int32), fresh, 5)
+    assert fresh[0] == 8 * 5, "the kernel still works"
 
 
 def test_gil_is_released_during_a_call():

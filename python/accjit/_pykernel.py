@@ -195,7 +195,8 @@ class Kernel(_core.Dispatcher):
 
 
 class Inspection(dict):
-    """``Kernel.inspect()``: a dict with a readable ``str()``."""
+    """``Kernel.inspect()``: a dict with a readable ``str()`` (the report; with
+    ``code=True`` followed by the IR and the generated code)."""
 
     def __init__(self, kernel: Kernel, d: dict):
         super().__init__(d)
@@ -205,7 +206,9 @@ class Inspection(dict):
     def _mark_implicit(self):
         """A clause on a variable the source does not name in the region's
         clauses (the decorator's keywords or the ``with`` line) was chosen
-        by the compiler (§2.6.2 implicit data attributes)."""
+        by the compiler (§2.6.2 implicit data attributes); so were the
+        attributes of the scalars the region uses with no clause (the
+        ``scalars`` the compiler reports). Each clause gets a ``why``."""
         k = self._kernel
         explicit = set()
         for key, v in k._accjit_keywords.items():
@@ -216,36 +219,74 @@ class Inspection(dict):
             src = lines[0]
         except (OSError, TypeError):
             first, src = 0, []
+        arrays = {e.split(".")[0] for e in self["entry"] if e.endswith(".data")}
         for r in self["regions"]:
             header = ""
             i = r["line"] - first
             if 0 <= i < len(src) and src[i].lstrip().startswith("with"):
                 header = src[i]
             header_names = set(re.findall(r"[A-Za-z_]\w*", header.split("(", 1)[1] if "(" in header else ""))
-            r["clauses"] = [
-                {"clause": c, "var": v,
-                 "implicit": not (_root(v) in explicit or _root(v) in header_names)}
-                for c, v in r["clauses"]
-            ]
+            around = {}
+            for v, line in r.pop("enclosing", []):
+                around.setdefault(v, line)
+            clauses = []
+            for c, v in r["clauses"]:
+                implicit = not (_root(v) in explicit or _root(v) in header_names)
+                why = _why(c, implicit, _root(v) in arrays)
+                if implicit and _root(v) in around and c in ("copy", "copyin"):
+                    why = f"found present: the acc.data of line {around[_root(v)]} put it on the device, nothing moves"
+                clauses.append({"clause": c, "var": v, "implicit": implicit, "why": why})
+            for c, v, why in r.pop("scalars", []):
+                clauses.append({"clause": c, "var": v, "implicit": True, "why": why})
+            r["clauses"] = clauses
 
     def __str__(self):
         k = self._kernel
         lines = [f"{k.__qualname__}({', '.join(self['signature'])}) on {self['device_type']}: "
                  f"@acc.{k._accjit_kind}, {self['kernels']} kernel(s), compiled in {self['compile_seconds'] * 1e3:.1f} ms"]
-        for r in self["regions"]:
-            cl = " ".join(f"{c['clause']}({c['var']}){'*' if c['implicit'] else ''}" for c in r["clauses"])
-            lines.append(f"  line {r['line']}: {r['kind']} region: {cl or '(no clauses)'}")
-        for lp in self["loops"]:
-            lines.append(f"  line {lp['line']}: loop {lp['schedule']} -- {lp['reason']}")
-        if any(c["implicit"] for r in self["regions"] for c in r["clauses"]):
-            lines.append("  (* implicit: chosen by the compiler for a variable the region uses without a clause)")
+        items = [(r["line"], 0, r) for r in self["regions"]] + [(lp["line"], 1, lp) for lp in self["loops"]]
+        for _line, what, x in sorted(items, key=lambda t: (t[0], t[1])):
+            if what == 0:
+                kern = f" -> kernel{'s' if len(x.get('kernels', [])) != 1 else ''} {', '.join(x['kernels'])}" if x.get("kernels") else ""
+                lines.append(f"  line {x['line']}: {x['kind']} region{kern}")
+                width = max((len(f"{c['clause']}({c['var']})") for c in x["clauses"]), default=0)
+                for c in x["clauses"]:
+                    cv = f"{c['clause']}({c['var']})"
+                    lines.append(f"      {cv:<{width}}  {'implicit: ' if c['implicit'] else ''}{c['why']}")
+                if not x["clauses"]:
+                    lines.append("      (no data clauses)")
+            else:
+                lines.append(f"  line {x['line']}: loop {x['schedule']} -- {x['reason']}")
         lines.append(f"  arguments: {', '.join(self['entry'])}")
         if self["results"]:
             lines.append(f"  returns: {', '.join(self['results'])}")
+        if "clif" in self or "ptx" in self:
+            lines += ["", "IR (the front end's, before lowering):", self["ir"].rstrip()]
+            if "ptx" in self:
+                lines += ["", "PTX:", self["ptx"].rstrip()]
+            if "clif" in self:
+                lines += ["", "CLIF (host code and kernels, Cranelift):", self["clif"].rstrip()]
         return "\n".join(lines)
 
     def _repr_pretty_(self, p, cycle):  # IPython
         p.text(str(self))
+
+
+def _why(clause: str, implicit: bool, array: bool) -> str:
+    """Why a data clause of a region is there."""
+    if not implicit:
+        return "as written"
+    if not array:
+        return {
+            "copy": "a scalar used after the region (returned): copied in and out",
+            "firstprivate": "a scalar the region reads: its value at the region's start",
+            "private": "a scalar the region assigns before reading: one copy per executor",
+        }.get(clause, "a reduction variable: its result comes back to the host" if clause.startswith("reduction") else "chosen by the compiler")
+    return {
+        "copy": "an array the region uses with no clause: present if on the device, else copied in and out (OpenACC 2.6.2)",
+        "copyin": "an array the region uses with no clause and never writes: present if on the device, else copied in only",
+        "present": 'default="present": an array the region uses must already be on the device',
+    }.get(clause, "chosen by the compiler")
 
 
 def _root(v: str) -> str:

@@ -14,9 +14,9 @@
 
 use crate::{build_parsed, cache, checked_ir, guarded, normalize_device_type, CompileError, Options, Program};
 use accjit_front_python::{tree, ArgType, Entry};
-use accjit_ir::exec::visit_stmts;
+use accjit_ir::exec::{nested_blocks, visit_stmts};
 use accjit_ir::validate::Stage;
-use accjit_ir::{AccLoop, AutoChoice, Block, ComputeConstruct, LoopTuning, Module, SourceMap, Span, StmtKind};
+use accjit_ir::{AccLoop, AutoChoice, Block, ComputeConstruct, DataClause, LoopTuning, Module, ParamKind, SourceMap, Span, StmtKind};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -40,6 +40,18 @@ pub struct RegionReport {
     /// (clause, variable as written): `("copy", "x")`, `("firstprivate", "a")`,
     /// `("reduction(+)", "s")`.
     pub clauses: Vec<(String, String)>,
+    /// What lowering made of the scalars the region uses without a clause
+    /// (§2.6.2/2.6.3 implicit attributes, read off the outlined kernels'
+    /// parameters): `("firstprivate", "n", why)` for a value captured at
+    /// launch, `("copy", "s", why)` for a scalar the kernel updates in place
+    /// (a reduction's result). Array extents and compiler temporaries are
+    /// left out.
+    pub scalars: Vec<(String, String, String)>,
+    /// The outlined kernels of the region, in the lowered module.
+    pub kernels: Vec<String>,
+    /// Variables of the enclosing `acc.data` constructs, with the line of
+    /// the construct naming them: the region finds them present.
+    pub enclosing: Vec<(String, u32)>,
 }
 
 /// One loop of a compute region and how it runs.
@@ -89,7 +101,8 @@ fn build(request_text: &str, args: &[ArgType], opts: &Options, device: &str) -> 
             entry.name
         )));
     }
-    let regions = region_report(&parsed, program.source_map(), device);
+    let mut regions = region_report(&parsed, program.source_map(), device);
+    implicit_scalars(&mut regions, &parsed, program.module(), program.source_map());
     let loops = loop_report(&parsed, program.module(), program.source_map(), device);
     Ok(PyKernel { program: Arc::new(program), entry, parsed, regions, loops })
 }
@@ -107,21 +120,37 @@ fn each_stmt<'a>(b: &'a Block, f: &mut impl FnMut(&'a accjit_ir::Stmt)) {
 }
 
 fn compute_constructs(m: &Module) -> Vec<&ComputeConstruct> {
+    compute_constructs_in_data(m).into_iter().map(|(c, _)| c).collect()
+}
+
+/// Every compute construct of `m` in source order, with the data clauses of
+/// the data constructs around it (outermost first).
+fn compute_constructs_in_data(m: &Module) -> Vec<(&ComputeConstruct, Vec<&DataClause>)> {
+    fn go<'a>(b: &'a Block, around: &mut Vec<&'a DataClause>, out: &mut Vec<(&'a ComputeConstruct, Vec<&'a DataClause>)>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Compute(c) => out.push((&**c, around.clone())),
+                StmtKind::Data(d) => {
+                    let n = around.len();
+                    around.extend(d.data.iter());
+                    go(&d.body, around, out);
+                    around.truncate(n);
+                }
+                _ => nested_blocks(s).into_iter().for_each(|nb| go(nb, around, out)),
+            }
+        }
+    }
     let mut out = vec![];
     for f in &m.functions {
-        each_stmt(&f.body, &mut |s| {
-            if let StmtKind::Compute(c) = &s.kind {
-                out.push(&**c);
-            }
-        });
+        go(&f.body, &mut vec![], &mut out);
     }
     out
 }
 
 fn region_report(parsed: &Module, sm: &SourceMap, _device: &str) -> Vec<RegionReport> {
-    compute_constructs(parsed)
+    compute_constructs_in_data(parsed)
         .into_iter()
-        .map(|c| {
+        .map(|(c, around)| {
             let mut clauses = vec![];
             for d in &c.data {
                 for v in &d.vars {
@@ -139,13 +168,61 @@ fn region_report(parsed: &Module, sm: &SourceMap, _device: &str) -> Vec<RegionRe
                     clauses.push((format!("reduction({})", r.op.symbol()), v.text.clone()));
                 }
             }
-            RegionReport { kind: format!("{:?}", c.kind).to_ascii_lowercase(), line: line_of(sm, c.span), clauses }
+            let enclosing = around.iter().flat_map(|d| d.vars.iter().map(|v| (clause_root(&v.text).to_string(), line_of(sm, d.span)))).collect();
+            RegionReport { kind: format!("{:?}", c.kind).to_ascii_lowercase(), line: line_of(sm, c.span), clauses, scalars: vec![], kernels: vec![], enclosing }
         })
         .collect()
 }
 
-/// What the source asked of each loop in a compute region, by line: its
-/// clauses (resolved for `device`), or `None` for a plain `for`.
+/// Fill each region's `kernels` and `scalars` from the lowered module: a
+/// kernel belongs to the last region starting at or before its line (compute
+/// regions do not nest); each of its parameters that no clause of the region
+/// names is a variable the compiler chose an attribute for.
+fn implicit_scalars(regions: &mut [RegionReport], parsed: &Module, lowered: &Module, sm: &SourceMap) {
+    // Variables named in clauses (`x`, `x[0:n]` → x) and reduction variables of loops per region.
+    let mut reduced: Vec<Vec<String>> = vec![];
+    for c in compute_constructs(parsed) {
+        let mut names = vec![];
+        each_stmt(&c.body, &mut |s| {
+            if let StmtKind::For { acc: Some(d), .. } = &s.kind {
+                names.extend(d.reductions.iter().flat_map(|r| r.vars.iter().map(|v| v.text.clone())));
+            }
+        });
+        reduced.push(names);
+    }
+    for k in &lowered.kernels {
+        let line = line_of(sm, k.span);
+        let Some(r) = regions.iter().rposition(|r| r.line <= line) else { continue };
+        regions[r].kernels.push(k.name.clone());
+        let named = |v: &str| regions[r].clauses.iter().any(|(_, c)| clause_root(c) == v);
+        let is_extent =
+            |v: &str| v.rsplit_once("_shape").or_else(|| v.rsplit_once("_stride")).is_some_and(|(arr, d)| named(arr) && d.bytes().all(|b| b.is_ascii_digit()));
+        let mut found = vec![];
+        for p in &k.params {
+            let v = p.name.as_str();
+            if v.starts_with("__") || named(v) || is_extent(v) || regions[r].scalars.iter().any(|s| s.1 == v) {
+                continue;
+            }
+            let reduction = reduced.get(r).is_some_and(|names| names.iter().any(|n| n == v));
+            let (clause, why) = match p.kind {
+                ParamKind::Value if !p.ty.is_ptr() => ("firstprivate", "a scalar the region reads: its value at the region's start"),
+                ParamKind::Value => ("firstprivate", "a pointer value captured at the region's start"),
+                ParamKind::Snapshot => ("firstprivate", "copied when the region starts"),
+                ParamKind::DeviceAddr if reduction => ("copy", "a reduction variable: its result comes back to the host"),
+                ParamKind::DeviceAddr => ("copy", "a scalar the region updates in place"),
+            };
+            found.push((clause.to_string(), v.to_string(), why.to_string()));
+        }
+        regions[r].scalars.extend(found);
+    }
+}
+
+/// `x[0:n]` → `x`.
+fn clause_root(text: &str) -> &str {
+    let t = text.trim();
+    t.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or(t)
+}
+
 fn written_loops(parsed: &Module, sm: &SourceMap, device: &str) -> Vec<(u32, Option<LoopTuning>, accjit_ir::ComputeKind)> {
     let mut out = vec![];
     for c in compute_constructs(parsed) {

@@ -181,6 +181,19 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
+    run_interruptible_as(py, hosted, true, f)
+}
+
+/// [`run_interruptible`], where `guest` says whether the waiting thread may
+/// run gangs as a pool guest. A gang cannot be stopped, so while the Python
+/// thread runs one it cannot raise `KeyboardInterrupt`: callers that cannot
+/// tell that the call is short (a first call, bigger inputs than a call
+/// known to be short) pass `false`, and the thread stays free for signals.
+pub fn run_interruptible_as<T, F>(py: Python<'_>, hosted: bool, guest: bool, f: F) -> PyResult<Result<T, CallFailure>>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
     let slot = Arc::new(Slot { done: AtomicBool::new(false), waiting: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
     let s2 = slot.clone();
     let job: Job = Box::new(move || {
@@ -199,14 +212,14 @@ where
         return Ok(Err(CallFailure::Internal(e)));
     }
     let t0 = Instant::now();
-    let r = wait(py, &slot);
+    let r = wait(py, &slot, guest);
     LAST_CALL_NS.store(t0.elapsed().as_nanos().min(u64::MAX as u128) as u64, Relaxed);
     r
 }
 
 /// Waits for `slot`: a short poll with the GIL held (after short calls),
 /// then parked in slices, checking signals between them.
-fn wait<T: Send>(py: Python<'_>, slot: &Slot<T>) -> PyResult<Result<T, CallFailure>> {
+fn wait<T: Send>(py: Python<'_>, slot: &Slot<T>, guest: bool) -> PyResult<Result<T, CallFailure>> {
     let t0 = Instant::now();
     // Polling while a kernel runs would take a core from its gangs (the
     // pool has one thread per core): after a long call, park at once.
@@ -223,7 +236,7 @@ fn wait<T: Send>(py: Python<'_>, slot: &Slot<T>) -> PyResult<Result<T, CallFailu
     if slot.done.load(Acquire) {
         return Ok(take(slot));
     }
-    if let Some(guest) = Guest::enter() {
+    if let Some(guest) = guest.then(Guest::enter).flatten() {
         loop {
             let done = || slot.done.load(Acquire);
             match py.detach(|| guest.assist(GUEST_IDLE, Instant::now() + SLICE, done)) {
