@@ -284,7 +284,9 @@ def async_pipeline(x, y):
     with acc.parallel(present=[x, y], async_=1):
         for i in acc.loop(n):
             y[i] = x[i] + y[i]
-    with acc.parallel(present=[x], async_=2):
+    # queue 2 writes the x that queue 1's kernel reads: it waits for queue 1 (without the
+    # wait the two kernels may overlap, and y would see some of the tripled x)
+    with acc.parallel(present=[x], async_=2, wait=1):
         for i in acc.loop(n):
             x[i] = x[i] * 3.0
     acc.wait(2, async_=1)
