@@ -424,6 +424,44 @@ def test_inspect_generated_code():
         assert ".entry" in ptx and "parallel_inspected_parallel_0" in ptx
 
 
+def test_inspect_ptx_over_the_fake_driver(tmp_path):
+    """On nvidia, inspect(code=True) has the kernel's PTX. Checked without a GPU over the
+    runtime tests' fake libcuda (compiling needs no GPU; nothing is launched)."""
+    import shutil
+
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if cc is None:
+        pytest.skip("no C compiler to build the fake libcuda")
+    src = ROOT / "rust/runtime/tests/fake_cuda/libcuda.c"
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(tmp_path / "libcuda.so"), str(src), "-lpthread", "-lm"], check=True)
+    script = textwrap.dedent("""
+        import accjit as acc
+        assert acc.get_num_devices("nvidia") == 1
+        @acc.parallel(copyin=["x"])
+        def scaled_sum(x, y, k):
+            s = 0.0
+            for i in acc.loop(x.shape[0], reduction={"+": "s"}):
+                s += x[i] * k
+            for i in acc.loop(y.shape[0]):
+                y[i] = y[i] + 1.0
+            return s
+        acc.set_device_type("nvidia")
+        scaled_sum.compile(("float64[:]", "float64[:]", "int64"))
+        info = scaled_sum.inspect(code=True)
+        assert info["device_type"] == "nvidia"
+        ptx = info["ptx"]
+        assert ".entry scaled_sum_parallel_0" in ptx or ".entry\tscaled_sum_parallel_0" in ptx or "scaled_sum_parallel_0(" in ptx, ptx[:2000]
+        assert ".target sm_" in ptx and "ld.global" in ptx
+        text = str(info)
+        assert text.index("IR (") < text.index("PTX:") and ptx.strip()[:200] in text
+        print("ok ptx", len(ptx))
+    """)
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path), ACCJIT_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("ACC_DEVICE_TYPE", None)
+    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "ok ptx" in r.stdout, r.stdout + r.stderr
+
+
 def test_inspect_defaults_to_the_last_signature_and_which():
     @acc.jit
     def f(a):

@@ -14,6 +14,8 @@
 # 4. notebooks/03_python_kernels.ipynb on nvidia (the @acc.jit Jacobi solver in acc.data,
 #    checked against NumPy; tests/test_api.py::test_notebook_03_executes with
 #    ACC_DEVICE_TYPE=nvidia), output in results/notebook03_nvidia.txt;
+# 5. tests/test_pykernel_api.py (inspect(code=True) shows the PTX of a kernel compiled
+#    for nvidia; the API on multicore), output in results/pykernel_api_gpu.txt;
 # then a short table. PYK_BENCH_ARGS adds benchmark options (e.g. --quick).
 set -u
 cd "$(dirname "$0")/../.."
@@ -50,11 +52,18 @@ nb_rc=$?
 nb_line=$(grep -E '(passed|failed|error|skipped)' "$OUT/notebook03_nvidia.txt" | tail -1)
 echo "$nb_line"
 
+echo "== tests/test_pykernel_api.py (inspect PTX on nvidia)"
+"$PY" -m pytest -q -p no:cacheprovider tests/test_pykernel_api.py -rfE >"$OUT/pykernel_api_gpu.txt" 2>&1
+api_rc=$?
+api_line=$(grep -E '(passed|failed|error)' "$OUT/pykernel_api_gpu.txt" | tail -1)
+echo "$api_line"
+
 echo
 echo "== summary (pykernels on nvidia)"
 printf '%-34s %-6s %s\n' "part" "rc" "result"
 printf '%-34s %-6s %s\n' "tests/pykernels (nvidia)" "$suite_rc" "$suite_line"
 printf '%-34s %-6s %s\n' "test_pk_data (discrete host)" "$disc_rc" "$disc_line"
 printf '%-34s %-6s %s\n' "notebook 03 (nvidia)" "$nb_rc" "$nb_line"
+printf '%-34s %-6s %s\n' "test_pykernel_api (PTX inspect)" "$api_rc" "$api_line"
 printf '%-34s %-6s %s\n' "bench_pykernels (nvidia)" "$bench_rc" "$(grep -c 'yes$' "$OUT/bench_pykernels_nvidia.txt") of 4 kernels correct"
 grep -E '^(kernel|saxpy|Jacobi|sum|matmul|first call|cached call|@acc.jit|1-gang|parallel loop)' "$OUT/bench_pykernels_nvidia.txt"
