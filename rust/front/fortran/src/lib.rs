@@ -10,13 +10,14 @@
 //! - `parse`: statements and program units into `ast`.
 //! - `sema`: `ast` to IR (owned by the sema side of the front end).
 
-use accjit_ir::{Diagnostic, Diagnostics, Module, SourceMap, Span, Type};
+use accjit_ir::{Diagnostics, Module, SourceMap, Type};
 use std::path::PathBuf;
 
 pub mod ast;
 pub mod lex;
 pub mod parse;
 pub mod pp;
+pub mod sema;
 pub mod source;
 
 /// Options of one Fortran compilation.
@@ -138,7 +139,5 @@ pub fn compile(sm: &mut SourceMap, files: &[(String, String)], opts: &CompileOpt
     if diags.has_errors() {
         return Err(diags);
     }
-    // `sema::lower(sm, asts, opts)` replaces this once the sema module lands.
-    let span = asts.first().map(|f| f.span).unwrap_or(Span::DUMMY);
-    Err(Diagnostic::error(span, "the Fortran front end cannot compile yet (parsing only)").into())
+    sema::lower(sm, &asts, opts)
 }

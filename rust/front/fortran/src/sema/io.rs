@@ -1,0 +1,275 @@
+//! `print`, `write` and `read` through the Fortran runtime (ABI table
+//! `FORTRAN_ENTRY_POINTS`): one `*_begin` with the unit and the format
+//! text (null for list-directed), one call per item in order (arrays
+//! element by element in column-major order, implied dos as loops), then
+//! `*_end`, whose result is the statement's `iostat`.
+
+use super::cx::{Cx, Loc, Sym, R};
+use super::types::FType;
+use crate::ast::{self, FormatSpec, IoItem, IoUnit};
+use accjit_ir::{build, ExprId, ExprKind, Span, StmtKind, Type};
+
+impl Cx<'_> {
+    /// `"file:line"` of a span, as a C string.
+    pub fn loc_str(&mut self, sp: Span) -> ExprId {
+        let s = match self.sh.sm.file_line(sp) {
+            Some((f, l)) => format!("{f}:{l}"),
+            None => "<unknown>".into(),
+        };
+        self.c_string(s.as_bytes(), sp)
+    }
+
+    /// The format of an I/O statement: (pointer, length); null for `*`.
+    fn format_arg(&mut self, f: Option<&FormatSpec>, sp: Span) -> R<(ExprId, ExprId)> {
+        match f {
+            None | Some(FormatSpec::Star) => Ok((self.int(0, Type::ptr(Type::Void), sp), self.i64c(0, sp))),
+            Some(FormatSpec::Label(l, lsp)) => {
+                let Some(text) = self.formats.get(l).cloned() else {
+                    return Err(self.err(*lsp, format!("no format statement with label {l}")));
+                };
+                let t = format!("({text})");
+                let p = self.byte_string(t.as_bytes(), sp);
+                Ok((p, self.i64c(t.len() as i64, sp)))
+            }
+            Some(FormatSpec::Expr(e)) => {
+                if let ast::ExprKind::Int { value, .. } = &e.kind {
+                    return self.format_arg(Some(&FormatSpec::Label(*value as u64, e.span)), sp);
+                }
+                if !self.is_char_expr(e) {
+                    return Err(self.err(e.span, "a format is a character expression or a format label"));
+                }
+                self.char_val(e)
+            }
+        }
+    }
+
+    fn unit_begin(&mut self, write: bool, unit: Option<&IoUnit>, fmt: Option<&FormatSpec>, sp: Span) -> R<()> {
+        let (fp, fl) = self.format_arg(fmt, sp)?;
+        let loc = self.loc_str(sp);
+        match unit {
+            Some(IoUnit::Expr(u)) if self.is_char_expr(u) => {
+                let (bp, bl) = self.char_val(u)?;
+                let name = if write { accjit_abi::F_WRITE_BEGIN_INTERNAL } else { accjit_abi::F_READ_BEGIN_INTERNAL };
+                let c = self.rt_call(name, vec![bp, bl, fp, fl, loc], sp);
+                self.emit_expr(c, sp);
+            }
+            _ => {
+                let u = match unit {
+                    None | Some(IoUnit::Star) => self.i64c(-1, sp),
+                    Some(IoUnit::Expr(u)) => self.int_i64(u)?,
+                };
+                let name = if write { accjit_abi::F_WRITE_BEGIN } else { accjit_abi::F_READ_BEGIN };
+                let c = self.rt_call(name, vec![u, fp, fl, loc], sp);
+                self.emit_expr(c, sp);
+            }
+        }
+        Ok(())
+    }
+
+    /// `print`/`write`.
+    pub fn write_stmt(&mut self, unit: Option<&IoUnit>, fmt: Option<&FormatSpec>, items: &[IoItem], specs: &[(ast::Name, ast::Expr)], sp: Span) -> R<()> {
+        if self.region.is_some() {
+            return Err(self.err(sp, "I/O statements inside a compute construct are not supported"));
+        }
+        self.unit_begin(true, unit, fmt, sp)?;
+        let iostat = self.io_specs(specs, sp)?;
+        for it in items {
+            self.write_item(it)?;
+        }
+        let end = self.rt_call(accjit_abi::F_WRITE_END, vec![], sp);
+        self.finish_io(end, iostat, sp)
+    }
+
+    fn io_specs(&mut self, specs: &[(ast::Name, ast::Expr)], sp: Span) -> R<Option<(ExprId, FType)>> {
+        let mut iostat = None;
+        for (k, v) in specs {
+            match k.text.as_str() {
+                "iostat" => iostat = Some(self.place_of(v)?),
+                "advance" => {
+                    let no = match self.fold(v) {
+                        Some((super::consts::ConstVal::Str(s), _)) => s.eq_ignore_ascii_case(b"no"),
+                        _ => return Err(self.err(v.span, "advance= must be a constant 'yes' or 'no'")),
+                    };
+                    if no {
+                        let c = self.rt_call(accjit_abi::F_IO_NONADVANCING, vec![], sp);
+                        self.emit_expr(c, sp);
+                    }
+                }
+                "unit" | "fmt" | "iomsg" | "err" | "end" => {}
+                other => return Err(self.err(k.span, format!("`{other}=` is not supported"))),
+            }
+        }
+        Ok(iostat)
+    }
+
+    fn finish_io(&mut self, end: ExprId, iostat: Option<(ExprId, FType)>, sp: Span) -> R<()> {
+        match iostat {
+            Some((p, t)) => {
+                let v = self.cast(end, t.ir(), sp);
+                let a = build::assign(&mut self.f, p, v, sp);
+                self.emit_expr(a, sp);
+            }
+            None => self.emit_expr(end, sp),
+        }
+        Ok(())
+    }
+
+    fn write_item(&mut self, it: &IoItem) -> R<()> {
+        match it {
+            IoItem::Expr(e) => {
+                let sp = e.span;
+                if self.is_char_expr(e) {
+                    let (p, n) = self.char_val(e)?;
+                    let c = self.rt_call(accjit_abi::F_WRITE_STR, vec![p, n], sp);
+                    self.emit_expr(c, sp);
+                    return Ok(());
+                }
+                if self.rank_of(e) > 0 {
+                    self.materialise(e)?;
+                    let shape = self.shape_of(e)?;
+                    return self.nest(&shape, sp, &mut |cx, idx| {
+                        cx.elem = Some(idx.to_vec());
+                        let r = cx.value(e);
+                        cx.elem = None;
+                        let v = r?;
+                        cx.write_value(v, sp)
+                    });
+                }
+                let v = self.value(e)?;
+                self.write_value(v, sp)
+            }
+            IoItem::ImpliedDo(d) => {
+                let items = d.items.clone();
+                self.io_implied_do(&d.control, d.span, &mut |cx| {
+                    for x in &items {
+                        cx.write_item(x)?;
+                    }
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    fn write_value(&mut self, v: super::expr::Val, sp: Span) -> R<()> {
+        let k = self.i64c(v.ty.kind() as i64, sp);
+        let c = match &v.ty {
+            FType::Int(_) => {
+                let x = self.cast(v.e, Type::I64, sp);
+                self.rt_call(accjit_abi::F_WRITE_I64, vec![x, k], sp)
+            }
+            FType::Real(_) => {
+                let x = self.cast(v.e, Type::F64, sp);
+                self.rt_call(accjit_abi::F_WRITE_F64, vec![x, k], sp)
+            }
+            FType::Complex(kk) => {
+                let x = self.settle(v.e, sp);
+                let rt = FType::Real(*kk).ir();
+                let re = self.mk(ExprKind::ComplexPart(x, false), rt.clone(), sp);
+                let x2 = self.clone_expr(x);
+                let im = self.mk(ExprKind::ComplexPart(x2, true), rt, sp);
+                let re = self.cast(re, Type::F64, sp);
+                let im = self.cast(im, Type::F64, sp);
+                self.rt_call(accjit_abi::F_WRITE_C64, vec![re, im, k], sp)
+            }
+            FType::Logical(_) => {
+                let x = self.cast(v.e, Type::I64, sp);
+                self.rt_call(accjit_abi::F_WRITE_LOGICAL, vec![x, k], sp)
+            }
+            t => return Err(self.err(sp, format!("cannot write {}", t.name()))),
+        };
+        self.emit_expr(c, sp);
+        Ok(())
+    }
+
+    /// An implied do of an I/O list: `(items, i = a, b [, s])`.
+    fn io_implied_do(&mut self, c: &ast::LoopControl, sp: Span, body: &mut dyn FnMut(&mut Self) -> R<()>) -> R<()> {
+        let v = match self.lookup_or_implicit(&c.var.text, c.var.span)? {
+            Sym::Scalar(v) if v.ty.is_int() => v,
+            _ => return Err(self.err(c.var.span, "an implied-do variable must be an integer variable")),
+        };
+        let lo = self.int_i64(&c.start)?;
+        let lo = self.settle(lo, sp);
+        let hi = self.int_i64(&c.end)?;
+        let st = match &c.step {
+            Some(s) => self.int_i64(s)?,
+            None => self.i64c(1, sp),
+        };
+        let st = self.settle(st, sp);
+        let trip = self.trip_count(lo, hi, st, sp);
+        let loc = v.loc;
+        self.counted_loop(trip, sp, |cx, k| {
+            let kv = build::load_local(&mut cx.f, k, sp);
+            let s = cx.clone_expr(st);
+            let m = cx.bin(accjit_ir::BinOp::Mul, kv, s, Type::I64, sp);
+            let l = cx.clone_expr(lo);
+            let val = cx.bin(accjit_ir::BinOp::Add, l, m, Type::I64, sp);
+            cx.set(loc, val, sp);
+            body(cx)
+        })
+    }
+
+    /// `read`.
+    pub fn read_stmt(&mut self, control: &ast::IoControl, items: &[IoItem], sp: Span) -> R<()> {
+        if self.region.is_some() {
+            return Err(self.err(sp, "I/O statements inside a compute construct are not supported"));
+        }
+        self.unit_begin(false, control.unit.as_ref(), control.format.as_ref(), sp)?;
+        let iostat = self.io_specs(&control.specs, sp)?;
+        for it in items {
+            self.read_item(it)?;
+        }
+        let end = self.rt_call(accjit_abi::F_READ_END, vec![], sp);
+        self.finish_io(end, iostat, sp)
+    }
+
+    fn read_item(&mut self, it: &IoItem) -> R<()> {
+        match it {
+            IoItem::Expr(e) => {
+                let sp = e.span;
+                if self.is_char_expr(e) {
+                    let (p, n) = self.char_val(e)?;
+                    let c = self.rt_call(accjit_abi::F_READ_STR, vec![p, n], sp);
+                    self.emit_expr(c, sp);
+                    return Ok(());
+                }
+                if self.rank_of(e) > 0 {
+                    let shape = self.shape_of(e)?;
+                    return self.nest(&shape, sp, &mut |cx, idx| {
+                        cx.elem = Some(idx.to_vec());
+                        let r = cx.place_of(e);
+                        cx.elem = None;
+                        let (p, t) = r?;
+                        cx.read_into(p, &t, sp)
+                    });
+                }
+                let (p, t) = self.place_of(e)?;
+                self.read_into(p, &t, sp)
+            }
+            IoItem::ImpliedDo(d) => {
+                let items = d.items.clone();
+                self.io_implied_do(&d.control, d.span, &mut |cx| {
+                    for x in &items {
+                        cx.read_item(x)?;
+                    }
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    fn read_into(&mut self, place: ExprId, t: &FType, sp: Span) -> R<()> {
+        let a = build::addr_of(&mut self.f, place, sp);
+        let k = self.i64c(t.kind() as i64, sp);
+        let name = match t {
+            FType::Int(_) => accjit_abi::F_READ_I64,
+            FType::Real(_) => accjit_abi::F_READ_F64,
+            FType::Complex(_) => accjit_abi::F_READ_C64,
+            FType::Logical(_) => accjit_abi::F_READ_LOGICAL,
+            t => return Err(self.err(sp, format!("cannot read {}", t.name()))),
+        };
+        let c = self.rt_call(name, vec![a, k], sp);
+        self.emit_expr(c, sp);
+        let _ = (Loc::Const(0), StmtKind::Break);
+        Ok(())
+    }
+}
