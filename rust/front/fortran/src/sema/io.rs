@@ -84,7 +84,11 @@ impl Cx<'_> {
         let mut iostat = None;
         for (k, v) in specs {
             match k.text.as_str() {
-                "iostat" => iostat = Some(self.place_of(v)?),
+                "iostat" => {
+                    iostat = Some(self.place_of(v)?);
+                    let c = self.rt_call(accjit_abi::F_IO_IOSTAT, vec![], sp);
+                    self.emit_expr(c, sp);
+                }
                 "advance" => {
                     let no = match self.fold(v) {
                         Some((super::consts::ConstVal::Str(s), _)) => s.eq_ignore_ascii_case(b"no"),

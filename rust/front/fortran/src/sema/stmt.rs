@@ -880,9 +880,10 @@ impl Cx<'_> {
         let err = self.i64c(error as i64, sp);
         let (code, msg, len) = match code {
             None => {
+                // No code: msg null and length -1 (`stop` exits 0 silently).
                 let c = self.i64c(if error { 1 } else { 0 }, sp);
                 let null = self.int(0, Type::ptr(Type::Void), sp);
-                let z = self.i64c(0, sp);
+                let z = self.i64c(-1, sp);
                 (c, null, z)
             }
             Some(x) if self.is_char_expr(x) => {
