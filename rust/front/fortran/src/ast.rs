@@ -11,6 +11,7 @@
 
 use accjit_ir::acc::DataClauseKind;
 use accjit_ir::Span;
+use std::fmt;
 
 pub use crate::Intent;
 
@@ -290,7 +291,8 @@ pub enum DeclKind {
     TypeDecl(TypeDecl),
     /// `parameter (n = 10, m = 2*n)`
     Parameter(Vec<(Name, Expr)>),
-    /// An attribute statement: `dimension a(10), b(n)`, `allocatable :: x(:)`,
+    /// An attribute statement: `dimension a(10), b(n)` (attr `Dimension` with no
+    /// specs: each entity has its own), `allocatable :: x(:)`,
     /// `save [:: a, b]` (empty entity list: everything), `external f`,
     /// `intrinsic sin`, `intent(in) :: a`, `optional x`, `value n`, `target t`,
     /// `pointer p`, `public/private [:: names]` (empty: the default). A common
@@ -870,4 +872,140 @@ pub struct AccDirective {
     pub kind: AccKind,
     pub clauses: Vec<AccClause>,
     pub span: Span,
+}
+
+// ---------------------------------------------------------------------------
+// Printing: expressions in Fortran syntax (for messages and the `text` of
+// OpenACC variable references). Parentheses are those written (`Paren`);
+// operators print in their symbolic form.
+// ---------------------------------------------------------------------------
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Pow => "**",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Concat => "//",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "/=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::And => ".and.",
+            BinaryOp::Or => ".or.",
+            BinaryOp::Eqv => ".eqv.",
+            BinaryOp::Neqv => ".neqv.",
+        }
+    }
+}
+
+impl fmt::Display for KindParam {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KindParam::Int(v) => write!(f, "_{}", v),
+            KindParam::Name(n) => write!(f, "_{}", n.text),
+        }
+    }
+}
+
+fn opt_kind(k: &Option<KindParam>) -> String {
+    k.as_ref().map(|k| k.to_string()).unwrap_or_default()
+}
+
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(k) = &self.keyword {
+            write!(f, "{}=", k.text)?;
+        }
+        match &self.value {
+            ArgValue::Expr(e) => write!(f, "{}", e),
+            ArgValue::Range { lo, hi, stride } => {
+                if let Some(lo) = lo {
+                    write!(f, "{}", lo)?;
+                }
+                write!(f, ":")?;
+                if let Some(hi) = hi {
+                    write!(f, "{}", hi)?;
+                }
+                if let Some(st) = stride {
+                    write!(f, ":{}", st)?;
+                }
+                Ok(())
+            }
+            ArgValue::Label(l) => write!(f, "*{}", l),
+        }
+    }
+}
+
+impl fmt::Display for AcItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AcItem::Expr(e) => write!(f, "{}", e),
+            AcItem::ImpliedDo(d) => {
+                write!(f, "(")?;
+                for it in &d.items {
+                    write!(f, "{}, ", it)?;
+                }
+                let c = &d.control;
+                write!(f, "{}={}, {}", c.var.text, c.start, c.end)?;
+                if let Some(s) = &c.step {
+                    write!(f, ", {}", s)?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ExprKind::Int { value, kind } => write!(f, "{}{}", value, opt_kind(kind)),
+            ExprKind::Real { text, kind, .. } => write!(f, "{}{}", text, opt_kind(kind)),
+            ExprKind::Complex { re, im } => write!(f, "({}, {})", re, im),
+            ExprKind::Logical { value, kind } => write!(f, ".{}.{}", if *value { "true" } else { "false" }, opt_kind(kind)),
+            ExprKind::Char { value, .. } => write!(f, "'{}'", value.replace('\'', "''")),
+            ExprKind::Boz { value } => write!(f, "z'{:x}'", value),
+            ExprKind::Name(n) => write!(f, "{}", n.text),
+            ExprKind::Apply { base, args } => {
+                write!(f, "{}(", base)?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}", a)?;
+                }
+                write!(f, ")")
+            }
+            ExprKind::Component { base, name } => write!(f, "{}%{}", base, name.text),
+            ExprKind::Unary { op, operand } => match op {
+                UnaryOp::Plus => write!(f, "+{}", operand),
+                UnaryOp::Neg => write!(f, "-{}", operand),
+                UnaryOp::Not => write!(f, ".not. {}", operand),
+            },
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::Pow | BinaryOp::Mul | BinaryOp::Div => write!(f, "{}{}{}", lhs, op.symbol(), rhs),
+                _ => write!(f, "{} {} {}", lhs, op.symbol(), rhs),
+            },
+            ExprKind::Defined { op, lhs, rhs } => match lhs {
+                Some(l) => write!(f, "{} .{}. {}", l, op, rhs),
+                None => write!(f, ".{}. {}", op, rhs),
+            },
+            ExprKind::Paren(e) => write!(f, "({})", e),
+            ExprKind::ArrayCtor { items, .. } => {
+                write!(f, "[")?;
+                for (i, it) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}", it)?;
+                }
+                write!(f, "]")
+            }
+        }
+    }
 }

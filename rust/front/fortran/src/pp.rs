@@ -287,9 +287,10 @@ impl Pp<'_> {
                 if c == q {
                     quote = None;
                 }
-                text.push(c as char);
-                offsets.push(line.offsets[i]);
-                i += 1;
+                let ch = line.text[i..].chars().next().unwrap_or(' ');
+                text.push(ch);
+                offsets.extend_from_slice(&line.offsets[i..i + ch.len_utf8()]);
+                i += ch.len_utf8();
                 continue;
             }
             if c == b'\'' || c == b'"' {
@@ -564,46 +565,42 @@ fn strip_c_comments_line(line: &PhysLine, in_comment: &mut bool) -> PhysLine {
 /// Macro arguments of a use whose `(` is at `open`: the arguments and the
 /// index after `)`.
 fn split_args(text: &str, open: usize) -> Option<(Vec<String>, usize)> {
-    let b = text.as_bytes();
     let mut depth = 0;
     let mut args = Vec::new();
     let mut cur = String::new();
     let mut quote = None;
-    let mut i = open;
-    while i < b.len() {
-        let c = b[i];
+    for (i, c) in text[open..].char_indices() {
         if let Some(q) = quote {
             if c == q {
                 quote = None;
             }
-            cur.push(c as char);
-        } else {
-            match c {
-                b'\'' | b'"' => {
-                    quote = Some(c);
-                    cur.push(c as char);
-                }
-                b'(' => {
-                    if depth > 0 {
-                        cur.push('(');
-                    }
-                    depth += 1;
-                }
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        if !(args.is_empty() && cur.trim().is_empty()) {
-                            args.push(cur);
-                        }
-                        return Some((args, i + 1));
-                    }
-                    cur.push(')');
-                }
-                b',' if depth == 1 => args.push(std::mem::take(&mut cur)),
-                _ => cur.push(c as char),
-            }
+            cur.push(c);
+            continue;
         }
-        i += 1;
+        match c {
+            '\'' | '"' => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            '(' => {
+                if depth > 0 {
+                    cur.push('(');
+                }
+                depth += 1;
+            }
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    if !(args.is_empty() && cur.trim().is_empty()) {
+                        args.push(cur);
+                    }
+                    return Some((args, open + i + 1));
+                }
+                cur.push(')');
+            }
+            ',' if depth == 1 => args.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
     }
     None
 }

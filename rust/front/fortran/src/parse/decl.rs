@@ -537,10 +537,11 @@ impl Cursor<'_> {
         Ok(DeclKind::Common(blocks))
     }
 
-    /// An attribute statement: `dimension a(10)`, `save`, `intent(in) :: x`, ...
-    /// the cursor at the keyword.
+    /// An attribute statement: `dimension a(10)` (an empty `Dimension`, the specs
+    /// on the entities), `save`, `intent(in) :: x`, ... the cursor at the keyword.
     pub fn attr_stmt(&mut self) -> PResult<DeclKind> {
-        let attr = self.attr()?;
+        // `dimension a(10), b(n)`: the array specs belong to the entities.
+        let attr = if self.eat_kw("dimension") { Attr::Dimension(Vec::new()) } else { self.attr()? };
         self.eat(&Tok::DoubleColon);
         let mut entities = Vec::new();
         while !self.at_end() {
