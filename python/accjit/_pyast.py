@@ -306,9 +306,18 @@ def request(fn, kind: str, keywords: dict | None = None, level: str | None = Non
     """The request text for compiling ``fn`` as an ``@acc.<kind>`` function."""
     filename, text, func = source_of(fn)
     pos = _pos(func)
-    kws = [ast.keyword(arg=k, value=_clause_expr(v, pos)) for k, v in (keywords or {}).items()]
+    # A clause written in the decorator is reported at its own `name=value` (the
+    # decorator's keyword in the source); one given otherwise, at the def.
+    written = {}
+    for d in getattr(func, "decorator_list", []):
+        callee = getattr(d, "func", None)
+        if isinstance(d, ast.Call) and getattr(callee, "attr", getattr(callee, "id", None)) == kind:
+            for k in d.keywords:
+                if k.arg is not None and k.arg not in written and getattr(k, "lineno", None):
+                    written[k.arg] = _pos(k)
+    kws = [ast.keyword(arg=k, value=_clause_expr(v, written.get(k, pos))) for k, v in (keywords or {}).items()]
     for k in kws:
-        k.lineno, k.col_offset, k.end_lineno, k.end_col_offset = pos
+        k.lineno, k.col_offset, k.end_lineno, k.end_col_offset = written.get(k.arg, pos)
     names = _referenced_names(func)
     for k in kws:
         names += [n.id for n in ast.walk(k.value) if isinstance(n, ast.Name) and n.id not in names]

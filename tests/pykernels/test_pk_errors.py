@@ -453,8 +453,8 @@ def test_default_none_with_unlisted_array():
 
 def test_device_type_group_with_a_data_clause():
     def make():
-        @acc.parallel(device_type={"*": {"copy": ["x"]}})
-        def k(x):  # ERR
+        @acc.parallel(device_type={"*": {"copy": ["x"]}})  # ERR: reported at the decorator's clause
+        def k(x):
             for i in acc.loop(x.shape[0]):
                 x[i] = 1.0
         return k
