@@ -388,6 +388,10 @@ def test_notebook_03_executes():
     assert [lp["schedule"] for lp in info["loops"]] == ["gang", "vector", "gang", "vector"]
     assert len(info["regions"]) == 2
     assert all(any(c["implicit"] for c in r["clauses"]) for r in info["regions"])
+    # inside the notebook's acc.data region both arrays are found present in both regions
+    arrays = [c for r in info["regions"] for c in r["clauses"] if c["var"] in ("a", "b")]
+    assert len(arrays) == 4 and all("present" in c.get("why", "") for c in arrays)
+    assert any(c["var"] == "change" for c in info["regions"][1]["clauses"])
     assert env["jacobi"].signatures and env["saxpy"].signatures
 
 
