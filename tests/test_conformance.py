@@ -16,6 +16,8 @@ its folder), with a 60 s limit. The first line of a program states what must hap
     ! expect: exit N                         exit status N (`stop N`, `call exit(N)`); stderr
                                              is not checked (gfortran prints `STOP N` there)
 
+A multi/ folder's main file may hold a `! run-files: main.f90` line: only the files it names are
+given to `accjit run` (the modules the program uses must then be found beside the main file).
 A Fortran program with a `NNN_name.stdout` file beside it (`expected.stdout` in a multi/
 folder) must print exactly those bytes (gfortran's output, checked by gfortran_check.py).
 A Fortran program's `! stdin: TEXT` header lines (within its first 2000 characters) are
@@ -200,8 +202,21 @@ def expected_stdout(prog: Path) -> Optional[str]:
     return p.read_text() if part_of(prog).startswith("fortran") and p.is_file() else None
 
 
+RUN_FILES_RE = re.compile(r"^!\s*run-files:(.*)$", re.M)
+
+
+def command_files(path: Path):
+    """The files named on the command line: a single file; a multi/ folder's files (main first), or
+    only those its main file lists in a `! run-files: a.f90 ...` header line (the rest must be
+    found beside the main file by the modules they define)."""
+    if not path.is_dir():
+        return [path]
+    m = RUN_FILES_RE.search(main_file(path).read_text(errors="replace")[:2000])
+    return [path / f for f in m.group(1).split()] if m else multi_files(path)
+
+
 def run_program(path: Path, device: str) -> RunResult:
-    files = [str(p) for p in multi_files(path)] if path.is_dir() else [str(path)]
+    files = [str(p) for p in command_files(path)]
     cwd = str(path if path.is_dir() else path.parent)
     stdin = program_stdin(main_file(path).read_text(errors="replace"))
     try:
@@ -380,6 +395,7 @@ def test_fortran_corpus_names_unique_and_well_formed():
         if p.is_dir():
             files = multi_files(p)
             assert len(files) >= 2, f"{rel(p)}: a multi-file program needs at least two source files"
+            assert all(f.is_file() for f in command_files(p)), f"{rel(p)}: run-files names a missing file"
 
 
 def test_fortran_corpus_expectations_match_parts():
