@@ -27,6 +27,9 @@ pub struct LogicalLine {
     pub file: u32,
     /// `offsets[i]`: file offset of `text` byte `i`; one extra entry at the end.
     pub offsets: Vec<u32>,
+    /// File offset where the line starts as written: its `!$acc` sentinel for a
+    /// directive (the text starts after it), else the first character of `text`.
+    pub lead: u32,
 }
 
 impl LogicalLine {
@@ -37,9 +40,10 @@ impl LogicalLine {
         let h = if hi > lo { self.offsets[(hi - 1).min(last)] + 1 } else { l };
         Span::new(self.file, l, h.max(l))
     }
-    /// The span of the whole statement.
+    /// The span of the whole statement (with its sentinel, for a directive).
     pub fn full_span(&self) -> Span {
-        self.span(0, self.text.len())
+        let s = self.span(0, self.text.len());
+        Span::new(s.file, s.lo.min(self.lead), s.hi)
     }
 }
 
@@ -51,11 +55,13 @@ struct Building {
     file: u32,
     /// Offset of the end of the last piece (the statement's end position).
     end: u32,
+    /// Offset of the directive sentinel (`u32::MAX` for code).
+    lead: u32,
 }
 
 impl Building {
     fn new(kind: LineKind, file: u32) -> Building {
-        Building { kind, text: String::new(), offsets: Vec::new(), file, end: 0 }
+        Building { kind, text: String::new(), offsets: Vec::new(), file, end: 0, lead: u32::MAX }
     }
     fn push(&mut self, line: &PhysLine, i: usize, c: char) {
         self.text.push(c);
@@ -82,6 +88,10 @@ struct Splitter {
     cur: Option<Building>,
     /// The quote of a character literal continued onto the next line.
     in_string: Option<char>,
+    /// File offset of the open literal's quote (for an "unterminated" message).
+    string_start: u32,
+    /// File offset of the last continuation `&`.
+    amp_at: u32,
     /// The last line ended with `&` (free form).
     continuing: bool,
 }
@@ -164,14 +174,14 @@ impl Splitter {
         let Some(b) = self.cur.take() else { return };
         self.in_string = None;
         self.continuing = false;
-        let mut line = LogicalLine { kind: b.kind, label: None, text: b.text, file: b.file, offsets: b.offsets };
+        let mut line = LogicalLine { kind: b.kind, label: None, text: b.text, file: b.file, offsets: b.offsets, lead: b.lead };
         line.offsets.push(b.end);
         // Trim, keeping offsets aligned.
         let start = line.text.len() - line.text.trim_start().len();
         let end = line.text.trim_end().len();
         if end <= start {
             if line.kind == LineKind::Acc {
-                let sp = line.span(0, 0);
+                let sp = Span::new(line.file, line.lead, line.lead + 5);
                 self.diags.push(Diagnostic::error(sp, "empty `!$acc` directive"));
             }
             return;
@@ -199,7 +209,11 @@ impl Splitter {
         let limit = if self.form == SourceForm::Fixed { fixed_limit(text) } else { text.len() };
         let mut i = from;
         if self.cur.is_none() {
-            self.cur = Some(Building::new(kind, line.file));
+            let mut b = Building::new(kind, line.file);
+            if kind == LineKind::Acc {
+                b.lead = line.offsets[text.len() - text.trim_start().len()];
+            }
+            self.cur = Some(b);
         }
         while i < limit {
             let c = text[i..].chars().next().unwrap_or(' ');
@@ -215,6 +229,7 @@ impl Splitter {
                     self.in_string = None;
                 } else if c == '&' && self.form == SourceForm::Free && text[i + 1..limit].trim().is_empty() {
                     self.continuing = true;
+                    self.amp_at = line.offsets[i];
                     return;
                 }
                 self.cur.as_mut().unwrap().push(line, i, c);
@@ -222,7 +237,10 @@ impl Splitter {
                 continue;
             }
             match c {
-                '\'' | '"' => self.in_string = Some(c),
+                '\'' | '"' => {
+                    self.in_string = Some(c);
+                    self.string_start = line.offsets[i];
+                }
                 '!' => break,
                 ';' if kind == LineKind::Code => {
                     self.finish();
@@ -234,6 +252,7 @@ impl Splitter {
                     let rest = text[i + 1..limit].trim_start();
                     if rest.is_empty() || rest.starts_with('!') {
                         self.continuing = true;
+                        self.amp_at = line.offsets[i];
                         return;
                     }
                 }
@@ -244,7 +263,7 @@ impl Splitter {
         }
         if self.in_string.is_some() && self.form == SourceForm::Free {
             let b = self.cur.as_ref().unwrap();
-            let sp = Span::new(b.file, *b.offsets.last().unwrap_or(&0), b.end);
+            let sp = Span::new(b.file, self.string_start, b.end);
             self.diags.push(Diagnostic::error(sp, "unterminated character literal").with_hint("continue it with `&` at the end of the line"));
             self.in_string = None;
         }
@@ -290,7 +309,7 @@ fn logical_lines_at(
     opts: &CompileOptions,
     depth: &mut u32,
 ) -> Result<Vec<LogicalLine>, Diagnostics> {
-    let mut sp = Splitter { form, out: Vec::new(), diags: Vec::new(), cur: None, in_string: None, continuing: false };
+    let mut sp = Splitter { form, out: Vec::new(), diags: Vec::new(), cur: None, in_string: None, string_start: 0, amp_at: 0, continuing: false };
     for line in &lines {
         let start = match form {
             SourceForm::Free => free_start(&line.text),
@@ -352,7 +371,7 @@ fn logical_lines_at(
     }
     if sp.continuing {
         if let Some(b) = &sp.cur {
-            let s = Span::new(b.file, b.end.saturating_sub(1), b.end);
+            let s = Span::new(b.file, sp.amp_at, sp.amp_at + 1);
             sp.diags.push(Diagnostic::error(s, "the last line ends with `&` but no line continues it"));
         }
     }

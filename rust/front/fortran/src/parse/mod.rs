@@ -107,7 +107,10 @@ fn parse_line(line: &LogicalLine) -> Result<Raw, Diagnostic> {
     match line.kind {
         LineKind::Code => c.statement(),
         LineKind::Acc => match c.acc_line()? {
-            AccLine::Directive(d) => Ok(Raw::Acc(d)),
+            AccLine::Directive(mut d) => {
+                d.span = line.full_span();
+                Ok(Raw::Acc(d))
+            }
             AccLine::End(name) => Ok(Raw::AccEnd(name)),
         },
     }
@@ -218,6 +221,9 @@ impl Structure {
             Raw::End { what, name } => {
                 let want = unit_word(head.kind);
                 if let Some(w) = what {
+                    if !matches!(w.as_str(), "program" | "module" | "submodule" | "subroutine" | "function" | "blockdata") {
+                        return Err(self.unexpected(&end, Some((&first, want))));
+                    }
                     if w != want {
                         return Err(Diagnostic::error(end.span, format!("`end {}` does not close the {} that is open here", w, want))
                             .with_note(first.span, format!("the {} starts here", want)));
