@@ -15,10 +15,7 @@ fn err(text: &str) -> String {
 
 #[test]
 fn block_structure_errors() {
-    assert_eq!(
-        err("program p\ndo i = 1, 3\n x = 1\nend program\n"),
-        "e.f90:4:1: error: unexpected `end program` without a matching `program`".replace("without a matching `program`", "without a matching `program`")
-    );
+    assert_eq!(err("program p\ndo i = 1, 3\n x = 1\nend program\n"), "e.f90:4:1: error: expected `end do` before this `end program`");
     assert_eq!(err("program p\n x = 1\nend if\nend\n"), "e.f90:3:1: error: unexpected `end if` without a matching `if`");
     assert_eq!(err("program p\nelse\nend\n"), "e.f90:2:1: error: unexpected `else` without a matching `if ... then`");
     assert_eq!(err("subroutine s\nend function s\n"), "e.f90:2:1: error: `end function` does not close the subroutine that is open here");

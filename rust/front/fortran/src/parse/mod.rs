@@ -445,6 +445,14 @@ impl Structure {
                     _ => Ok(span),
                 }
             }
+            Some(l @ Line { raw: Raw::End { .. }, .. }) => {
+                let found = match &l.raw {
+                    Raw::End { what: Some(w), .. } => format!("`end {}`", w),
+                    _ => "`end`".to_string(),
+                };
+                Err(Diagnostic::error(l.span, format!("expected `end {}` before this {}", what, found))
+                    .with_note(open.span, format!("the `{}` that is still open", what)))
+            }
             Some(l) => Err(self.unexpected(&l, Some((open, what))).with_hint(format!("is an `end {}` missing?", what))),
             None => Err(Diagnostic::error(open.span, format!("this `{}` has no `end {}`", what, what)).with_note(self.eof_span(), "the file ends here")),
         }
