@@ -15,6 +15,22 @@ for the multicore CPU device and called with NumPy arrays::
     x = np.arange(8, dtype=np.float32); y = np.ones_like(x)
     lib.saxpy(x.size, 2.0, x, y)
 
+OpenACC Fortran likewise, with Fortran-ordered arrays (docs/fortran.md)::
+
+    m = acc.fortran('''
+    subroutine scale(a, s)
+      real(8), intent(inout) :: a(:,:)
+      real(8), value :: s
+      !$acc parallel loop collapse(2)
+      do j = 1, size(a, 2)
+        do i = 1, size(a, 1)
+          a(i, j) = s * a(i, j)
+        end do
+      end do
+    end subroutine
+    ''')
+    m.scale(np.asfortranarray(np.ones((4, 3))), 2.0)
+
 Python functions become kernels under decorators (docs/python-kernels.md)::
 
     @acc.parallel
@@ -30,6 +46,7 @@ from ._errors import *  # noqa: F401,F403  (CompileError, AccError and subclasse
 from ._errors import __all__ as _errors_all
 from . import _core
 from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache, compile_file  # noqa: F401
+from ._fmodule import FModule, FProcedure, fortran, fortran_files  # noqa: F401
 from ._runtime import *  # noqa: F401,F403
 from ._runtime import __all__ as _runtime_all
 from ._data import *  # noqa: F401,F403
@@ -44,6 +61,10 @@ __all__ = [
     "c",
     "CModule",
     "CFunction",
+    "fortran",
+    "fortran_files",
+    "FModule",
+    "FProcedure",
     *_errors_all,
     "compile_file",
     "cache_stats",

@@ -3,6 +3,8 @@
 //! - [`module`]: `compile_c(...) -> Module`, a compiled program whose exported
 //!   functions are called with NumPy arrays and Python scalars ([`marshal`]),
 //!   off-thread and interruptibly ([`caller`]).
+//! - [`fortran`]: `compile_fortran(...) -> Module` and Fortran procedures'
+//!   calls (`Module.call_fortran`), arguments by their Fortran interfaces.
 //! - [`runtime`]: runtime settings (device type, thread count, number of
 //!   devices).
 //! - [`data`]: the OpenACC data API on NumPy arrays (`_core.data_api`: views,
@@ -21,6 +23,7 @@
 mod caller;
 mod data;
 mod errors;
+mod fortran;
 mod interop;
 mod marshal;
 mod module;
@@ -180,5 +183,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     data::register(m)?;
     profile::register(m)?;
     pykernel::register(m)?;
+    fortran::register(m)?;
     Ok(())
 }

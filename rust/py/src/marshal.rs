@@ -29,6 +29,28 @@ pub struct Marshalled {
     discrete: bool,
 }
 
+impl Marshalled {
+    /// No arguments yet, for the current device.
+    pub fn new() -> Marshalled {
+        let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
+        Marshalled { slots: Vec::new(), keep: Vec::new(), mapped: Vec::new(), arrays: Vec::new(), discrete }
+    }
+
+    /// Records host memory the call passes (on a discrete device, for
+    /// implicit copies of data a kernel uses with no data clause).
+    pub fn record(&mut self, addr: u64, bytes: usize, readonly: bool) {
+        if self.discrete {
+            self.arrays.push(accjit_runtime::compute::CallArray { addr: addr as usize, bytes, readonly });
+        }
+    }
+}
+
+impl Default for Marshalled {
+    fn default() -> Self {
+        Marshalled::new()
+    }
+}
+
 /// The NumPy dtype (kind, itemsize, name) matching a C pointee scalar.
 pub fn dtype_of(s: Scalar) -> (u8, usize, &'static str) {
     match s {

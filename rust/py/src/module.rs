@@ -123,6 +123,45 @@ impl PyProgram {
         })
     }
 
+    /// The procedures of a program compiled from Fortran (see
+    /// `fortran::procedures`); an empty list for C.
+    fn fortran_procedures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::guard(|| match self.program.fortran() {
+            Some(info) => crate::fortran::procedures(py, info),
+            None => Ok(PyList::empty(py)),
+        })
+    }
+
+    /// Call the Fortran procedure `name` (any case) with the tuple `args`,
+    /// marshalled by its Fortran interface (`fortran.rs`); otherwise as `call`.
+    fn call_fortran(&self, py: Python<'_>, name: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        crate::guard(|| {
+            let (iface, f) = crate::fortran::find(&self.program, name)?;
+            let mut temps = Vec::new();
+            let m = crate::fortran::marshal_fortran(iface, f, args, &mut temps)?;
+            let tramp = f.trampoline;
+            let program = self.program.clone();
+            let (slots, keep, mapped, arrays) = (m.slots, m.keep, m.mapped, m.arrays);
+            let ret = run_interruptible(py, true, move || {
+                let mut ret = [0u64; 2];
+                let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
+                program.prepare();
+                // SAFETY: `slots` matches the signature (checked by
+                // `marshal_fortran`); arrays and temporaries behind pointer
+                // slots are kept alive by `keep`/`temps` and the code by
+                // `program` until the call returns (or forever: the thread parks).
+                unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
+                mapped.into_iter().for_each(crate::interop::unmap);
+                drop(temps);
+                drop(keep);
+                drop(program);
+                ret
+            })?
+            .map_err(|e| crate::errors::call_failure(py, &format!("{}()", iface.name), e))?;
+            unmarshal(py, &f.sig.ret, ret)
+        })
+    }
+
     /// Run `main(argc, argv)` and return its status. Hosted (the default),
     /// `exit(n)` in the program ends only the program and its status `n` is
     /// returned, as `return n` from main would; a runtime error raises
