@@ -307,8 +307,8 @@ pub enum DeclKind {
     Common(Vec<(Option<Name>, Vec<Entity>)>),
     DerivedType(DerivedType),
     Interface(InterfaceBlock),
-    /// `format(...)` in the specification part (label on the `Decl`'s statement:
-    /// see [`Format`]).
+    /// Not produced by the parser: a `format` statement in the specification part
+    /// goes to the unit's body as `StmtKind::Format`, where its label is kept.
     Format(Format),
     /// `!$acc routine`, `!$acc declare`, or any other directive the parser
     /// met in the specification part (sema diagnoses the misplaced ones).

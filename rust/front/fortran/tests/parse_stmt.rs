@@ -120,3 +120,9 @@ fn keywords_are_not_reserved() {
         "if = 1; do = (+ if 1); end = 2; enddo = 3; print = 4; real = 5; (data 1) = 6"
     );
 }
+
+#[test]
+fn format_in_specification_part_keeps_its_label() {
+    let b = body("program t\ninteger :: n\n100 format(i5)\nreal :: x\nwrite(*, 100) n\nend\n");
+    assert_eq!(outline(&b), "100:format (i5); write(* L100) [n]");
+}

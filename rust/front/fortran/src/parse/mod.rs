@@ -201,8 +201,10 @@ impl Structure {
             // A main program without a `program` statement.
             _ => UnitHead { kind: UnitKind::Program, name: None, prefix: Prefix::default(), args: vec![], result: None, bind: None },
         };
-        let decls = self.decls()?;
-        let (body, _) = if head.kind == UnitKind::Module || head.kind == UnitKind::BlockData { (Vec::new(), Ended::At) } else { self.stmts(None)? };
+        let (decls, mut body) = self.decls()?;
+        if head.kind != UnitKind::Module && head.kind != UnitKind::BlockData {
+            body.extend(self.stmts(None)?.0);
+        }
         let mut contains = Vec::new();
         if let Some(Line { raw: Raw::Contains, .. }) = self.peek() {
             self.pos += 1;
@@ -274,11 +276,17 @@ impl Structure {
         }
     }
 
-    /// The specification part.
-    fn decls(&mut self) -> SResult<Vec<Decl>> {
+    /// The specification part, and the `format` statements met in it (they go
+    /// to the body, where their labels are kept).
+    fn decls(&mut self) -> SResult<(Vec<Decl>, Vec<Stmt>)> {
         let mut out = Vec::new();
+        let mut formats = Vec::new();
         while let Some(l) = self.peek().cloned() {
             match l.raw.clone() {
+                Raw::Decl(DeclKind::Format(f)) => {
+                    self.pos += 1;
+                    formats.push(Stmt { label: l.label, kind: StmtKind::Format(f), span: l.span });
+                }
                 Raw::Decl(kind) => {
                     self.pos += 1;
                     out.push(Decl { kind, span: l.span });
@@ -298,7 +306,7 @@ impl Structure {
                 _ => break,
             }
         }
-        Ok(out)
+        Ok((out, formats))
     }
 
     fn derived_type(&mut self, first: &Line, name: Name, attrs: Vec<Attr>, extends: Option<Name>) -> SResult<Decl> {
@@ -395,8 +403,8 @@ impl Structure {
                 }
                 Raw::BlockStart { name } => {
                     self.pos += 1;
-                    let decls = self.decls()?;
-                    let (body, _) = self.stmts(None)?;
+                    let (decls, mut body) = self.decls()?;
+                    body.extend(self.stmts(None)?.0);
                     self.expect_end(&l, "block", name.as_ref())?;
                     Stmt { label: l.label, kind: StmtKind::Block { name, decls, body }, span: l.span }
                 }
