@@ -1,0 +1,308 @@
+"""Fortran from Python (`acc.fortran`) and the command line (`accjit run
+prog.f90`): argument passing by Fortran interface, the errors for wrong
+arrays, output as gfortran writes it, stop/exit statuses, several files and
+module discovery, the docs' example. Tests that need the front end to
+compile skip while it cannot (it says so); the file checks run regardless."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import accjit as acc
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _front_end_ready():
+    try:
+        acc.fortran("subroutine probe()\nend subroutine\n")
+        return True
+    except acc.CompileError as e:
+        if "cannot compile yet" in str(e):
+            return False
+        raise
+
+
+needs_sema = pytest.mark.skipif(not _front_end_ready(), reason="the Fortran front end cannot compile yet (parsing only)")
+
+
+def test_fortran_file_names_by_extension():
+    for n in ("a.f90", "a.F90", "b.f", "b.F", "c.f95", "c.F03", "d.f08"):
+        assert acc._core.is_fortran_file(n), n
+    for n in ("a.c", "a.py", "a.h", "f90"):
+        assert not acc._core.is_fortran_file(n), n
+
+
+def test_module_files_are_found_beside_the_main_file(tmp_path):
+    (tmp_path / "main.F90").write_text("program m\n  use consts\nend program\n")
+    (tmp_path / "consts.f90").write_text("module consts\n  use kinds\nend module\n")
+    (tmp_path / "zz_kinds.f90").write_text("module kinds\nend module\n")
+    files = acc._core.fortran_sources([str(tmp_path / "main.F90")])
+    assert [Path(n).name for n, _ in files] == ["main.F90", "consts.f90", "zz_kinds.f90"]
+    assert files[1][1].startswith("module consts")
+
+
+def test_compile_errors_point_at_the_fortran_source():
+    with pytest.raises(acc.CompileError) as ei:
+        acc.fortran("subroutine s(\n  x = \nend\n", name="bad.f90")
+    assert ei.value.file == "bad.f90" and ei.value.line is not None, ei.value.rendered
+
+
+# --- calls ----------------------------------------------------------------------
+
+SRC = """
+module kernels
+contains
+  subroutine scale2d(a, s)
+    real(8), intent(inout) :: a(:,:)
+    real(8), value :: s
+    integer :: i, j
+    !$acc parallel loop collapse(2) copy(a)
+    do j = 1, size(a, 2)
+      do i = 1, size(a, 1)
+        a(i, j) = s * a(i, j) + i + 10 * j
+      end do
+    end do
+  end subroutine
+
+  subroutine axpy_explicit(n, a, x, y)
+    integer, intent(in) :: n
+    real, intent(in) :: a
+    real, intent(in) :: x(n)
+    real, intent(inout) :: y(n)
+    integer :: i
+    !$acc parallel loop copyin(x) copy(y)
+    do i = 1, n
+      y(i) = a * x(i) + y(i)
+    end do
+  end subroutine
+
+  subroutine stats(x, total, count, scale)
+    real(8), intent(in) :: x(:)
+    real(8), intent(out) :: total
+    integer, intent(out) :: count
+    real(8), intent(in), optional :: scale
+    total = sum(x)
+    if (present(scale)) total = total * scale
+    count = size(x)
+  end subroutine
+
+  integer function isum(v)
+    integer, intent(in) :: v(:)
+    isum = sum(v)
+  end function
+
+  real(8) function dot(x, y)
+    real(8), intent(in) :: x(:), y(:)
+    dot = dot_product(x, y)
+  end function
+end module
+"""
+
+
+@pytest.fixture(scope="module")
+def m():
+    if not _front_end_ready():
+        pytest.skip("the Fortran front end cannot compile yet (parsing only)")
+    return acc.fortran(SRC)
+
+
+@needs_sema
+def test_assumed_shape_2d_fortran_order_zero_copy(m):
+    a = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    want = 2.0 * a + (np.arange(1, 4)[:, None] + 10 * np.arange(1, 5)[None, :])
+    m.scale2d(a, 2.0)
+    np.testing.assert_array_equal(a, want)
+
+
+@needs_sema
+def test_column_slices_pass_with_their_strides(m):
+    base = np.asfortranarray(np.ones((3, 6)))
+    view = base[:, ::2]  # first dimension contiguous, columns 2 apart
+    m.scale2d(view, 3.0)
+    want = np.ones((3, 6))
+    want[:, ::2] = 3.0 + (np.arange(1, 4)[:, None] + 10 * np.arange(1, 4)[None, :])
+    np.testing.assert_array_equal(base, want)
+
+
+@needs_sema
+def test_c_ordered_arrays_are_refused_with_what_to_pass(m):
+    a = np.zeros((3, 4))
+    with pytest.raises(ValueError, match=r"scale2d\(\): argument 'a'.*C-ordered.*np\.asfortranarray\(a\)"):
+        m.scale2d(a, 1.0)
+
+
+@needs_sema
+def test_dtype_and_rank_errors_name_the_argument(m):
+    with pytest.raises(TypeError, match=r"argument 'a'.*float32.*astype\(np\.float64\)"):
+        m.scale2d(np.zeros((2, 2), dtype=np.float32, order="F"), 1.0)
+    with pytest.raises(TypeError, match=r"rank-2 array, got a rank-1"):
+        m.scale2d(np.zeros(4), 1.0)
+    with pytest.raises(TypeError, match=r"takes 2 arguments"):
+        m.scale2d(np.zeros((2, 2), order="F"))
+    with pytest.raises(TypeError, match=r"expects a NumPy array"):
+        m.scale2d([[1.0]], 1.0)
+    ro = np.zeros((2, 2), order="F")
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match=r"read-only"):
+        m.scale2d(ro, 1.0)
+
+
+@needs_sema
+def test_explicit_shape_and_scalars_by_reference(m):
+    rng = np.random.default_rng(3)
+    x = rng.random(100, dtype=np.float32)
+    y = rng.random(100, dtype=np.float32)
+    want = np.float32(2.5) * x + y
+    m.axpy_explicit(100, 2.5, x, y)  # n and a by reference: temporaries
+    np.testing.assert_allclose(y, want, rtol=1e-6)
+
+
+@needs_sema
+def test_zero_d_arrays_receive_intent_out_and_optionals_may_be_absent(m):
+    x = np.arange(1.0, 6.0)
+    total, count = np.zeros(()), np.zeros((), dtype=np.int32)
+    assert m.stats(x, total, count) is None  # scale left out: absent
+    assert (float(total), int(count)) == (15.0, 5)
+    m.stats(x, total, count, 2.0)
+    assert float(total) == 30.0
+    m.stats(x, total, count, scale=None)
+    assert float(total) == 15.0
+
+
+@needs_sema
+def test_function_results_and_case_insensitive_names(m):
+    v = np.arange(10, dtype=np.int32)
+    assert m.isum(v) == 45
+    assert m.ISUM(v) == 45 and "isum" in m
+    x = np.linspace(0, 1, 7)
+    assert m.Dot(x, x) == pytest.approx(float(x @ x))
+    assert "function dot(x, y)" in m.dot.__doc__
+    with pytest.raises(AttributeError, match="no procedure 'nothere'"):
+        m.nothere
+
+
+@needs_sema
+def test_cached_like_acc_c():
+    a = acc.fortran(SRC)
+    b = acc.fortran(SRC)
+    assert b.from_cache
+    assert a.procedures.keys() == b.procedures.keys()
+
+
+@needs_sema
+def test_the_docs_example_runs():
+    text = (ROOT / "docs" / "fortran.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks, "docs/fortran.md has a Python example"
+    for code in blocks:
+        exec(compile(code, "docs/fortran.md", "exec"), {})
+
+
+# --- whole programs -----------------------------------------------------------
+
+
+def run_cli(*args, input=None):
+    return subprocess.run([sys.executable, "-m", "accjit", "run", *map(str, args)], capture_output=True, text=True, input=input, timeout=120)
+
+
+PRINTS = """program prints
+  implicit none
+  integer :: i
+  real(8) :: a(4)
+  do i = 1, 4
+    a(i) = i * 0.5d0
+  end do
+  print *, 'sum', sum(a), 42, .true.
+  write(*, '(A, I4, F8.3)') 'n=', 7, a(3)
+  write(*, '(4F6.2)') a
+  print *, 1.5, (1.0, -2.0)
+end program
+"""
+
+# what gfortran 12 prints for PRINTS
+PRINTS_OUT = (
+    " sum   5.0000000000000000               42 T\n"
+    "n=   7   1.500\n"
+    "  0.50  1.00  1.50  2.00\n"
+    "   1.50000000                (1.00000000,-2.00000000)\n"
+)
+
+
+@needs_sema
+def test_run_prints_as_gfortran(tmp_path):
+    p = tmp_path / "prints.f90"
+    p.write_text(PRINTS)
+    r = run_cli(p)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == PRINTS_OUT
+    assert r.stderr == ""
+
+
+@needs_sema
+@pytest.mark.parametrize(
+    "body, status, err",
+    [
+        ("stop", 0, ""),
+        ("stop 3", 3, "STOP 3\n"),
+        ("stop 'bye'", 0, "STOP bye\n"),
+        ("error stop", 1, "ERROR STOP \n"),
+        ("error stop 4", 4, "ERROR STOP 4\n"),
+        ("call exit(7)", 7, ""),
+    ],
+)
+def test_stop_and_exit_statuses(tmp_path, body, status, err):
+    p = tmp_path / "s.f90"
+    p.write_text(f"program s\n  print *, 'before'\n  {body}\n  print *, 'after'\nend program\n")
+    r = run_cli(p)
+    assert r.returncode == status, r.stderr
+    assert r.stdout == " before\n"
+    assert r.stderr == err
+
+
+@needs_sema
+def test_read_from_stdin_and_iostat(tmp_path):
+    p = tmp_path / "r.f90"
+    p.write_text(
+        "program r\n  integer :: n, ios\n  real(8) :: x\n  read(*, *) n, x\n  print *, n * 2, x + 1\n"
+        "  read(*, *, iostat=ios) n\n  print *, ios\n  read(*, *, iostat=ios) n\n  print *, ios\nend program\n"
+    )
+    r = run_cli(p, input="21 1.5\nabc\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "          42   2.5000000000000000     \n        5010\n          -1\n"
+
+
+@needs_sema
+def test_random_seed_put_makes_sequences_repeat(tmp_path):
+    p = tmp_path / "rnd.f90"
+    p.write_text(
+        "program rnd\n  integer :: n, i\n  integer, allocatable :: s(:), g(:)\n  real(8) :: a(5), b(5)\n"
+        "  call random_seed(size=n)\n  allocate(s(n), g(n))\n  s = [(i * 7, i = 1, n)]\n"
+        "  call random_seed(put=s)\n  call random_seed(get=g)\n  if (any(g /= s)) stop 1\n"
+        "  call random_number(a)\n  call random_seed(put=s)\n  call random_number(b)\n"
+        "  if (any(a /= b)) stop 2\n  if (any(a < 0) .or. any(a >= 1)) stop 3\n  if (a(1) == a(2)) stop 4\n"
+        "  print *, n\nend program\n"
+    )
+    r = run_cli(p)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "           8\n"
+
+
+@needs_sema
+def test_several_files_and_modules_found_beside_the_main_file(tmp_path):
+    (tmp_path / "consts.f90").write_text("module consts\n  integer, parameter :: k = 6\nend module\n")
+    (tmp_path / "ops.F90").write_text("module ops\n  use consts\ncontains\n  integer function twice_k()\n    twice_k = 2 * k\n  end function\nend module\n")
+    (tmp_path / "main.F90").write_text(
+        "program main\n  use ops\n#ifdef EXTRA\n  print *, twice_k() + EXTRA\n#else\n  print *, twice_k()\n#endif\nend program\n"
+    )
+    r = run_cli(tmp_path / "main.F90")  # ops.F90 and consts.f90 found beside it
+    assert (r.returncode, r.stdout) == (0, "          12\n"), r.stderr
+    r = run_cli("-DEXTRA=30", tmp_path / "main.F90", tmp_path / "ops.F90", "--", "arg")
+    assert (r.returncode, r.stdout) == (0, "          42\n"), r.stderr
+    r = run_cli(tmp_path / "main.F90", tmp_path / "nothere.f90")
+    assert r.returncode == 2 and "cannot read" in r.stderr and "nothere.f90" in r.stderr
