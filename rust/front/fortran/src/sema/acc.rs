@@ -766,7 +766,7 @@ fn strip_paren(e: &ast::Expr) -> &ast::Expr {
 }
 
 /// Names assigned (or possibly written through a call) in a statement list.
-fn written_names(stmts: &[ast::Stmt]) -> Vec<String> {
+pub(crate) fn written_names(stmts: &[ast::Stmt]) -> Vec<String> {
     let mut out = vec![];
     fn go(stmts: &[ast::Stmt], out: &mut Vec<String>) {
         for s in stmts {
@@ -803,9 +803,13 @@ fn written_names(stmts: &[ast::Stmt]) -> Vec<String> {
                     }
                 }
                 ast::StmtKind::LogicalIf { stmt, .. } => go(std::slice::from_ref(stmt), out),
-                ast::StmtKind::Do { body, .. } | ast::StmtKind::Block { body, .. } | ast::StmtKind::Acc { body, .. } | ast::StmtKind::Forall { body, .. } => {
+                ast::StmtKind::Do { body, control, .. } => {
+                    if let ast::DoControl::Counted(lc) = control {
+                        out.push(lc.var.text.clone());
+                    }
                     go(body, out)
                 }
+                ast::StmtKind::Block { body, .. } | ast::StmtKind::Acc { body, .. } | ast::StmtKind::Forall { body, .. } => go(body, out),
                 ast::StmtKind::SelectCase { cases, .. } => {
                     for c in cases {
                         go(&c.body, out);

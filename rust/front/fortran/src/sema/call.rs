@@ -197,12 +197,20 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
             let (order, ents, save_all) = collect(&u.decls);
             cx.parameters(&order, &ents)?;
             let mut next = 0;
+            // Scalars first: array bounds may use any scalar dummy.
+            let mut slots = vec![];
             for d in &sig.dummies {
                 let n = dummy_params(d).len();
-                let ps = plocals[next..next + n].to_vec();
+                slots.push(plocals[next..next + n].to_vec());
                 next += n;
-                let e = ents.get(&d.name).cloned().unwrap_or_default();
-                cx.bind_dummy(d, &ps, &e)?;
+            }
+            for arrays in [false, true] {
+                for (d, ps) in sig.dummies.iter().zip(&slots) {
+                    if (d.rank > 0) == arrays {
+                        let e = ents.get(&d.name).cloned().unwrap_or_default();
+                        cx.bind_dummy(d, ps, &e)?;
+                    }
+                }
             }
             for h in &sig.host_args {
                 let hs = scope.get(&h.name).cloned();
@@ -224,9 +232,8 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                 cx.result = Some((l, t.clone()));
                 if rname == fname {
                     cx.own_names.push(fname.clone());
-                } else {
-                    cx.define(&rname, Sym::Scalar(ScalarVar { ty: t.clone(), loc: Loc::Local(l), char_len: None, present: None, span: u.head_span }));
                 }
+                cx.define(&rname, Sym::Scalar(ScalarVar { ty: t.clone(), loc: Loc::Local(l), char_len: None, present: None, span: u.head_span }));
             }
             let mode = SpecMode::Body;
             let mut ents2 = ents.clone();

@@ -380,6 +380,11 @@ impl Cx<'_> {
                 Err(self.err(n.span, format!("function `{}` is not defined in the files compiled", n.text)))
             }
             Some(Sym::Builtin(b)) => super::builtin::builtin_call(self, &b, args, sp),
+            // A recursive reference to the function being compiled.
+            Some(Sym::Scalar(_)) if self.is_own_name(&n.text) => {
+                let key = self.unit_name.clone();
+                self.call_function(&key, args, sp)
+            }
             Some(Sym::Scalar(v)) if v.ty.is_char() => Err(self.err(sp, "substrings cannot be used here")),
             Some(Sym::Scalar(_)) | Some(Sym::Const(..)) => Err(self.err(n.span, format!("`{}` is not an array or a function", n.text))),
             None => {
@@ -540,21 +545,27 @@ impl Cx<'_> {
                 }
                 match items.first()? {
                     ast::AcItem::Expr(x) => self.type_of_expr(x),
-                    ast::AcItem::ImpliedDo(d) => match d.items.first()? {
-                        ast::AcItem::Expr(x) => {
-                            let saved = self.local_sym(&d.control.var.text).cloned();
-                            self.define(&d.control.var.text, Sym::Const(ConstVal::Int(1), FType::INT));
-                            let t = self.type_of_expr(x);
-                            match saved {
-                                Some(s) => self.define(&d.control.var.text, s),
+                    ast::AcItem::ImpliedDo(d) => {
+                        // The item's type with every implied-do variable an integer.
+                        let mut vars = vec![];
+                        let x = innermost_item(d, &mut vars)?;
+                        let saved: Vec<(String, Option<Sym>)> = vars.iter().map(|v| (v.clone(), self.local_sym(v).cloned())).collect();
+                        for v in &vars {
+                            if !matches!(self.lookup(v), Some(Sym::Scalar(s)) if s.ty.is_int()) {
+                                self.define(v, Sym::Const(ConstVal::Int(1), FType::INT));
+                            }
+                        }
+                        let t = self.type_of_expr(x);
+                        for (v, s) in saved {
+                            match s {
+                                Some(s) => self.define(&v, s),
                                 None => {
-                                    self.scopes.last_mut().unwrap().remove(&d.control.var.text);
+                                    self.scopes.last_mut().unwrap().remove(&v);
                                 }
                             }
-                            t
                         }
-                        _ => None,
-                    },
+                        t
+                    }
                 }
             }
             _ => None,
@@ -758,5 +769,15 @@ impl Cx<'_> {
         };
         let e = build::cmp(&mut self.f, bop, c, zero, sp);
         Ok(Val { e, ty: FType::LOGICAL })
+    }
+}
+
+/// The first expression item inside (nested) implied dos, with the
+/// innermost implied do holding it.
+fn innermost_item<'e>(d: &'e ast::ImpliedDo<ast::AcItem>, vars: &mut Vec<String>) -> Option<&'e ast::Expr> {
+    vars.push(d.control.var.text.clone());
+    match d.items.first()? {
+        ast::AcItem::Expr(x) => Some(x),
+        ast::AcItem::ImpliedDo(inner) => innermost_item(inner, vars),
     }
 }

@@ -389,8 +389,10 @@ impl Cx<'_> {
             Some(Sym::Scalar(v)) if v.ty.is_int() => v.ty.clone(),
             _ => FType::INT,
         };
+        // Declared at the top of the procedure: a declaration between the
+        // loops would break a collapsed nest.
         let l = self.f.add_local(n.text.clone(), ty.ir(), n.span);
-        self.emit(StmtKind::Decl(l, None), sp);
+        self.top_decls.push(Stmt { kind: StmtKind::Decl(l, None), span: sp });
         self.define(&n.text, Sym::Scalar(super::cx::ScalarVar { ty, loc: Loc::Local(l), char_len: None, present: None, span: n.span }));
         let rest = indices[1..].to_vec();
         let inner = move |cx: &mut Self| -> R<()> {
@@ -463,14 +465,54 @@ impl Cx<'_> {
         if st_const == Some(0) {
             return Err(self.err(step.map(|s| s.span).unwrap_or(sp), "the step of a do loop must not be zero"));
         }
-        // Bounds evaluated once, before the loop.
-        let a = if build::const_int(&self.f, a).is_some() {
+        // Bounds evaluated once, before the loop: into temporaries unless
+        // the body cannot change them (which keeps nests perfectly nested
+        // for collapse).
+        let written = super::acc::written_names(body);
+        let stable = |cx: &Self, e: &ast::Expr| -> bool {
+            let mut ok = true;
+            super::walk::each_subexpr(e, &mut |x| {
+                match &x.kind {
+                    // A written scalar; an array's shape does not change
+                    // when its elements are written.
+                    ast::ExprKind::Name(n) if written.contains(&n.text) && !matches!(cx.lookup(&n.text), Some(Sym::Array(_))) => ok = false,
+                    ast::ExprKind::Apply { base, args } => {
+                        if let ast::ExprKind::Name(n) = &base.kind {
+                            let is_array = matches!(cx.lookup(&n.text), Some(Sym::Array(_)) | Some(Sym::ConstArr { .. }));
+                            if is_array && written.contains(&n.text) {
+                                ok = false;
+                            }
+                            if !is_array && !matches!(n.text.as_str(), "size" | "lbound" | "ubound" | "min" | "max" | "mod" | "abs" | "int") {
+                                ok = false;
+                            }
+                            for a in args {
+                                if let ast::ArgValue::Expr(e) = &a.value {
+                                    super::walk::each_subexpr(e, &mut |y| {
+                                        if let ast::ExprKind::Name(m) = &y.kind {
+                                            if written.contains(&m.text) && !matches!(cx.lookup(&m.text), Some(Sym::Array(_))) {
+                                                ok = false;
+                                            }
+                                        }
+                                        true
+                                    });
+                                }
+                            }
+                            return false;
+                        }
+                    }
+                    _ => {}
+                }
+                true
+            });
+            ok
+        };
+        let a = if build::const_int(&self.f, a).is_some() || stable(self, start) {
             a
         } else {
             let l = self.temp("lo", a, sp);
             build::load_local(&mut self.f, l, sp)
         };
-        let b = if build::const_int(&self.f, b).is_some() {
+        let b = if build::const_int(&self.f, b).is_some() || stable(self, end) {
             b
         } else {
             let l = self.temp("hi", b, sp);
