@@ -186,7 +186,11 @@ impl Pp<'_> {
                 "undef" => {
                     self.macros.remove(first_ident(rest));
                 }
-                "include" => self.include(sm, file, rest, span, out),
+                "include" => {
+                    // Point at the file name's quote.
+                    let at = line.text.find(['"', '<']).map(|k| line.offsets[k]).unwrap_or(span.lo);
+                    self.include(sm, file, rest, Span::new(file, at, span.hi), out)
+                }
                 "error" => self.diags.push(Diagnostic::error(span, format!("#error {}", rest))),
                 "warning" | "pragma" | "line" | "ident" | "" => {}
                 _ if word.bytes().all(|c| c.is_ascii_digit()) => {}

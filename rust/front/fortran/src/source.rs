@@ -400,8 +400,11 @@ fn logical_lines_at(
                         }
                     }
                     None => diags.push(
-                        Diagnostic::error(line.full_span(), format!("cannot find INCLUDE file `{}`", target))
-                            .with_hint("it is searched beside the including file, then in the include directories (-I)"),
+                        Diagnostic::error(
+                            line.span(line.text.find(['\'', '"']).unwrap_or(0), line.text.len()),
+                            format!("cannot find INCLUDE file `{}`", target),
+                        )
+                        .with_hint("it is searched beside the including file, then in the include directories (-I)"),
                     ),
                 }
             }

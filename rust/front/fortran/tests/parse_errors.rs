@@ -33,7 +33,7 @@ fn directive_structure_errors() {
     assert_eq!(err("program p\n!$acc parallel\nx = 1\nend\n"), "e.f90:4:1: error: unexpected `end` here");
     let (_, full) = parse_err("e.f90", "program p\n!$acc parallel\nx = 1\nend\n");
     assert!(full.contains("is an `!$acc end parallel` missing?"), "{}", full);
-    assert_eq!(err("program p\n!$acc end kernels\nend\n"), "e.f90:2:1: error: unexpected `!$acc end kernels` without a matching `!$acc kernels`");
+    assert_eq!(err("program p\n!$acc end kernels\nend\n"), "e.f90:2:7: error: unexpected `!$acc end kernels` without a matching `!$acc kernels`");
     assert_eq!(err("program p\n!$acc loop\nx = 1\nend\n"), "e.f90:3:1: error: `!$acc loop` must be followed by a do loop");
     assert_eq!(err("program p\n!$acc parallel loop\nend\n"), "e.f90:3:1: error: `!$acc parallel loop` must be followed by a do loop");
     assert_eq!(

@@ -137,7 +137,11 @@ pub fn parse_file(_sm: &SourceMap, lines: Vec<LogicalLine>) -> Result<File, Diag
     let mut out = Vec::new();
     for l in &lines {
         match parse_line(l) {
-            Ok(raw) => out.push(Line { label: l.label.map(|(v, _)| v), raw, span: l.full_span() }),
+            Ok(raw) => {
+                // A stray `!$acc end ...` is reported at its `end`, after the sentinel.
+                let span = if matches!(raw, Raw::AccEnd(_)) { l.span(0, l.text.len()) } else { l.full_span() };
+                out.push(Line { label: l.label.map(|(v, _)| v), raw, span })
+            }
             Err(d) => diags.push(d),
         }
     }
