@@ -33,8 +33,9 @@ pub fn plain_lines(sm: &mut SourceMap, name: &str, text: &str) -> Vec<PhysLine> 
 /// Split a registered file's text into physical lines with identity offsets.
 pub fn split_lines(file: u32, text: &str) -> Vec<PhysLine> {
     let mut out = Vec::new();
-    let mut start = 0usize;
-    for line in text.split_inclusive('\n') {
+    // A UTF-8 byte order mark is not text.
+    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    for line in text[start..].split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
         let body = body.strip_suffix('\r').unwrap_or(body);
         let offsets = (0..=body.len()).map(|i| (start + i) as u32).collect();

@@ -126,3 +126,19 @@ fn format_in_specification_part_keeps_its_label() {
     let b = body("program t\ninteger :: n\n100 format(i5)\nreal :: x\nwrite(*, 100) n\nend\n");
     assert_eq!(outline(&b), "100:format (i5); write(* L100) [n]");
 }
+
+#[test]
+fn labels_on_end_statements_are_branch_targets() {
+    // `100 end if`: a jump lands after the construct.
+    assert_eq!(outline_of("if (a) then\n goto 100\n x = 1\n100 end if\ny = 2"), "if a {goto 100; x = 1}; 100:continue; y = 2");
+    // `200 end do`: a jump to it continues the loop (the end of the body).
+    assert_eq!(outline_of("do i = 1, 3\n if (i == 2) goto 200\n x = i\n200 end do"), "do i 1 3 {if (== i 2) goto 200; x = i; 200:continue}");
+    // `999 end` of a unit: the end of the body.
+    let b = body("program t\ngoto 999\nx = 1\n999 end\n");
+    assert_eq!(outline(&b), "goto 999; x = 1; 999:continue");
+}
+
+#[test]
+fn byte_order_mark_is_skipped() {
+    assert_eq!(outline(&body("\u{feff}program t\nx = 1\nend\n")), "x = 1");
+}

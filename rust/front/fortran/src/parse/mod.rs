@@ -152,7 +152,7 @@ pub fn parse_file(_sm: &SourceMap, lines: Vec<LogicalLine>) -> Result<File, Diag
         (Some(a), Some(b)) => a.full_span().to(b.full_span()),
         _ => Span::DUMMY,
     };
-    let mut p = Structure { lines: out, pos: 0 };
+    let mut p = Structure { lines: out, pos: 0, end_label: None };
     let mut units = Vec::new();
     while p.pos < p.lines.len() {
         units.push(p.unit().map_err(Diagnostics::from)?);
@@ -163,6 +163,14 @@ pub fn parse_file(_sm: &SourceMap, lines: Vec<LogicalLine>) -> Result<File, Diag
 struct Structure {
     lines: Vec<Line>,
     pos: usize,
+    /// The label of the last `end ...` statement consumed (`100 end if`), a
+    /// branch target: the caller places a labelled `continue` where a jump to
+    /// it lands (after the construct; at the end of a do loop's or unit's body).
+    end_label: Option<(u64, Span)>,
+}
+
+fn labelled_continue(l: Option<(u64, Span)>) -> Option<Stmt> {
+    l.map(|(label, span)| Stmt { label: Some(label), kind: StmtKind::Continue, span })
 }
 
 type SResult<T> = Result<T, Diagnostic>;
@@ -241,6 +249,7 @@ impl Structure {
                     }
                 }
                 self.pos += 1;
+                body.extend(labelled_continue(end.label.map(|l| (l, end.span))));
             }
             _ => return Err(self.unexpected(&end, Some((&first, unit_word(head.kind))))),
         }
@@ -437,6 +446,7 @@ impl Structure {
             };
             let label = stmt.label;
             out.push(stmt);
+            out.extend(labelled_continue(self.end_label.take()));
             if do_label.is_some() && label == do_label {
                 return Ok((out, Ended::Label(label.unwrap())));
             }
@@ -447,8 +457,9 @@ impl Structure {
     /// Expect `end <what> [name]` at the cursor and consume it.
     fn expect_end(&mut self, open: &Line, what: &str, name: Option<&Name>) -> SResult<Span> {
         match self.peek().cloned() {
-            Some(Line { raw: Raw::End { what: Some(w), name: end_name }, span, .. }) if w == what => {
+            Some(Line { raw: Raw::End { what: Some(w), name: end_name }, span, label }) if w == what => {
                 self.pos += 1;
+                self.end_label = label.map(|l| (l, span));
                 match (name, &end_name) {
                     (Some(n), Some(e)) if n.text != e.text => {
                         Err(Diagnostic::error(e.span, format!("`end {} {}` does not match the construct name `{}`", what, e.text, n.text)))
@@ -526,6 +537,8 @@ impl Structure {
                     return Err(Diagnostic::error(first.span, format!("no statement with label {} ends this do loop", lbl)));
                 }
                 let end = self.expect_end(first, "do", name.as_ref())?;
+                let mut body = body;
+                body.extend(labelled_continue(self.end_label.take()));
                 Ok((Stmt { label: first.label, kind: StmtKind::Do { name, label, control, body }, span: first.span.to(end) }, Ended::At))
             }
         }
