@@ -115,7 +115,8 @@ impl Pp<'_> {
             let trimmed = line.text.trim_start();
             let active = conds.last().map(|c| c.active).unwrap_or(true);
             if in_c_comment || !trimmed.starts_with('#') {
-                let line = strip_c_comments_line(line, &mut in_c_comment);
+                // Fortran comment lines keep their text (a `/*` in `C see a/*b` opens nothing).
+                let line = if !in_c_comment && self.comment_line(&line.text) { line.clone() } else { strip_c_comments_line(line, &mut in_c_comment) };
                 if active {
                     out.push(self.expand_line(&line));
                 }
@@ -251,7 +252,7 @@ impl Pp<'_> {
         }
     }
 
-    /// Whether the rest of the line from byte `i` is a comment in this form.
+    /// Whether a line is a Fortran comment line in this form.
     fn comment_line(&self, text: &str) -> bool {
         match self.form {
             SourceForm::Fixed => {

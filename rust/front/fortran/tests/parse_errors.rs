@@ -136,3 +136,15 @@ fn damaged_programs_never_panic() {
         assert!(errors > lines.len() / 2, "{}: only {} of {} damaged variants rejected", name, errors, 2 * lines.len());
     }
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    for (open, close) in [("(", ")"), ("-", ""), (".not. ", ""), ("2**", ""), ("[", "]"), ("f(", ")")] {
+        let e = format!("{}1{}", open.repeat(5000), close.repeat(5000));
+        let (h, _) = parse_err("e.f90", &format!("program p\nx = {}\nend\n", e));
+        assert!(h.contains("nested too deeply"), "{}: {}", open, h);
+    }
+    // Moderate nesting is fine.
+    let e = format!("{}1{}", "(".repeat(25), ")".repeat(25));
+    parse_ok("t.f90", &format!("program p\nx = {}\nend\n", e));
+}

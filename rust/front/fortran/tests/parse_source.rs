@@ -133,3 +133,11 @@ fn fixed_form_labels_and_sentinels() {
     assert!(matches!(f.units[0].body[0].kind, StmtKind::Assign { .. }));
     let _ = SourceForm::Fixed;
 }
+
+#[test]
+fn c_comment_marks_inside_fortran_comments_open_nothing() {
+    let f = parse_ok("t.F", "C     see a/*b\n      X = 1\n      END\n");
+    assert_eq!(outline(&f.units[0].body), "x = 1");
+    let f = parse_ok("t.F90", "! see a/*b\nx = 1 ! and c/*d\ny = 2\nend\n");
+    assert_eq!(outline(&f.units[0].body), "x = 1; y = 2");
+}

@@ -8,15 +8,25 @@ use accjit_ir::{Diagnostic, Span};
 
 pub type PResult<T> = Result<T, Diagnostic>;
 
+/// Stack the expression parser may use for one statement before reporting
+/// "nested too deeply": about 35 levels of parentheses in a debug build (whose
+/// frames are large), several times more in a release build. Threads that run
+/// the front end have at least 2 MiB (Rust's test threads; 8 MiB main threads).
+pub const STACK_BUDGET: usize = 1024 * 1024;
+
 pub struct Cursor<'a> {
     pub toks: Vec<Token>,
     pub pos: usize,
     pub line: &'a LogicalLine,
+    /// Address of a local of the statement parser's caller: how much stack the
+    /// recursive descent uses is measured from it (bounded: no stack overflow).
+    pub stack_base: usize,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(toks: Vec<Token>, line: &'a LogicalLine) -> Cursor<'a> {
-        Cursor { toks, pos: 0, line }
+        let marker = 0u8;
+        Cursor { toks, pos: 0, line, stack_base: &marker as *const u8 as usize }
     }
     pub fn peek(&self) -> &Tok {
         &self.toks[self.pos.min(self.toks.len() - 1)].tok

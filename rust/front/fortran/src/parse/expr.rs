@@ -21,6 +21,20 @@ pub fn kind_param(k: Option<String>, span: accjit_ir::Span) -> Option<KindParam>
 
 impl Cursor<'_> {
     pub fn expr(&mut self) -> PResult<Expr> {
+        self.nested(|c| c.expr_inner())
+    }
+
+    /// Run `f` one nesting level deeper; too deep is an error, not a stack overflow.
+    fn nested(&mut self, f: impl FnOnce(&mut Self) -> PResult<Expr>) -> PResult<Expr> {
+        let marker = 0u8;
+        let here = &marker as *const u8 as usize;
+        if self.stack_base.abs_diff(here) > super::cursor::STACK_BUDGET {
+            return Err(self.err("expression nested too deeply"));
+        }
+        f(self)
+    }
+
+    fn expr_inner(&mut self) -> PResult<Expr> {
         let start = self.pos;
         let mut lhs = self.eqv_level()?;
         while let Tok::DotOp(op) = self.peek().clone() {
@@ -76,6 +90,10 @@ impl Cursor<'_> {
     }
 
     fn not_level(&mut self) -> PResult<Expr> {
+        self.nested(|c| c.not_level_inner())
+    }
+
+    fn not_level_inner(&mut self) -> PResult<Expr> {
         let start = self.pos;
         if matches!(self.peek(), Tok::DotOp(o) if o == "not") {
             self.bump();
@@ -162,6 +180,10 @@ impl Cursor<'_> {
 
     /// `a ** b ** c` is `a ** (b ** c)`; a sign here (`a * -b`, `2 ** -k`) is an extension.
     fn power(&mut self) -> PResult<Expr> {
+        self.nested(|c| c.power_inner())
+    }
+
+    fn power_inner(&mut self) -> PResult<Expr> {
         let start = self.pos;
         if matches!(self.peek(), Tok::Plus | Tok::Minus) {
             let op = if self.at(&Tok::Minus) { UnaryOp::Neg } else { UnaryOp::Plus };
@@ -179,6 +201,10 @@ impl Cursor<'_> {
     }
 
     fn defined_unary(&mut self) -> PResult<Expr> {
+        self.nested(|c| c.defined_unary_inner())
+    }
+
+    fn defined_unary_inner(&mut self) -> PResult<Expr> {
         let start = self.pos;
         if let Tok::DotOp(op) = self.peek().clone() {
             if !builtin_dot(&op) {
