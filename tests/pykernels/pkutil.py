@@ -11,7 +11,7 @@ import accjit as acc
 if not all(hasattr(acc, n) for n in ("parallel", "kernels", "serial", "jit", "routine", "loop", "atomic")):
     pytest.skip("this accjit build has no Python kernels (acc.parallel)", allow_module_level=True)
 
-# Every dtype the issue names (float16 is storage-only: refused in kernels, see test_pk_errors).
+# Every dtype the issue names (float16 is storage-only: test_pk_dtypes' float16 tests).
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 SIGNED_DTYPES = INT_DTYPES[:4]
 FLOAT_DTYPES = ["float32", "float64"]

@@ -261,3 +261,120 @@ def test_results_of_every_dtype(dtype, rng):
         assert g == w, (got, want)
     if np.dtype(dtype).kind == "c":
         assert all(complex(g).imag != 0 for g in got)
+
+
+# ---- float16: a storage type (elements read as float32, float32 rounded into them) ----
+
+@acc.parallel
+def widen(h, f):
+    for i in acc.loop(h.shape[0]):
+        f[i] = h[i]
+
+
+@acc.parallel
+def narrow(f, h):
+    for i in acc.loop(f.shape[0]):
+        h[i] = f[i]
+
+
+def every_float16():
+    return np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+
+
+def test_float16_every_bit_pattern_reads_as_numpy_does():
+    h = every_float16()
+    f = np.zeros(h.shape, np.float32)
+    widen(h, f)
+    want = h.astype(np.float32)
+    same = (f.view(np.uint32) == want.view(np.uint32)) | (np.isnan(f) & np.isnan(want))
+    assert same.all(), h[~same][:8]
+
+
+def test_float16_stores_round_like_numpy_astype(rng):
+    """Ties to even, subnormals, overflow to infinity, -0.0, NaN: bit for bit as
+    ``astype(np.float16)``."""
+    exact = every_float16().astype(np.float32)
+    exact = exact[np.isfinite(exact)]
+    srt = np.sort(exact)
+    ties = ((srt[:-1].astype(np.float64) + srt[1:]) / 2).astype(np.float32)  # halfway: ties to even
+    spread = rng.standard_normal(20_000).astype(np.float32) * np.float32(10.0) ** rng.integers(-9, 6, 20_000).astype(np.float32)
+    edges = np.array([65504, 65519.99, 65520, 1e9, -1e9, np.inf, -np.inf, np.nan, -0.0, 2**-25, 2**-24, 3 * 2**-26, -1e-30], np.float32)
+    f = np.concatenate([exact, ties, spread, edges])
+    h = np.zeros(f.shape, np.float16)
+    narrow(f, h)
+    with np.errstate(over="ignore"):
+        want = f.astype(np.float16)
+    same = (h.view(np.uint16) == want.view(np.uint16)) | (np.isnan(h) & np.isnan(want))
+    assert same.all(), (f[~same][:8], h[~same][:8], want[~same][:8])
+
+
+@acc.parallel
+def half_axpy(a, x, y):
+    for i in acc.loop(x.shape[0]):
+        y[i] += a * x[i]
+
+
+@acc.parallel
+def half_2d(x, y):
+    n, m = x.shape
+    for i in acc.loop(n):
+        for j in acc.loop(m):
+            y[i, j] = x[i, j] * 3 + 1
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "reversed"])
+def test_float16_layouts_compute_in_float32(layout, rng):
+    x, y = layouts(rng, "float16", layout)
+    keep = y.base.copy() if y.base is not None else None
+    half_2d(x, y)
+    want = (x.astype(np.float32) * 3 + 1).astype(np.float16)
+    np.testing.assert_array_equal(y, want)
+    if keep is not None:  # the view's neighbours are untouched
+        mask = np.ones(y.base.shape, bool)
+        mask[1::2, ::3] = False
+        if layout == "strided":
+            np.testing.assert_array_equal(y.base[mask], keep[mask])
+
+
+def test_float16_augmented_assignment_and_python_scalar(rng):
+    x = rand(rng, 3000, "float16")
+    y = rand(rng, 3000, "float16")
+    want = (y.astype(np.float32) + np.float32(0.25) * x.astype(np.float32)).astype(np.float16)
+    half_axpy(0.25, x, y)
+    np.testing.assert_array_equal(y, want)
+
+
+@acc.parallel
+def half_sum(x):
+    s = np.float32(0)
+    for i in acc.loop(x.shape[0], reduction={"+": "s"}):
+        s += x[i]
+    return s
+
+
+def test_float16_elements_in_a_float32_reduction(rng):
+    x = rand(rng, 5000, "float16")
+    assert_same(half_sum(x), x.astype(np.float64).sum(), rtol=1e-5)
+
+
+@acc.routine
+def halve_into(h, i, v):
+    h[i] = v * 0.5
+
+
+@acc.parallel
+def call_half_routine(x, h):
+    for i in acc.loop(x.shape[0]):
+        halve_into(h, i, x[i])
+
+
+def test_float16_array_passed_to_a_routine(rng):
+    x = rand(rng, 500, "float32", -100, 100)
+    h = np.zeros(500, np.float16)
+    call_half_routine(x, h)
+    np.testing.assert_array_equal(h, (x * np.float32(0.5)).astype(np.float16))
+    assert "float16[:]" in call_half_routine.signatures[-1]
+
+
+def test_float16_signature_spelling_compiles_ahead():
+    assert half_axpy.compile(("float32", "float16[:]", "float16[:]")) == "float32, float16[:], float16[:]"

@@ -542,9 +542,18 @@ def test_returning_the_loop_variable():
     e = compile_error(lambda: k(x10()), k, "# ERR", "`i`", "inside the compute region", "initialise it")
     assert f":{line_of(k, 'for i in')}:" in e.rendered  # the note points at the first assignment
 
+
+def test_atomic_on_a_float16_array():
+    @acc.parallel
+    def k(x, h):
+        for i in acc.loop(x.shape[0]):
+            acc.atomic.add(h, 0, x[i])  # ERR
+
+    compile_error(lambda: k(x10(), np.zeros(1, np.float16)), k, "# ERR", "float16", "atomic")
+
 # ---- argument errors (the dispatcher) ----
 
-@pytest.mark.parametrize("bad", ["float16", "object", "str", "datetime"])
+@pytest.mark.parametrize("bad", ["object", "str", "datetime"])
 def test_unsupported_array_dtypes(bad):
     @acc.parallel
     def k(x):

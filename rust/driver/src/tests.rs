@@ -304,7 +304,7 @@ fn invalid_ir_between_stages_is_an_internal_error_in_debug_builds() {
 fn python_keys_depend_on_request_arguments_and_device() {
     use accjit_front_python::{ArgType, Layout};
     let o = Options::default();
-    let arr = |layout, writable| ArgType::Array { elem: accjit_ir::Type::F64, ndim: 2, layout, writable };
+    let arr = |layout, writable| ArgType::Array { elem: accjit_ir::Type::F64, ndim: 2, layout, writable, half: false };
     let args = [arr(Layout::C, true), ArgType::Scalar(accjit_ir::Type::I64)];
     let k = cache::key_python("(Request 0 0 0 0)", &args, &o, "multicore");
     assert_eq!(k, cache::key_python("(Request 0 0 0 0)", &args, &o, "multicore"));

@@ -155,9 +155,9 @@ pub fn dtype_name(t: &Type) -> String {
 pub fn spell(t: &ArgType) -> String {
     match t {
         ArgType::Scalar(t) => dtype_name(t),
-        ArgType::Array { elem, ndim, layout, writable } => {
+        ArgType::Array { elem, ndim, layout, writable, half } => {
             let dims = vec![":"; *ndim as usize].join(", ");
-            let mut s = format!("{}[{dims}]", dtype_name(elem));
+            let mut s = format!("{}[{dims}]", if *half { "float16".to_string() } else { dtype_name(elem) });
             match layout {
                 Layout::C => {}
                 Layout::F => s.push_str(" F"),
@@ -237,6 +237,7 @@ impl Dispatcher {
         }
         if device == "nvidia" {
             if let Some(cuda) = crate::interop::cuda_array(a)? {
+                // float16 CUDA arrays are refused: only NumPy float16 arrays are storage.
                 let Some(elem) = elem_of(cuda.elem.0, cuda.elem.1) else {
                     return Err(PyTypeError::new_err(format!(
                         "{}: a CUDA array of {}{} elements cannot be passed to a kernel",
@@ -245,7 +246,7 @@ impl Dispatcher {
                         cuda.elem.1
                     )));
                 };
-                let t = ArgType::Array { elem, ndim: cuda.shape.len() as u8, layout: Layout::C, writable: !cuda.readonly };
+                let t = ArgType::Array { elem, ndim: cuda.shape.len() as u8, layout: Layout::C, writable: !cuda.readonly, half: false };
                 return Ok((t, ArgVal::Cuda { data: cuda.ptr, shape: cuda.shape.clone() }));
             }
         }
@@ -278,16 +279,14 @@ impl Dispatcher {
         let dtype = arr.dtype();
         let (kind, size) = (dtype.kind(), dtype.itemsize());
         let got = || dtype.str().map(|s| s.to_string()).unwrap_or_else(|_| "?".into());
-        let Some(elem) = elem_of(kind, size) else {
-            let msg = if kind == b'f' && size == 2 {
-                format!("{}: float16 arrays are not supported in kernels (no float16 arithmetic); pass {}.astype(np.float32)", self.what(i), self.param_name(i))
-            } else {
-                format!(
-                    "{}: a {} array cannot be passed to a kernel (numeric dtypes only: bool, int8..uint64, float32, float64, complex64, complex128)",
-                    self.what(i),
-                    got()
-                )
-            };
+        // float16: stored as u16 bit patterns, read and written as float32 (front end's half.rs).
+        let half = kind == b'f' && size == 2;
+        let Some(elem) = (if half { Some(Type::Scalar(Scalar::U16)) } else { elem_of(kind, size) }) else {
+            let msg = format!(
+                "{}: a {} array cannot be passed to a kernel (numeric dtypes only: bool, int8..uint64, float16, float32, float64, complex64, complex128)",
+                self.what(i),
+                got()
+            );
             return Err(PyTypeError::new_err(msg));
         };
         if dtype.is_native_byteorder() == Some(false) {
@@ -355,7 +354,7 @@ impl Dispatcher {
             }
         }
         let hull = if empty { (data, 0) } else { ((data as i64 + lo) as u64, (hi - lo) as usize) };
-        let t = ArgType::Array { elem, ndim: nd as u8, layout, writable };
+        let t = ArgType::Array { elem, ndim: nd as u8, layout, writable, half };
         Ok((t, ArgVal::Array { data, shape, strides, itemsize: size, hull }))
     }
 

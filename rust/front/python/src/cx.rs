@@ -88,7 +88,7 @@ pub(crate) struct RoutineDef {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ParamKey {
     Scalar(Type),
-    Array { elem: Type, ndim: u8, layout: Layout, writable: bool },
+    Array { elem: Type, ndim: u8, layout: Layout, writable: bool, half: bool },
 }
 
 /// Module-wide state for one request.
@@ -147,6 +147,8 @@ pub struct ArrayVar {
     pub strides: Vec<Stride>,
     pub layout: Layout,
     pub writable: bool,
+    /// A float16 array: `elem` is `u16` (the bit patterns); see `half.rs`.
+    pub half: bool,
 }
 
 /// What a Python name denotes inside the function.

@@ -197,6 +197,10 @@ impl Cx<'_> {
                 }
                 let p = self.place_of(n, false)?;
                 let e = build::load(&mut self.f, p, sp);
+                if self.is_half_element(n) {
+                    let e = self.half_to_f32(e, sp);
+                    return Ok(Val { e, ty: Type::F32, weak: Weak::No });
+                }
                 Ok(self.val(e))
             }
             "Attribute" => self.attribute(n),
@@ -259,6 +263,11 @@ impl Cx<'_> {
     }
 
     /// The array a node names, if it names one.
+    /// Whether `n` is an element of a float16 array (`a[i]`, `a` half).
+    pub(crate) fn is_half_element(&self, n: &Node) -> bool {
+        n.is("Subscript") && n.node("value").and_then(|b| self.array_named(b)).is_some_and(|a| a.half)
+    }
+
     pub(crate) fn array_named(&self, n: &Node) -> Option<ArrayVar> {
         if !n.is("Name") {
             return None;

@@ -123,7 +123,7 @@ fn declare_param(
             sig.push(t.clone());
             (Var::Scalar { local: l, ty: t.clone() }, vec![])
         }
-        ParamKey::Array { elem, ndim, layout, writable } => {
+        ParamKey::Array { elem, ndim, layout, writable, half } => {
             let base = f.add_local(name, Type::ptr(elem.clone()), span);
             plan.push(EntryParam::Base { arg });
             sig.push(Type::ptr(elem.clone()));
@@ -159,7 +159,8 @@ fn declare_param(
                     }
                 }
             }
-            let a = ArrayVar { name: name.to_string(), base, elem: elem.clone(), ndim: *ndim, shape, strides, layout: *layout, writable: *writable };
+            let a =
+                ArrayVar { name: name.to_string(), base, elem: elem.clone(), ndim: *ndim, shape, strides, layout: *layout, writable: *writable, half: *half };
             (Var::Array(a), computed)
         }
     }
@@ -208,7 +209,9 @@ fn declare_params(
 pub(crate) fn key_of(a: &ArgType) -> ParamKey {
     match a {
         ArgType::Scalar(t) => ParamKey::Scalar(t.clone()),
-        ArgType::Array { elem, ndim, layout, writable } => ParamKey::Array { elem: elem.clone(), ndim: *ndim, layout: *layout, writable: *writable },
+        ArgType::Array { elem, ndim, layout, writable, half } => {
+            ParamKey::Array { elem: elem.clone(), ndim: *ndim, layout: *layout, writable: *writable, half: *half }
+        }
     }
 }
 
@@ -217,10 +220,10 @@ fn mangle(keys: &[ParamKey]) -> String {
     keys.iter()
         .map(|k| match k {
             ParamKey::Scalar(t) => dtype_name(t),
-            ParamKey::Array { elem, ndim, layout, writable } => format!(
+            ParamKey::Array { elem, ndim, layout, writable, half } => format!(
                 "a{}{}{}{}",
                 ndim,
-                dtype_name(elem),
+                if *half { "float16".to_string() } else { dtype_name(elem) },
                 match layout {
                     Layout::C => "C",
                     Layout::F => "F",
@@ -580,7 +583,7 @@ impl Cx<'_> {
                 return Err(self.err(a, "`*` arguments are not supported in compiled code"));
             }
             if let Some(arr) = self.array_named(a) {
-                keys.push(ParamKey::Array { elem: arr.elem.clone(), ndim: arr.ndim, layout: arr.layout, writable: arr.writable });
+                keys.push(ParamKey::Array { elem: arr.elem.clone(), ndim: arr.ndim, layout: arr.layout, writable: arr.writable, half: arr.half });
                 values.push(build::load_local(&mut self.f, arr.base, sp));
                 for &d in &arr.shape {
                     values.push(build::load_local(&mut self.f, d, sp));

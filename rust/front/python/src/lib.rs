@@ -34,6 +34,7 @@ pub(crate) mod acc;
 pub mod cx;
 mod expr;
 mod func;
+mod half;
 mod math;
 mod stmt;
 pub mod tree;
@@ -57,10 +58,11 @@ pub enum Layout {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ArgType {
     /// A NumPy array (or a CUDA array on the nvidia device): element type
-    /// (`Type::Scalar` or `Type::Complex`; float16 is not an element type
-    /// the IR computes in and is refused by the dispatcher), rank, layout,
-    /// and whether it may be written.
-    Array { elem: Type, ndim: u8, layout: Layout, writable: bool },
+    /// (`Type::Scalar` or `Type::Complex`), rank, layout, whether it may be
+    /// written, and whether it is a float16 array (`half`: elements are
+    /// stored as `u16` bit patterns, `elem` is `u16`, and kernels read them
+    /// as float32 values and round float32 values into them; see `half.rs`).
+    Array { elem: Type, ndim: u8, layout: Layout, writable: bool, half: bool },
     /// A Python or NumPy scalar: `int` → I64, `float` → F64, `complex` →
     /// Complex(F64), `bool` → Bool, NumPy scalars their own type.
     Scalar(Type),

@@ -332,12 +332,15 @@ impl Cx<'_> {
                 }
             }
             "Subscript" => {
+                let half = self.is_half_element(target);
                 let p = self.place(target)?;
-                let ty = self.type_of(p);
+                // A float16 element takes the value rounded from float32.
+                let ty = if half { Type::F32 } else { self.type_of(p) };
                 if crate::types::kind(&v.ty) == crate::types::Kind::Complex && crate::types::kind(&ty) != crate::types::Kind::Complex {
                     return Err(self.err(target, format!("a complex value cannot be stored into a {} array; take `.real`", dtype_name(&ty))));
                 }
                 let x = self.convert(&v, &ty, sp);
+                let x = if half { self.f32_to_half(x, sp) } else { x };
                 let a = build::assign(&mut self.f, p, x, sp);
                 out.append(&mut self.pending);
                 out.push(build::expr_stmt(a, sp));
@@ -359,8 +362,10 @@ impl Cx<'_> {
         if target.is("Name") && !self.vars.contains_key(target.str("id").unwrap_or("")) {
             return Err(self.unknown_name(target, target.str("id").unwrap_or("")));
         }
+        let half = self.is_half_element(target);
         let place = self.place(target)?;
-        let ty = self.type_of(place);
+        // float16 elements are operated on as float32 (read, computed, rounded back).
+        let ty = if half { Type::F32 } else { self.type_of(place) };
         let v = self.value(value)?;
         // The operation's type, by NumPy's rules, then stored back (a local
         // keeps its type: same_kind; an array element converts as setitem).
@@ -385,7 +390,7 @@ impl Cx<'_> {
             "RShift" if is_int(&op_ty) => Some(BinOp::Shr),
             _ => None,
         };
-        if let Some(bop) = simple {
+        if let Some(bop) = simple.filter(|_| !half) {
             // C's compound assignment computes in `op_ty` and converts back:
             // the form reductions and atomics recognise (`s += x[i]`).
             let x = self.convert(&v, &op_ty, sp);
@@ -413,8 +418,10 @@ impl Cx<'_> {
         let p1 = build::load_local(&mut self.f, at, sp);
         let d1 = build::deref(&mut self.f, p1, sp);
         let cur = build::load(&mut self.f, d1, sp);
+        let cur = if half { self.half_to_f32(cur, sp) } else { cur };
         let r = self.binop(n, &op, Val { e: cur, ty: ty.clone(), weak: Weak::No }, v)?;
         let x = self.convert(&r, &ty, sp);
+        let x = if half { self.f32_to_half(x, sp) } else { x };
         let p2 = build::load_local(&mut self.f, at, sp);
         let d2 = build::deref(&mut self.f, p2, sp);
         let a = build::assign(&mut self.f, d2, x, sp);

@@ -86,11 +86,25 @@ def cx(z, w, m, a, out):
         out[i] = abs(q) + q.real - q.imag
         m[i] = out[i] > 1.0 and not m[i]
 "#;
-    let strided = ArgType::Array { elem: Type::F64, ndim: 2, layout: Layout::Strided, writable: true };
+    let strided = ArgType::Array { elem: Type::F64, ndim: 2, layout: Layout::Strided, writable: true, half: false };
     let c128 = arr(Type::Complex(Scalar::F64), 1);
     let args = [c128.clone(), c128, arr(Type::BOOL, 1), strided, f64s()];
     let Some(p) = ptx(src, "cx", "parallel", &args) else { return };
     assert!(p.contains(".entry"), "{p}");
+}
+
+#[test]
+fn float16_storage_arrays_assemble() {
+    let src = r#"
+def h(x, y, a):
+    for i in acc.loop(x.shape[0]):
+        y[i] += a * x[i]
+        x[i] = y[i] * 0.5
+"#;
+    let half = |layout| ArgType::Array { elem: Type::Scalar(Scalar::U16), ndim: 1, layout, writable: true, half: true };
+    let args = [half(Layout::C), half(Layout::Strided), scalar(Type::F32)];
+    let Some(p) = ptx(src, "h", "parallel", &args) else { return };
+    assert!(p.contains(".entry") && p.contains(".u16"), "{p}");
 }
 
 #[test]

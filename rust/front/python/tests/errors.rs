@@ -64,7 +64,7 @@ fn array_indexing_errors() {
 
 #[test]
 fn read_only_arrays_cannot_be_written() {
-    let ro = ArgType::Array { elem: Type::F64, ndim: 1, layout: Layout::C, writable: false };
+    let ro = ArgType::Array { elem: Type::F64, ndim: 1, layout: Layout::C, writable: false, half: false };
     let Some(d) = compile_err("def k(x, n):\n    x[0] = 1.0\n", "k", "jit", &[ro.clone(), scalar(Type::I64)]) else { return };
     assert!(d.contains("read-only"), "{d}");
     // Reading is fine.

@@ -81,7 +81,7 @@ def k(a, b):
             b[i, j] = 0.25 * (a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1])
 "#;
     for layout in [accjit_front_python::Layout::C, accjit_front_python::Layout::F, accjit_front_python::Layout::Strided] {
-        let t = accjit_front_python::ArgType::Array { elem: Type::F64, ndim: 2, layout, writable: true };
+        let t = accjit_front_python::ArgType::Array { elem: Type::F64, ndim: 2, layout, writable: true, half: false };
         let Some((ir, e)) = compile_ok(src, "k", "jit", &[t.clone(), t]) else { return };
         let strided = layout == accjit_front_python::Layout::Strided;
         assert_eq!(e.params.len(), if strided { 10 } else { 6 }, "{layout:?}");

@@ -90,10 +90,10 @@ fn check(src: &str, name: &str, args: &[Arg]) {
     let types: Vec<ArgType> = args
         .iter()
         .map(|a| match a {
-            Arg::I64s(_) => ArgType::Array { elem: Type::I64, ndim: 1, layout: Layout::C, writable: true },
-            Arg::F64s(_) => ArgType::Array { elem: Type::F64, ndim: 1, layout: Layout::C, writable: true },
-            Arg::F32s(_) => ArgType::Array { elem: Type::F32, ndim: 1, layout: Layout::C, writable: true },
-            Arg::I32s(_) => ArgType::Array { elem: Type::I32, ndim: 1, layout: Layout::C, writable: true },
+            Arg::I64s(_) => ArgType::Array { elem: Type::I64, ndim: 1, layout: Layout::C, writable: true, half: false },
+            Arg::F64s(_) => ArgType::Array { elem: Type::F64, ndim: 1, layout: Layout::C, writable: true, half: false },
+            Arg::F32s(_) => ArgType::Array { elem: Type::F32, ndim: 1, layout: Layout::C, writable: true, half: false },
+            Arg::I32s(_) => ArgType::Array { elem: Type::I32, ndim: 1, layout: Layout::C, writable: true, half: false },
             Arg::I64(_) => ArgType::Scalar(Type::I64),
             Arg::F64(_) => ArgType::Scalar(Type::F64),
         })

@@ -164,7 +164,10 @@ pub(crate) fn call_stmt(cx: &mut Cx, call: &Node, name: &str) -> R<Stmt> {
         "write" | "exchange" => {
             let args = args_of(cx, call, name, 3)?;
             let el = element_node(cx, call, args[0], args[1])?;
-            let x = cx.place(&el)?;
+            let x = {
+                no_half(cx, &el)?;
+                cx.place(&el)?
+            };
             let xty = cx.type_of(x);
             let value = value_for(cx, args[2], &xty, &format!("acc.atomic.{name}"))?;
             Ok(atomic_stmt(AtomicOp::Write { x, value }, sp))
@@ -175,7 +178,10 @@ pub(crate) fn call_stmt(cx: &mut Cx, call: &Node, name: &str) -> R<Stmt> {
             };
             let args = args_of(cx, call, name, 3)?;
             let el = element_node(cx, call, args[0], args[1])?;
-            let x = cx.place(&el)?;
+            let x = {
+                no_half(cx, &el)?;
+                cx.place(&el)?
+            };
             let xty = cx.type_of(x);
             check_op(cx, call, op, &xty)?;
             let value = value_for(cx, args[2], &xty, &format!("acc.atomic.{name}"))?;
@@ -197,7 +203,10 @@ pub(crate) fn atomic_expr(cx: &mut Cx, call: &Node) -> R<ExprId> {
         "read" => {
             let args = args_of(cx, call, &name, 2)?;
             let el = element_node(cx, call, args[0], args[1])?;
-            let x = cx.place_read(&el)?;
+            let x = {
+                no_half(cx, &el)?;
+                cx.place_read(&el)?
+            };
             let xty = cx.type_of(x);
             let t = cx.temp_local("old", xty.clone(), sp);
             let v = build::local(&mut cx.f, t, sp);
@@ -208,7 +217,10 @@ pub(crate) fn atomic_expr(cx: &mut Cx, call: &Node) -> R<ExprId> {
         "exchange" => {
             let args = args_of(cx, call, &name, 3)?;
             let el = element_node(cx, call, args[0], args[1])?;
-            let x = cx.place(&el)?;
+            let x = {
+                no_half(cx, &el)?;
+                cx.place(&el)?
+            };
             let xty = cx.type_of(x);
             let value = value_for(cx, args[2], &xty, "acc.atomic.exchange")?;
             (None, x, value)
@@ -219,7 +231,10 @@ pub(crate) fn atomic_expr(cx: &mut Cx, call: &Node) -> R<ExprId> {
             };
             let args = args_of(cx, call, &name, 3)?;
             let el = element_node(cx, call, args[0], args[1])?;
-            let x = cx.place(&el)?;
+            let x = {
+                no_half(cx, &el)?;
+                cx.place(&el)?
+            };
             let xty = cx.type_of(x);
             check_op(cx, call, op, &xty)?;
             let value = value_for(cx, args[2], &xty, &format!("acc.atomic.{name}"))?;
@@ -379,13 +394,19 @@ pub(crate) fn block(cx: &mut Cx, call: &Node, body: &[&Node], sp: Span) -> R<Stm
     match (which.as_str(), body) {
         ("read", [s]) => {
             let (v, x) = read_form(s).ok_or_else(|| bad(cx, s))?;
-            let xp = cx.place_read(x)?;
+            let xp = {
+                no_half(cx, x)?;
+                cx.place_read(x)?
+            };
             let xty = cx.type_of(xp);
             out.extend(capture_into(cx, v, xty, sp, |t| AtomicOp::Read { v: t, x: xp })?);
         }
         ("write", [s]) => {
             let (x, e) = write_form(s).ok_or_else(|| bad(cx, s))?;
-            let xp = cx.place(x)?;
+            let xp = {
+                no_half(cx, x)?;
+                cx.place(x)?
+            };
             let xty = cx.type_of(xp);
             let value = value_for(cx, e, &xty, "the atomic write")?;
             out.push(atomic_stmt(AtomicOp::Write { x: xp, value }, sp));
@@ -411,7 +432,10 @@ pub(crate) fn block(cx: &mut Cx, call: &Node, body: &[&Node], sp: Span) -> R<Stm
                     Some(t) => t,
                     None => {
                         let (wx, e) = write_form(b).ok_or_else(|| bad(cx, b))?;
-                        let xp = cx.place(wx)?;
+                        let xp = {
+                            no_half(cx, wx)?;
+                            cx.place(wx)?
+                        };
                         let xty = cx.type_of(xp);
                         let value = value_for(cx, e, &xty, "the atomic capture")?;
                         (xp, None, value, false)
@@ -462,7 +486,10 @@ fn update_parts(cx: &mut Cx, s: &Node, x: &Node, e: &Node, op: UpdOp) -> R<(Expr
         UpdOp::Bin(n) => ast_op(cx, n)?,
         UpdOp::Named(o) => o,
     };
-    let xp = cx.place(x)?;
+    let xp = {
+        no_half(cx, x)?;
+        cx.place(x)?
+    };
     let xty = cx.type_of(xp);
     check_op(cx, s, op, &xty)?;
     let value = value_for(cx, e, &xty, "the atomic update")?;
@@ -479,4 +506,16 @@ fn capture_into(cx: &mut Cx, v: &Node, ty: Type, sp: Span, make: impl FnOnce(Exp
     let tv = build::load_local(&mut cx.f, t, sp);
     cx.assign_val(v, Val { e: tv, ty, weak: Weak::No }, &mut out)?;
     Ok(out)
+}
+
+/// Atomics on float16 elements are refused: they are stored as bit patterns
+/// and updated by a read-convert-write sequence (`half.rs`), which no
+/// atomic operation of the IR performs.
+fn no_half(cx: &Cx, place: &Node) -> R<()> {
+    if cx.is_half_element(place) {
+        return Err(cx
+            .err(place, "atomic operations on float16 arrays are not supported (float16 is a storage type)")
+            .with_hint("accumulate into a float32 array and convert afterwards"));
+    }
+    Ok(())
 }

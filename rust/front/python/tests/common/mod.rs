@@ -101,7 +101,7 @@ pub fn request_kw(src: &str, name: &str, kind: &str, keywords: &str) -> Option<S
 }
 
 pub fn arr(elem: Type, ndim: u8) -> ArgType {
-    ArgType::Array { elem, ndim, layout: Layout::C, writable: true }
+    ArgType::Array { elem, ndim, layout: Layout::C, writable: true, half: false }
 }
 pub fn f64s() -> ArgType {
     arr(Type::F64, 1)
