@@ -314,6 +314,46 @@ impl Cx<'_> {
                 }
                 (ConstVal::Real(round(val(0)?.as_f64()?.sqrt(), t.kind())), t)
             }
+            "atan" | "acos" | "asin" | "sin" | "cos" | "tan" | "exp" | "log" | "log10" | "sinh" | "cosh" | "tanh" => {
+                let t = args.first()?.2.clone();
+                if !t.is_real() {
+                    return None;
+                }
+                let x = val(0)?.as_f64()?;
+                let y = if t.kind() == 4 {
+                    let x = x as f32;
+                    (match name {
+                        "atan" => x.atan(),
+                        "acos" => x.acos(),
+                        "asin" => x.asin(),
+                        "sin" => x.sin(),
+                        "cos" => x.cos(),
+                        "tan" => x.tan(),
+                        "exp" => x.exp(),
+                        "log" => x.ln(),
+                        "log10" => x.log10(),
+                        "sinh" => x.sinh(),
+                        "cosh" => x.cosh(),
+                        _ => x.tanh(),
+                    }) as f64
+                } else {
+                    match name {
+                        "atan" => x.atan(),
+                        "acos" => x.acos(),
+                        "asin" => x.asin(),
+                        "sin" => x.sin(),
+                        "cos" => x.cos(),
+                        "tan" => x.tan(),
+                        "exp" => x.exp(),
+                        "log" => x.ln(),
+                        "log10" => x.log10(),
+                        "sinh" => x.sinh(),
+                        "cosh" => x.cosh(),
+                        _ => x.tanh(),
+                    }
+                };
+                (ConstVal::Real(y), t)
+            }
             "mod" => match (val(0)?, val(1)?) {
                 (ConstVal::Int(a), ConstVal::Int(b)) if b != 0 => (ConstVal::Int(a.wrapping_rem(b)), args[0].2.clone()),
                 _ => return None,

@@ -77,7 +77,24 @@ pub(crate) fn is_intrinsic(name: &str) -> bool {
 pub(crate) fn is_transformational_array(name: &str) -> bool {
     matches!(
         name,
-        "matmul" | "transpose" | "sum" | "product" | "maxval" | "minval" | "maxloc" | "minloc" | "shape" | "count" | "any" | "all" | "spread" | "reshape"
+        "matmul"
+            | "transpose"
+            | "sum"
+            | "product"
+            | "maxval"
+            | "minval"
+            | "maxloc"
+            | "minloc"
+            | "shape"
+            | "count"
+            | "any"
+            | "all"
+            | "spread"
+            | "reshape"
+            | "lbound"
+            | "ubound"
+            | "pack"
+            | "unpack"
     )
 }
 
@@ -211,7 +228,22 @@ pub(crate) fn intrinsic_rank(cx: &Cx, name: &str, args: &[ast::Arg]) -> usize {
             }
         }
         "transpose" => 2,
-        "shape" => 1,
+        "shape" | "pack" => 1,
+        "lbound" | "ubound" if !dim_pos(&["array", "dim", "kind"]) => 1,
+        "spread" => rank(0) + 1,
+        "unpack" => rank(1),
+        "reshape" => match args.get(1).map(|a| &a.value) {
+            Some(ArgValue::Expr(ast::Expr { kind: ast::ExprKind::ArrayCtor { items, .. }, .. })) => items.len(),
+            Some(ArgValue::Expr(ast::Expr { kind: ast::ExprKind::Name(n), .. })) => match cx.lookup(&n.text) {
+                Some(Sym::ConstArr { vals, .. }) => vals.len(),
+                Some(Sym::Array(a)) => match a.ext.first() {
+                    Some(Loc::Const(c)) => *c as usize,
+                    _ => 0,
+                },
+                _ => 0,
+            },
+            _ => 0,
+        },
         _ => 0,
     }
 }
@@ -1178,18 +1210,33 @@ pub(crate) fn array_intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Sp
             }
             Ok(t)
         }
-        "maxloc" | "minloc" => {
-            // Without dim=: a rank-1 array of one index per dimension (rank-1 arrays only).
-            let call_args: Vec<ast::Arg> = args.to_vec();
-            let v = reduction(cx, name, &call_args, sp)?;
-            let one = cx.i64c(1, sp);
-            let t = cx.temp_array("loc", &FType::INT, &[one], sp);
-            let i = cx.i64c(1, sp);
-            let p = cx.elem_place(&t, &[i], sp);
-            let a = build::assign(&mut cx.f, p, v.e, sp);
-            cx.emit_expr(a, sp);
+        "maxloc" | "minloc" => locs(cx, name, args, sp),
+        "lbound" | "ubound" => {
+            let ar = args_of(cx, name, args, &["array", "dim", "kind"], sp)?;
+            let x = ar.get(0).ok_or_else(|| cx.err(sp, format!("`{name}` needs an array")))?;
+            let (lbs, exts) = bounds_of(cx, x, sp)?;
+            let n = cx.i64c(lbs.len() as i64, sp);
+            let t = cx.temp_array(name, &FType::INT, &[n], sp);
+            for (k, (l, e)) in lbs.into_iter().zip(exts).enumerate() {
+                let v = if name == "lbound" {
+                    l
+                } else {
+                    let s = cx.bin(BinOp::Add, l, e, Type::I64, sp);
+                    let one = cx.i64c(1, sp);
+                    cx.bin(BinOp::Sub, s, one, Type::I64, sp)
+                };
+                let i = cx.i64c(k as i64 + 1, sp);
+                let p = cx.elem_place(&t, &[i], sp);
+                let v = cx.cast(v, Type::I32, sp);
+                let a = build::assign(&mut cx.f, p, v, sp);
+                cx.emit_expr(a, sp);
+            }
             Ok(t)
         }
+        "reshape" => reshape(cx, args, sp),
+        "spread" => spread(cx, args, sp),
+        "pack" => pack(cx, args, sp),
+        "unpack" => unpack(cx, args, sp),
         _ => {
             // Reductions with dim=: one reduction per element of the other dimensions.
             let names: &[&str] = if matches!(name, "count" | "any" | "all") { &["mask", "dim"] } else { &["array", "dim", "mask"] };
@@ -1201,7 +1248,7 @@ pub(crate) fn array_intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Sp
             }
             let dim = cx.fold(d).and_then(|v| v.0.as_int()).ok_or_else(|| cx.err(d.span, "dim= must be a constant"))? as usize;
             cx.materialise(x)?;
-            let v = cx.view_of(x)?.ok_or_else(|| cx.err(x.span, format!("`{name}` with dim= needs an array variable or section")))?;
+            let v = contiguous_or_view(cx, x, sp)?;
             let rank = v.exts.len();
             if dim < 1 || dim > rank {
                 return Err(cx.err(d.span, format!("dim={dim} is not a dimension of a rank-{rank} array")));
@@ -1623,4 +1670,482 @@ pub(crate) fn char_cmp_helper(cx: &mut Cx) -> FuncId {
         stmts.push(Stmt { kind: StmtKind::Return(Some(z)), span: sp });
         f.body = Block::new(stmts);
     })
+}
+
+/// A view of an array expression: the array designator's own, or a
+/// temporary holding the expression's values.
+fn contiguous_or_view(cx: &mut Cx, x: &ast::Expr, sp: Span) -> R<super::array::View> {
+    cx.materialise(x)?;
+    if let Some(v) = cx.view_of(x)? {
+        return Ok(v);
+    }
+    let ty = cx.type_of_expr(x).ok_or_else(|| cx.err(x.span, "cannot tell the type of this array expression"))?;
+    let shape = cx.shape_of(x)?;
+    let t = cx.temp_array("tmp", &ty, &shape, sp);
+    cx.fill_from(&t, x, sp)?;
+    Ok(cx.whole_view(&t, sp))
+}
+
+/// Lower bounds and extents of an array expression: a whole array
+/// variable's declared bounds, else 1 and its shape.
+fn bounds_of(cx: &mut Cx, x: &ast::Expr, sp: Span) -> R<(Vec<ExprId>, Vec<ExprId>)> {
+    if let ast::ExprKind::Name(n) = &x.kind {
+        if let Some(Sym::Array(a)) = cx.lookup(&n.text).cloned() {
+            let lbs = a.lb.iter().map(|l| cx.get(*l, sp)).collect();
+            let exts = a.ext.iter().map(|l| cx.get(*l, sp)).collect();
+            return Ok((lbs, exts));
+        }
+    }
+    cx.materialise(x)?;
+    let s = cx.shape_of(x)?;
+    Ok(((0..s.len()).map(|_| cx.i64c(1, sp)).collect(), s))
+}
+
+/// `maxloc`/`minloc` without dim=: the 1-based position of the first
+/// largest (smallest) element, one index per dimension.
+fn locs(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+    let mut ar = args_of(cx, name, args, &["array", "dim", "mask"], sp)?;
+    if let Some(x) = ar.get(1) {
+        if cx.rank_of(x) > 0 {
+            ar.list.resize(3, None);
+            ar.list[2] = Some(x);
+            ar.list[1] = None;
+        }
+    }
+    let x = ar.get(0).ok_or_else(|| cx.err(sp, format!("`{name}` needs an array")))?;
+    if ar.get(1).is_some() {
+        return Err(cx.err(sp, format!("`{name}` with dim= on a rank-{} array is not supported", cx.rank_of(x))));
+    }
+    let mask = ar.get(2);
+    cx.materialise(x)?;
+    if let Some(m) = mask {
+        cx.materialise(m)?;
+    }
+    let t = cx.type_of_expr(x).ok_or_else(|| cx.err(sp, "unknown type"))?;
+    let shape = cx.shape_of(x)?;
+    let rank = shape.len();
+    let pos: Vec<accjit_ir::LocalId> = (0..rank)
+        .map(|_| {
+            let l = cx.new_local("pos", Type::I64, sp);
+            let z = cx.i64c(0, sp);
+            cx.emit(StmtKind::Decl(l, Some(z)), sp);
+            l
+        })
+        .collect();
+    let best = cx.new_local("best", t.ir(), sp);
+    cx.emit(StmtKind::Decl(best, None), sp);
+    let found = cx.new_local("found", Type::I32, sp);
+    let z = cx.int(0, Type::I32, sp);
+    cx.emit(StmtKind::Decl(found, Some(z)), sp);
+    cx.nest(&shape, sp, &mut |cx, idx| {
+        cx.elem = Some(idx.to_vec());
+        let r = (|| {
+            let body = cx.collect(|cx| {
+                let v = cx.value(x)?;
+                let e = cx.settle(v.e, sp);
+                let cur = build::load_local(&mut cx.f, best, sp);
+                let better = build::cmp(&mut cx.f, if name == "maxloc" { BinOp::Gt } else { BinOp::Lt }, e, cur, sp);
+                let f0 = build::load_local(&mut cx.f, found, sp);
+                let first = cx.mk(ExprKind::Unary(UnOp::LogNot, f0), Type::I32, sp);
+                let c = cx.bin(BinOp::LogOr, first, better, Type::I32, sp);
+                let e2 = cx.clone_expr(e);
+                let set = cx.collect(|cx| {
+                    cx.set(Loc::Local(best), e2, sp);
+                    let one = cx.int(1, Type::I32, sp);
+                    cx.set(Loc::Local(found), one, sp);
+                    for (p, k) in pos.iter().zip(idx) {
+                        let kv = build::load_local(&mut cx.f, *k, sp);
+                        let one = cx.i64c(1, sp);
+                        let v = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+                        cx.set(Loc::Local(*p), v, sp);
+                    }
+                    Ok(())
+                })?;
+                cx.emit(StmtKind::If(c, set, Block::default()), sp);
+                Ok(())
+            })?;
+            match mask {
+                Some(m) => {
+                    let c = cx.cond(m)?;
+                    cx.emit(StmtKind::If(c, body, Block::default()), sp);
+                }
+                None => cx.out.extend(body.stmts),
+            }
+            Ok(())
+        })();
+        cx.elem = None;
+        r
+    })?;
+    let n = cx.i64c(rank as i64, sp);
+    let res = cx.temp_array("loc", &FType::INT, &[n], sp);
+    for (k, p) in pos.iter().enumerate() {
+        let i = cx.i64c(k as i64 + 1, sp);
+        let place = cx.elem_place(&res, &[i], sp);
+        let v = build::load_local(&mut cx.f, *p, sp);
+        let v = cx.cast(v, Type::I32, sp);
+        let a = build::assign(&mut cx.f, place, v, sp);
+        cx.emit_expr(a, sp);
+    }
+    Ok(res)
+}
+
+/// The values of a small integer vector argument (`shape`, `order`), one
+/// expression each: a constructor's items or a constant array's values.
+fn int_vector(cx: &mut Cx, x: &ast::Expr) -> R<Vec<ExprId>> {
+    let sp = x.span;
+    match &x.kind {
+        ast::ExprKind::ArrayCtor { items, .. } if items.iter().all(|i| matches!(i, ast::AcItem::Expr(_))) => {
+            let mut out = vec![];
+            for it in items {
+                let ast::AcItem::Expr(e) = it else { unreachable!() };
+                out.push(cx.int_i64(e)?);
+            }
+            Ok(out)
+        }
+        _ => {
+            let n = match cx.rank_of(x) {
+                1 => {
+                    let s = cx.shape_of(x)?;
+                    build::const_int(&cx.f, s[0])
+                }
+                _ => None,
+            };
+            let Some(n) = n else {
+                return Err(cx.err(sp, "this argument must be an integer vector of constant size (`[n, m]`)"));
+            };
+            let v = contiguous_or_view(cx, x, sp)?;
+            let mut out = vec![];
+            for k in 0..n {
+                let b = cx.clone_expr(v.base);
+                let kk = cx.i64c(k, sp);
+                let s = cx.clone_expr(v.strides[0]);
+                let off = cx.bin(BinOp::Mul, kk, s, Type::I64, sp);
+                let bt = cx.ty(b);
+                let p = cx.bin(BinOp::Add, b, off, bt, sp);
+                let p = build::deref(&mut cx.f, p, sp);
+                let e = build::load(&mut cx.f, p, sp);
+                let e = cx.cast(e, Type::I64, sp);
+                out.push(cx.settle(e, sp));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The address of element `k` (0-based, column-major) of a view.
+fn view_elem(cx: &mut Cx, v: &super::array::View, k: ExprId, sp: Span) -> ExprId {
+    // k -> per-dimension indices -> offset with the view's strides.
+    let mut off = cx.i64c(0, sp);
+    let mut rest = k;
+    for d in 0..v.exts.len() {
+        let r1 = cx.clone_expr(rest);
+        let (i, next) = if d + 1 == v.exts.len() {
+            (r1, None)
+        } else {
+            let e1 = cx.clone_expr(v.exts[d]);
+            let i = cx.bin(BinOp::Rem, r1, e1, Type::I64, sp);
+            let r2 = cx.clone_expr(rest);
+            let e2 = cx.clone_expr(v.exts[d]);
+            (i, Some(cx.bin(BinOp::Div, r2, e2, Type::I64, sp)))
+        };
+        let s = cx.clone_expr(v.strides[d]);
+        let m = cx.bin(BinOp::Mul, i, s, Type::I64, sp);
+        off = cx.bin(BinOp::Add, off, m, Type::I64, sp);
+        if let Some(n) = next {
+            rest = n;
+        }
+    }
+    let b = cx.clone_expr(v.base);
+    let bt = cx.ty(b);
+    cx.bin(BinOp::Add, b, off, bt, sp)
+}
+
+fn view_size(cx: &mut Cx, v: &super::array::View, sp: Span) -> ExprId {
+    let mut n = cx.i64c(1, sp);
+    for e in &v.exts {
+        let e = cx.clone_expr(*e);
+        n = cx.bin(BinOp::Mul, n, e, Type::I64, sp);
+    }
+    n
+}
+
+/// `reshape(source, shape [, pad] [, order])`.
+fn reshape(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+    let ar = args_of(cx, "reshape", args, &["source", "shape", "pad", "order"], sp)?;
+    let (Some(src), Some(shp)) = (ar.get(0), ar.get(1)) else { return Err(cx.err(sp, "reshape needs source= and shape=")) };
+    let exts = int_vector(cx, shp)?;
+    let order: Vec<usize> = match ar.get(3) {
+        Some(o) => {
+            let v = int_vector(cx, o)?;
+            let mut out = vec![];
+            for e in v {
+                let c = build::const_int(&cx.f, e).ok_or_else(|| cx.err(o.span, "order= must be constant"))?;
+                out.push(c as usize - 1);
+            }
+            out
+        }
+        None => (0..exts.len()).collect(),
+    };
+    let sv = contiguous_or_view(cx, src, sp)?;
+    let pv = match ar.get(2) {
+        Some(p) => Some(contiguous_or_view(cx, p, sp)?),
+        None => None,
+    };
+    let ty = sv.ty.clone();
+    let res = cx.temp_array("reshape", &ty, &exts, sp);
+    let nsrc = view_size(cx, &sv, sp);
+    let nsrc = cx.settle(nsrc, sp);
+    let npad = match &pv {
+        Some(p) => {
+            let n = view_size(cx, p, sp);
+            Some(cx.settle(n, sp))
+        }
+        None => None,
+    };
+    let k = cx.new_local("rk", Type::I64, sp);
+    let z = cx.i64c(0, sp);
+    cx.emit(StmtKind::Decl(k, Some(z)), sp);
+    // Elements in the order `order` says: its first dimension varies fastest.
+    let perm_exts: Vec<ExprId> = order.iter().map(|&d| cx.get(res.ext[d], sp)).collect();
+    let res2 = res.clone();
+    cx.nest(&perm_exts, sp, &mut |cx, idx| {
+        let mut subs = vec![cx.i64c(0, sp); order.len()];
+        for (j, &d) in order.iter().enumerate() {
+            let kv = build::load_local(&mut cx.f, idx[j], sp);
+            let one = cx.i64c(1, sp);
+            subs[d] = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+        }
+        let dst = cx.elem_place(&res2, &subs, sp);
+        let kv = build::load_local(&mut cx.f, k, sp);
+        let ns = cx.clone_expr(nsrc);
+        let in_src = build::cmp(&mut cx.f, BinOp::Lt, kv, ns, sp);
+        let kv = build::load_local(&mut cx.f, k, sp);
+        let ps = view_elem(cx, &sv, kv, sp);
+        let ps = build::deref(&mut cx.f, ps, sp);
+        let vs = build::load(&mut cx.f, ps, sp);
+        let v = match (&pv, npad) {
+            (Some(p), Some(np)) => {
+                let kv = build::load_local(&mut cx.f, k, sp);
+                let ns = cx.clone_expr(nsrc);
+                let d = cx.bin(BinOp::Sub, kv, ns, Type::I64, sp);
+                let np2 = cx.clone_expr(np);
+                let m = cx.bin(BinOp::Rem, d, np2, Type::I64, sp);
+                let pp = view_elem(cx, p, m, sp);
+                let pp = build::deref(&mut cx.f, pp, sp);
+                let vp = build::load(&mut cx.f, pp, sp);
+                let vp = cx.convert(&Val { e: vp, ty: p.ty.clone() }, &ty, sp)?;
+                cx.mk(ExprKind::Cond(in_src, vs, vp), ty.ir(), sp)
+            }
+            _ => vs,
+        };
+        let a = build::assign(&mut cx.f, dst, v, sp);
+        cx.emit_expr(a, sp);
+        let kp = build::local(&mut cx.f, k, sp);
+        let one = cx.i64c(1, sp);
+        let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: kp, value: one, op_ty: Type::I64 }, Type::I64, sp);
+        cx.emit_expr(inc, sp);
+        Ok(())
+    })?;
+    Ok(res)
+}
+
+/// `spread(source, dim, ncopies)`.
+fn spread(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+    let ar = args_of(cx, "spread", args, &["source", "dim", "ncopies"], sp)?;
+    let (Some(src), Some(d), Some(nc)) = (ar.get(0), ar.get(1), ar.get(2)) else { return Err(cx.err(sp, "spread needs source, dim and ncopies")) };
+    let dim = cx.fold(d).and_then(|v| v.0.as_int()).ok_or_else(|| cx.err(d.span, "dim must be a constant"))? as usize;
+    let n = cx.int_i64(nc)?;
+    let n = cx.settle(n, sp);
+    let ty = cx.type_of_expr(src).ok_or_else(|| cx.err(sp, "unknown type"))?;
+    let sv = if cx.rank_of(src) > 0 { Some(contiguous_or_view(cx, src, sp)?) } else { None };
+    let scalar = match &sv {
+        None => {
+            let v = cx.value(src)?;
+            let v = cx.convert(&v, &ty, sp)?;
+            Some(cx.temp("spr", v, sp))
+        }
+        Some(_) => None,
+    };
+    let srank = sv.as_ref().map(|v| v.exts.len()).unwrap_or(0);
+    if dim < 1 || dim > srank + 1 {
+        return Err(cx.err(d.span, format!("dim={dim} is out of range for spread of a rank-{srank} array")));
+    }
+    let mut exts = vec![];
+    for k in 0..=srank {
+        if k == dim - 1 {
+            exts.push(cx.clone_expr(n));
+        } else {
+            let j = if k < dim - 1 { k } else { k - 1 };
+            exts.push(cx.clone_expr(sv.as_ref().unwrap().exts[j]));
+        }
+    }
+    let res = cx.temp_array("spread", &ty, &exts, sp);
+    let shape: Vec<ExprId> = res.ext.iter().map(|e| cx.get(*e, sp)).collect();
+    let res2 = res.clone();
+    cx.nest(&shape, sp, &mut |cx, idx| {
+        let v = match (&sv, scalar) {
+            (_, Some(l)) => build::load_local(&mut cx.f, l, sp),
+            (Some(v), None) => {
+                let mut off = cx.i64c(0, sp);
+                let mut j = 0;
+                for (k, &i) in idx.iter().enumerate() {
+                    if k == dim - 1 {
+                        continue;
+                    }
+                    let iv = build::load_local(&mut cx.f, i, sp);
+                    let s = cx.clone_expr(v.strides[j]);
+                    let m = cx.bin(BinOp::Mul, iv, s, Type::I64, sp);
+                    off = cx.bin(BinOp::Add, off, m, Type::I64, sp);
+                    j += 1;
+                }
+                let b = cx.clone_expr(v.base);
+                let bt = cx.ty(b);
+                let p = cx.bin(BinOp::Add, b, off, bt, sp);
+                let p = build::deref(&mut cx.f, p, sp);
+                build::load(&mut cx.f, p, sp)
+            }
+            _ => unreachable!(),
+        };
+        let subs = one_based(cx, idx, sp);
+        let dst = cx.elem_place(&res2, &subs, sp);
+        let a = build::assign(&mut cx.f, dst, v, sp);
+        cx.emit_expr(a, sp);
+        Ok(())
+    })?;
+    Ok(res)
+}
+
+/// `pack(array, mask [, vector])`.
+fn pack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+    let ar = args_of(cx, "pack", args, &["array", "mask", "vector"], sp)?;
+    let (Some(x), Some(m)) = (ar.get(0), ar.get(1)) else { return Err(cx.err(sp, "pack needs array and mask")) };
+    let ty = cx.type_of_expr(x).ok_or_else(|| cx.err(sp, "unknown type"))?;
+    cx.materialise(x)?;
+    cx.materialise(m)?;
+    let shape = cx.shape_of(x)?;
+    // The result's size: size(vector), else count(mask).
+    let vv = match ar.get(2) {
+        Some(v) => Some(contiguous_or_view(cx, v, sp)?),
+        None => None,
+    };
+    let n = match &vv {
+        Some(v) => view_size(cx, v, sp),
+        None => {
+            let cnt = cx.new_local("cnt", Type::I64, sp);
+            let z = cx.i64c(0, sp);
+            cx.emit(StmtKind::Decl(cnt, Some(z)), sp);
+            let shape2: Vec<ExprId> = shape.iter().map(|&e| cx.clone_expr(e)).collect();
+            cx.nest(&shape2, sp, &mut |cx, idx| {
+                cx.elem = Some(idx.to_vec());
+                let c = cx.cond(m);
+                cx.elem = None;
+                let c = c?;
+                let p = build::local(&mut cx.f, cnt, sp);
+                let one = cx.i64c(1, sp);
+                let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: p, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                cx.emit(StmtKind::If(c, Block::new(vec![build::expr_stmt(inc, sp)]), Block::default()), sp);
+                Ok(())
+            })?;
+            build::load_local(&mut cx.f, cnt, sp)
+        }
+    };
+    let res = cx.temp_array("pack", &ty, &[n], sp);
+    if let Some(v) = &vv {
+        let t = res.clone();
+        let n = cx.get(res.ext[0], sp);
+        cx.counted_loop(n, sp, |cx, k| {
+            let kv = build::load_local(&mut cx.f, k, sp);
+            let p = view_elem(cx, v, kv, sp);
+            let p = build::deref(&mut cx.f, p, sp);
+            let val = build::load(&mut cx.f, p, sp);
+            let kv = build::load_local(&mut cx.f, k, sp);
+            let one = cx.i64c(1, sp);
+            let i = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+            let dst = cx.elem_place(&t, &[i], sp);
+            let a = build::assign(&mut cx.f, dst, val, sp);
+            cx.emit_expr(a, sp);
+            Ok(())
+        })?;
+    }
+    let k = cx.new_local("pk", Type::I64, sp);
+    let z = cx.i64c(1, sp);
+    cx.emit(StmtKind::Decl(k, Some(z)), sp);
+    let res2 = res.clone();
+    cx.nest(&shape, sp, &mut |cx, idx| {
+        cx.elem = Some(idx.to_vec());
+        let r = (|| {
+            let c = cx.cond(m)?;
+            let body = cx.collect(|cx| {
+                let v = cx.value(x)?;
+                let v = cx.convert(&v, &ty, sp)?;
+                let kv = build::load_local(&mut cx.f, k, sp);
+                let dst = cx.elem_place(&res2, &[kv], sp);
+                let a = build::assign(&mut cx.f, dst, v, sp);
+                cx.emit_expr(a, sp);
+                let p = build::local(&mut cx.f, k, sp);
+                let one = cx.i64c(1, sp);
+                let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: p, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                cx.emit_expr(inc, sp);
+                Ok(())
+            })?;
+            cx.emit(StmtKind::If(c, body, Block::default()), sp);
+            Ok(())
+        })();
+        cx.elem = None;
+        r
+    })?;
+    Ok(res)
+}
+
+/// `unpack(vector, mask, field)`.
+fn unpack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+    let ar = args_of(cx, "unpack", args, &["vector", "mask", "field"], sp)?;
+    let (Some(v), Some(m), Some(fld)) = (ar.get(0), ar.get(1), ar.get(2)) else { return Err(cx.err(sp, "unpack needs vector, mask and field")) };
+    let vv = contiguous_or_view(cx, v, sp)?;
+    let ty = vv.ty.clone();
+    cx.materialise(m)?;
+    cx.materialise(fld)?;
+    let shape = cx.shape_of(m)?;
+    let exts: Vec<ExprId> = shape.iter().map(|&e| cx.clone_expr(e)).collect();
+    let res = cx.temp_array("unpack", &ty, &exts, sp);
+    let k = cx.new_local("uk", Type::I64, sp);
+    let z = cx.i64c(0, sp);
+    cx.emit(StmtKind::Decl(k, Some(z)), sp);
+    let res2 = res.clone();
+    cx.nest(&shape, sp, &mut |cx, idx| {
+        cx.elem = Some(idx.to_vec());
+        let r = (|| {
+            let c = cx.cond(m)?;
+            let subs = one_based(cx, idx, sp);
+            let take = cx.collect(|cx| {
+                let kv = build::load_local(&mut cx.f, k, sp);
+                let p = view_elem(cx, &vv, kv, sp);
+                let p = build::deref(&mut cx.f, p, sp);
+                let val = build::load(&mut cx.f, p, sp);
+                let subs2: Vec<ExprId> = subs.iter().map(|&e| cx.clone_expr(e)).collect();
+                let dst = cx.elem_place(&res2, &subs2, sp);
+                let a = build::assign(&mut cx.f, dst, val, sp);
+                cx.emit_expr(a, sp);
+                let p = build::local(&mut cx.f, k, sp);
+                let one = cx.i64c(1, sp);
+                let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: p, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                cx.emit_expr(inc, sp);
+                Ok(())
+            })?;
+            let keep = cx.collect(|cx| {
+                let f = cx.value(fld)?;
+                let f = cx.convert(&f, &ty, sp)?;
+                let subs2: Vec<ExprId> = subs.iter().map(|&e| cx.clone_expr(e)).collect();
+                let dst = cx.elem_place(&res2, &subs2, sp);
+                let a = build::assign(&mut cx.f, dst, f, sp);
+                cx.emit_expr(a, sp);
+                Ok(())
+            })?;
+            cx.emit(StmtKind::If(c, take, keep), sp);
+            Ok(())
+        })();
+        cx.elem = None;
+        r
+    })?;
+    Ok(res)
 }
