@@ -293,6 +293,37 @@ impl Cx<'_> {
                     self.var_ref(e)
                 }
             },
+            ast::ExprKind::Component { .. } => {
+                let root = self.root_place(e)?;
+                if let Some(a) = self.comp_array(e)? {
+                    let lo = self.i64c(0, sp);
+                    let len = self.arr_size(&a, sp);
+                    return self.section_ref_at(&a, root, text.clone(), lo, len, sp);
+                }
+                let (place, ty) = self.place_of(e)?;
+                let p2 = self.clone_expr(place);
+                let addr = build::addr_of(&mut self.f, p2, sp);
+                let bytes = self.i64c(ty.ir_size() as i64, sp);
+                Ok(VarRef { text: text.clone(), root, base: place, addr, bytes, sections: vec![], elem_ty: ty.ir(), deep: false, span: sp })
+            }
+            ast::ExprKind::Apply { base, args } if matches!(base.kind, ast::ExprKind::Component { .. }) => {
+                let root = self.root_place(e)?;
+                let a = self.array_of(base)?;
+                if args.iter().any(|a| matches!(a.value, ArgValue::Range { .. })) {
+                    let v = self.view_of(e)?.unwrap();
+                    let (first, end) = v.hull.unwrap();
+                    let first = self.settle(first, sp);
+                    let f2 = self.clone_expr(first);
+                    let len = self.bin(BinOp::Sub, end, f2, Type::I64, sp);
+                    let len = self.settle(len, sp);
+                    return self.section_ref_at(&a, root, text.clone(), first, len, sp);
+                }
+                let (place, ty) = self.place_of(e)?;
+                let p2 = self.clone_expr(place);
+                let addr = build::addr_of(&mut self.f, p2, sp);
+                let bytes = self.i64c(ty.ir_size() as i64, sp);
+                Ok(VarRef { text: text.clone(), root, base: place, addr, bytes, sections: vec![], elem_ty: ty.ir(), deep: false, span: sp })
+            }
             ast::ExprKind::Apply { base, args } => {
                 let ast::ExprKind::Name(n) = &base.kind else { return Err(self.err(sp, "a clause names variables, elements and sections")) };
                 let Some(Sym::Array(a)) = self.lookup(&n.text).cloned() else {
@@ -333,6 +364,33 @@ impl Cx<'_> {
             }
             _ => Err(self.err(sp, format!("`{}` (a host-associated array) cannot be named in a clause here", a.name))),
         }
+    }
+
+    /// The place of the variable at the root of a designator (`s` of `s%a(i)`).
+    fn root_place(&mut self, e: &ast::Expr) -> R<ExprId> {
+        let sp = e.span;
+        let Some(name) = super::decl::root_name(e) else { return Err(self.err(sp, "a clause names variables")) };
+        match self.lookup(&name).cloned() {
+            Some(Sym::Scalar(v)) if matches!(v.loc, Loc::Local(_) | Loc::Global(_)) => Ok(self.place(v.loc, sp)),
+            Some(Sym::Array(a)) => self.array_root(&a, sp),
+            _ => Err(self.err(sp, format!("`{name}` cannot be named in a clause here"))),
+        }
+    }
+
+    /// The section `base[lo:len]` of an array component, captured through `root`.
+    fn section_ref_at(&mut self, a: &ArrVar, root: ExprId, text: String, lo: ExprId, len: ExprId, sp: Span) -> R<VarRef> {
+        let base = match a.base {
+            Loc::Place(p) | Loc::ArrAt(p) => self.clone_expr(p),
+            _ => self.array_root(a, sp)?,
+        };
+        let b = self.get(a.base, sp);
+        let l2 = self.clone_expr(lo);
+        let bty = self.ty(b);
+        let addr = self.bin(BinOp::Add, b, l2, bty, sp);
+        let n2 = self.clone_expr(len);
+        let esz = self.i64c(a.ty.ir_size() as i64, sp);
+        let bytes = self.bin(BinOp::Mul, n2, esz, Type::I64, sp);
+        Ok(VarRef { text, root, base, addr, bytes, sections: vec![Section { lower: Some(lo), length: Some(len) }], elem_ty: a.ty.ir(), deep: false, span: sp })
     }
 
     /// `base[lo:len]` (elements from the array's first one).

@@ -51,6 +51,10 @@ impl Cx<'_> {
                 Some(Sym::ConstArr { vals, .. }) => Ok(vec![self.i64c(vals.len() as i64, sp)]),
                 _ => Err(self.err(sp, "not an array")),
             },
+            E::Component { .. } => {
+                let a = self.array_of(e)?;
+                Ok(a.ext.iter().map(|x| self.get(*x, sp)).collect())
+            }
             E::Paren(x) | E::Unary { operand: x, .. } => self.shape_of(x),
             E::Binary { lhs, rhs, .. } => {
                 if self.rank_of(lhs) > 0 {
@@ -60,6 +64,10 @@ impl Cx<'_> {
                 }
             }
             E::Apply { base, args } => {
+                if let E::Component { .. } = &base.kind {
+                    let a = self.array_of(base)?;
+                    return Ok(self.section_view_parts(&a, args, sp)?.1);
+                }
                 let E::Name(n) = &base.kind else { return Err(self.err(sp, "not an array")) };
                 match self.lookup(&n.text).cloned() {
                     Some(Sym::Array(a)) => Ok(self.section_view_parts(&a, args, sp)?.1),
@@ -172,11 +180,18 @@ impl Cx<'_> {
                 }
                 _ => Ok(None),
             },
+            E::Component { .. } => match self.comp_array(e)? {
+                Some(a) => Ok(Some(self.whole_view(&a, sp))),
+                None => Ok(None),
+            },
             E::Apply { base, args } if args.iter().any(|a| matches!(a.value, ArgValue::Range { .. })) => {
-                let E::Name(n) = &base.kind else { return Ok(None) };
-                let a = match self.lookup(&n.text).cloned() {
-                    Some(Sym::Array(a)) => a,
-                    Some(Sym::ConstArr { vals, ty, global }) => self.const_arr_var(&n.text, global, &ty, vals.len(), sp),
+                let a = match &base.kind {
+                    E::Component { .. } => self.array_of(base)?,
+                    E::Name(n) => match self.lookup(&n.text).cloned() {
+                        Some(Sym::Array(a)) => a,
+                        Some(Sym::ConstArr { vals, ty, global }) => self.const_arr_var(&n.text, global, &ty, vals.len(), sp),
+                        _ => return Ok(None),
+                    },
                     _ => return Ok(None),
                 };
                 let (off, exts, strides) = self.section_view_parts(&a, args, sp)?;
@@ -477,8 +492,8 @@ impl Cx<'_> {
         }
         self.materialise(rhs)?;
         // An unallocated allocatable target takes the right side's shape.
-        if let E::Name(n) = &lhs.kind {
-            if let Some(Sym::Array(a)) = self.lookup(&n.text).cloned() {
+        if matches!(lhs.kind, E::Name(_) | E::Component { .. }) {
+            if let Ok(a) = self.array_of(lhs) {
                 if a.allocatable && rrank > 0 {
                     let shape = self.shape_of(rhs)?;
                     self.realloc_to(&a, &shape, sp)?;

@@ -673,7 +673,11 @@ impl Cx<'_> {
     pub fn is_variable(&self, x: &ast::Expr) -> bool {
         match &x.kind {
             ast::ExprKind::Name(n) => matches!(self.lookup(&n.text), Some(Sym::Scalar(_)) | Some(Sym::Array(_)) | None),
-            ast::ExprKind::Apply { base, .. } => matches!(&base.kind, ast::ExprKind::Name(n) if matches!(self.lookup(&n.text), Some(Sym::Array(_)))),
+            ast::ExprKind::Apply { base, .. } => {
+                matches!(&base.kind, ast::ExprKind::Name(n) if matches!(self.lookup(&n.text), Some(Sym::Array(_))))
+                    || matches!(base.kind, ast::ExprKind::Component { .. })
+            }
+            ast::ExprKind::Component { .. } => true,
             _ => false,
         }
     }

@@ -82,7 +82,7 @@ impl FType {
             FType::Real(k) => *k as usize,
             FType::Complex(k) => 2 * *k as usize,
             FType::Char(n) => n.unwrap_or(1) as usize,
-            FType::Derived(_) => 0,
+            FType::Derived(_, n) => *n as usize,
         }
     }
 }

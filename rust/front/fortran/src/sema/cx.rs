@@ -37,6 +37,11 @@ pub(crate) enum Loc {
     LocalArr(LocalId),
     /// The decayed address of a fixed-size global array.
     GlobalArr(GlobalId),
+    /// A place expression (a component of a structure), copied at each use.
+    Place(ExprId),
+    /// The decayed address of an array-typed place expression (a fixed-size
+    /// array component), copied at each use.
+    ArrAt(ExprId),
 }
 
 /// An array variable.
@@ -111,6 +116,31 @@ pub(crate) enum Sym {
     /// A name from a built-in module (`acc_get_num_devices`, `c_loc`):
     /// handled by the call and intrinsic code.
     Builtin(String),
+    /// A derived type, by its index in `Shared::dtypes`.
+    Type(usize),
+}
+
+/// A component of a derived type.
+#[derive(Clone, Debug)]
+pub(crate) struct Comp {
+    pub name: String,
+    pub ty: FType,
+    /// Field index in the IR struct (the base pointer for allocatable arrays).
+    pub field: u32,
+    /// Array components: lower bounds and extents (fixed), or `None` for
+    /// allocatable ones (whose bounds live in the fields after `field`).
+    pub dims: Option<Vec<(i64, i64)>>,
+    pub rank: usize,
+    pub allocatable: bool,
+    /// Default initial value of a scalar component.
+    pub init: Option<super::consts::ConstVal>,
+}
+
+/// A derived type definition.
+#[derive(Clone, Debug)]
+pub(crate) struct DType {
+    pub name: String,
+    pub comps: Vec<Comp>,
 }
 
 /// One dummy argument of a procedure.
@@ -167,6 +197,8 @@ pub(crate) struct Shared {
     pub interfaces: Vec<crate::ProcInterface>,
     /// Counter for unique global names.
     pub nglobals: usize,
+    /// Derived types (index = IR struct id).
+    pub dtypes: Vec<DType>,
     /// The sources, for `file:line` strings of runtime messages.
     pub sm: accjit_ir::SourceMap,
 }
@@ -404,6 +436,8 @@ impl<'a> Cx<'a> {
             Loc::Const(_) => Type::I64,
             Loc::LocalArr(l) => Type::ptr(elem_of(&self.f.local(l).ty)),
             Loc::GlobalArr(g) => Type::ptr(elem_of(&self.sh.m.globals[g.index()].ty)),
+            Loc::Place(e) => self.f.expr(e).ty.clone(),
+            Loc::ArrAt(e) => Type::ptr(elem_of(&self.f.expr(e).ty)),
         }
     }
 
@@ -419,7 +453,8 @@ impl<'a> Cx<'a> {
                 let v = build::load_local(&mut self.f, p, sp);
                 build::deref(&mut self.f, v, sp)
             }
-            Loc::Const(_) | Loc::LocalArr(_) | Loc::GlobalArr(_) => panic!("no place for {loc:?}"),
+            Loc::Place(e) => self.clone_expr(e),
+            Loc::Const(_) | Loc::LocalArr(_) | Loc::GlobalArr(_) | Loc::ArrAt(_) => panic!("no place for {loc:?}"),
         }
     }
 
@@ -432,6 +467,11 @@ impl<'a> Cx<'a> {
                 let ty = self.sh.m.globals[g.index()].ty.clone();
                 let elem = elem_of(&ty);
                 let p = self.mk(ExprKind::Global(g), ty, sp);
+                self.mk(ExprKind::AddrOf(p), Type::ptr(elem), sp)
+            }
+            Loc::ArrAt(e) => {
+                let p = self.clone_expr(e);
+                let elem = elem_of(&self.f.expr(e).ty);
                 self.mk(ExprKind::AddrOf(p), Type::ptr(elem), sp)
             }
             _ => {

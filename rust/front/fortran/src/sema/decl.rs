@@ -231,10 +231,6 @@ impl Cx<'_> {
         Ok(())
     }
 
-    fn derived_type(&mut self, t: &ast::DerivedType) -> R<()> {
-        Err(self.err(t.span, format!("derived type `{}`: derived types are not supported yet by accjit's Fortran front end", t.name.text)))
-    }
-
     /// The type a declaration's type spec names.
     pub fn resolve_type(&mut self, spec: &ast::TypeSpec, char_len: Option<&ast::CharLen>) -> R<FType> {
         let kind = |cx: &mut Self, default: u8| -> R<u8> {
@@ -264,9 +260,8 @@ impl Cx<'_> {
                     },
                 }
             }
-            ast::BaseType::Derived(n) | ast::BaseType::Class(n) => {
-                return Err(self.err(n.span, format!("type({}): derived types are not supported yet by accjit's Fortran front end", n.text)))
-            }
+            ast::BaseType::Derived(n) => return self.derived_ftype(n),
+            ast::BaseType::Class(n) => return Err(self.err(n.span, format!("class({}): polymorphism is not supported", n.text))),
         };
         if !types::valid_kind(&t) {
             return Err(self
@@ -565,14 +560,21 @@ impl Cx<'_> {
                         },
                         _ => None,
                     };
+                    let init = match (&init, &ty) {
+                        (None, FType::Derived(i, _)) => self.default_bytes(*i).map(|bytes| accjit_ir::GlobalInit { bytes, relocs: vec![] }),
+                        _ => init,
+                    };
                     let gname = self.sh.global_name(&format!("{}.{name}", self.unit_name));
                     Loc::Global(self.sh.add_global(gname, ir, init, false, sp))
                 } else {
                     let l = self.f.add_local(name, ir, sp);
                     self.emit(StmtKind::Decl(l, None), sp);
-                    if ty.is_char() {
+                    if ty.is_char() || matches!(ty, FType::Derived(..)) {
                         let p = build::local(&mut self.f, l, sp);
                         self.emit(StmtKind::ZeroFill(p), sp);
+                    }
+                    if let FType::Derived(i, _) = ty {
+                        self.default_init(Loc::Local(l), i, sp)?;
                     }
                     Loc::Local(l)
                 };
@@ -647,6 +649,10 @@ impl Cx<'_> {
                         let n: i64 = c.iter().product();
                         let l = self.f.add_local(name, Type::Array(Box::new(ir), Some(n.max(1) as u64)), sp);
                         self.emit(StmtKind::Decl(l, None), sp);
+                        if matches!(ty, FType::Derived(..)) {
+                            let p = build::local(&mut self.f, l, sp);
+                            self.emit(StmtKind::ZeroFill(p), sp);
+                        }
                         if e.init.is_some() {
                             return Err(self.err(sp, "internal: an initialised local array is saved"));
                         }

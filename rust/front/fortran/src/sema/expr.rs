@@ -117,7 +117,14 @@ impl Cx<'_> {
             E::Paren(x) => self.value(x),
             E::Name(n) => self.name_value(n, sp),
             E::Apply { base, args } => self.apply_value(base, args, sp),
-            E::Component { .. } => Err(self.err(sp, "derived-type components are not supported yet")),
+            E::Component { .. } => {
+                let (p, ty) = self.place_of(e)?;
+                if ty.is_char() {
+                    return Err(self.err(sp, "a character component cannot be used here"));
+                }
+                let e = build::load(&mut self.f, p, sp);
+                Ok(Val { e, ty })
+            }
             E::Unary { op, operand } => {
                 let v = self.value(operand)?;
                 match op {
@@ -318,6 +325,7 @@ impl Cx<'_> {
             }
             Sym::External(_) => Err(self.err(sp, format!("`{}` is a procedure; call it with arguments `{}()`", n.text, n.text))),
             Sym::Builtin(b) => super::builtin::builtin_value(self, &b, sp),
+            Sym::Type(_) => Err(self.err(sp, format!("`{}` is a type", n.text))),
         }
     }
 
@@ -362,6 +370,11 @@ impl Cx<'_> {
 
     /// `base(args)` as a value: an element, a function call, an intrinsic.
     fn apply_value(&mut self, base: &ast::Expr, args: &[ast::Arg], sp: Span) -> R<Val> {
+        if let E::Component { .. } = &base.kind {
+            let (p, ty) = self.designator_place(base, args, sp)?;
+            let e = build::load(&mut self.f, p, sp);
+            return Ok(Val { e, ty });
+        }
         let E::Name(n) = &base.kind else {
             return Err(self.err(sp, "this kind of reference is not supported"));
         };
@@ -380,6 +393,7 @@ impl Cx<'_> {
                 Err(self.err(n.span, format!("function `{}` is not defined in the files compiled", n.text)))
             }
             Some(Sym::Builtin(b)) => super::builtin::builtin_call(self, &b, args, sp),
+            Some(Sym::Type(i)) => self.struct_ctor(i, args, sp),
             // A recursive reference to the function being compiled.
             Some(Sym::Scalar(_)) if self.is_own_name(&n.text) => {
                 let key = self.unit_name.clone();
@@ -402,14 +416,32 @@ impl Cx<'_> {
     /// The place a designator names (`x`, `a(i, j)`, in a scalarised loop
     /// `a(2:n)`'s element) and its type.
     pub fn designator_place(&mut self, base: &ast::Expr, args: &[ast::Arg], sp: Span) -> R<(ExprId, FType)> {
-        let E::Name(n) = &base.kind else {
-            return Err(self.err(sp, "this kind of designator is not supported"));
-        };
-        let a = match self.lookup(&n.text).cloned() {
-            Some(Sym::Array(a)) => a,
-            Some(Sym::ConstArr { vals, ty, global }) => self.const_arr_var(&n.text, global, &ty, vals.len(), sp),
-            _ => return Err(self.err(sp, format!("`{}` is not an array", n.text))),
-        };
+        let a = self.array_of(base)?;
+        self.array_designator(&a, args, sp)
+    }
+
+    /// The array a designator's base names: an array variable, a constant
+    /// array, or an array component.
+    pub fn array_of(&mut self, base: &ast::Expr) -> R<ArrVar> {
+        let sp = base.span;
+        match &base.kind {
+            E::Name(n) => match self.lookup(&n.text).cloned() {
+                Some(Sym::Array(a)) => Ok(a),
+                Some(Sym::ConstArr { vals, ty, global }) => Ok(self.const_arr_var(&n.text, global, &ty, vals.len(), sp)),
+                _ => Err(self.err(sp, format!("`{}` is not an array", n.text))),
+            },
+            E::Component { name, .. } => match self.comp_array(base)? {
+                Some(a) => Ok(a),
+                None => Err(self.err(sp, format!("component `{}` is not an array", name.text))),
+            },
+            _ => Err(self.err(sp, "this kind of designator is not supported")),
+        }
+    }
+
+    /// The place of `a(args)` (an element; in a scalarised loop, the
+    /// current element of a section).
+    pub fn array_designator(&mut self, a: &ArrVar, args: &[ast::Arg], sp: Span) -> R<(ExprId, FType)> {
+        let n = ast::Name { text: a.name.clone(), span: sp };
         if args.len() != a.rank() {
             return Err(self.err(sp, format!("`{}` has rank {} but {} subscripts are given", n.text, a.rank(), args.len())));
         }
@@ -457,8 +489,8 @@ impl Cx<'_> {
                 return Err(self.err(sp, "this section's rank does not match the expression"));
             }
         }
-        let p = self.elem_place(&a, &subs, sp);
-        Ok((p, a.ty))
+        let p = self.elem_place(a, &subs, sp);
+        Ok((p, a.ty.clone()))
     }
 
     /// The place of a variable designator (assignment targets, by-reference
@@ -480,6 +512,7 @@ impl Cx<'_> {
                 _ => Err(self.err(sp, format!("`{}` is not a scalar variable", n.text))),
             },
             E::Apply { base, args } => self.designator_place(base, args, sp),
+            E::Component { base, name } => self.component_place(base, name, sp),
             E::Paren(_) => Err(self.err(sp, "a parenthesised expression is not a variable")),
             _ => Err(self.err(sp, "not a variable")),
         }
@@ -512,14 +545,22 @@ impl Cx<'_> {
                 _ => None,
             },
             E::Apply { base, args } => {
+                if let E::Component { .. } = &base.kind {
+                    return self.type_of_expr(base);
+                }
                 let E::Name(n) = &base.kind else { return None };
                 match self.lookup(&n.text).cloned() {
                     Some(Sym::Array(a)) => Some(a.ty),
                     Some(Sym::ConstArr { ty, .. }) => Some(ty),
+                    Some(Sym::Type(i)) => Some(FType::Derived(i, self.sh.m.structs[i].size)),
                     Some(Sym::Proc(k)) => self.sh.procs.get(&k).and_then(|p| p.result.clone()),
                     None => super::intrinsic::intrinsic_type(self, &n.text, args),
                     _ => None,
                 }
+            }
+            E::Component { base, name } => {
+                let t = self.type_of_expr(base)?;
+                self.comp_type(&t, &name.text)
             }
             E::Unary { operand, .. } => self.type_of_expr(operand),
             E::Binary { op, lhs, rhs } => match op {
@@ -583,7 +624,11 @@ impl Cx<'_> {
             E::Paren(x) | E::Unary { operand: x, .. } => self.rank_of(x),
             E::Binary { lhs, rhs, .. } => self.rank_of(lhs).max(self.rank_of(rhs)),
             E::ArrayCtor { .. } => 1,
+            E::Component { base, name } => self.static_type(base).and_then(|t| self.comp_info(&t, &name.text)).map(|c| c.rank).unwrap_or(0),
             E::Apply { base, args } => {
+                if let E::Component { .. } = &base.kind {
+                    return args.iter().filter(|a| matches!(a.value, ArgValue::Range { .. })).count();
+                }
                 let E::Name(n) = &base.kind else { return 0 };
                 match self.lookup(&n.text) {
                     Some(Sym::Array(_)) | Some(Sym::ConstArr { .. }) => args.iter().filter(|a| matches!(a.value, ArgValue::Range { .. })).count(),
@@ -597,6 +642,33 @@ impl Cx<'_> {
             }
             _ => 0,
         }
+    }
+
+    /// The type of a designator, without generating code.
+    pub fn static_type(&self, e: &ast::Expr) -> Option<FType> {
+        match &e.kind {
+            E::Name(n) => match self.lookup(&n.text)? {
+                Sym::Scalar(v) => Some(v.ty.clone()),
+                Sym::Array(a) => Some(a.ty.clone()),
+                _ => None,
+            },
+            E::Apply { base, .. } => self.static_type(base),
+            E::Component { base, name } => {
+                let t = self.static_type(base)?;
+                self.comp_type(&t, &name.text)
+            }
+            E::Paren(x) => self.static_type(x),
+            _ => None,
+        }
+    }
+
+    pub fn comp_info(&self, t: &FType, name: &str) -> Option<super::cx::Comp> {
+        let FType::Derived(i, _) = t else { return None };
+        self.sh.dtypes[*i].comps.iter().find(|c| c.name == name).cloned()
+    }
+
+    pub fn comp_type(&self, t: &FType, name: &str) -> Option<FType> {
+        self.comp_info(t, name).map(|c| c.ty)
     }
 
     /// Is this a character expression?

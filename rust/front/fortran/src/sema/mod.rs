@@ -23,6 +23,7 @@ mod call;
 mod consts;
 mod cx;
 mod decl;
+mod dtype;
 mod expr;
 mod intrinsic;
 mod io;

@@ -774,6 +774,11 @@ impl Cx<'_> {
 
     /// An allocatable/pointer array variable named by `e`.
     pub fn array_var(&mut self, e: &ast::Expr) -> R<super::cx::ArrVar> {
+        match &e.kind {
+            ast::ExprKind::Component { .. } => return self.array_of(e),
+            ast::ExprKind::Apply { base, .. } if matches!(base.kind, ast::ExprKind::Component { .. }) => return self.array_of(base),
+            _ => {}
+        }
         let name = match &e.kind {
             ast::ExprKind::Name(n) => n,
             ast::ExprKind::Apply { base, .. } => match &base.kind {

@@ -16,8 +16,9 @@ pub enum FType {
     Logical(u8),
     /// `character(len=n)`; `None`: assumed length (`len=*`).
     Char(Option<u64>),
-    /// A derived type, by its index in the module-wide type table.
-    Derived(usize),
+    /// A derived type: its index in the module-wide type table (= its IR
+    /// struct) and its size in bytes.
+    Derived(usize, u64),
 }
 
 impl FType {
@@ -48,7 +49,7 @@ impl FType {
         match self {
             FType::Int(k) | FType::Real(k) | FType::Complex(k) | FType::Logical(k) => *k,
             FType::Char(_) => 1,
-            FType::Derived(_) => 0,
+            FType::Derived(..) => 0,
         }
     }
 
@@ -60,7 +61,7 @@ impl FType {
             FType::Real(k) => Type::Scalar(real_scalar(*k)),
             FType::Complex(k) => Type::Complex(real_scalar(*k)),
             FType::Char(n) => Type::Array(Box::new(Type::Scalar(Scalar::U8)), Some(n.unwrap_or(1))),
-            FType::Derived(i) => Type::Struct(accjit_ir::StructId(*i as u32)),
+            FType::Derived(i, _) => Type::Struct(accjit_ir::StructId(*i as u32)),
         }
     }
 
@@ -73,7 +74,7 @@ impl FType {
             FType::Logical(k) => format!("logical({k})"),
             FType::Char(Some(n)) => format!("character(len={n})"),
             FType::Char(None) => "character(len=*)".into(),
-            FType::Derived(_) => "a derived type".into(),
+            FType::Derived(..) => "a derived type".into(),
         }
     }
 
