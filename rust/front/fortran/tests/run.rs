@@ -20,7 +20,7 @@ fn run_on(files: &[(&str, &str)], device: &str) -> (i32, String) {
     }
     let out_path = dir.join("stdout.txt");
     let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "child_run", "--quiet", "--test-threads=1"])
+        .args(["--ignored", "--exact", "child_run", "--quiet", "--nocapture", "--test-threads=1"])
         .env("ACCJIT_FRUN_FILES", list)
         .env("ACCJIT_FRUN_DEVICE", device)
         .env("ACCJIT_FRUN_OUT", &out_path)
@@ -152,9 +152,10 @@ fn corpus_runs() {
                     );
                 }
             }
-            Err(_) => {
+            Err(e) => {
                 bad += 1;
-                println!("BAD {fname}: compile error");
+                let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+                println!("BAD {fname}: compile error {}", msg.lines().nth(1).unwrap_or(""));
             }
         }
     }

@@ -51,7 +51,10 @@ impl Cx<'_> {
                 Some(Sym::ConstArr { vals, .. }) => Ok(vec![self.i64c(vals.len() as i64, sp)]),
                 _ => Err(self.err(sp, "not an array")),
             },
-            E::Component { .. } => {
+            E::Component { base, .. } => {
+                if self.rank_of(base) > 0 {
+                    return self.shape_of(base);
+                }
                 let a = self.array_of(e)?;
                 Ok(a.ext.iter().map(|x| self.get(*x, sp)).collect())
             }
@@ -180,6 +183,7 @@ impl Cx<'_> {
                 }
                 _ => Ok(None),
             },
+            E::Component { base, .. } if self.rank_of(base) > 0 => Ok(None),
             E::Component { .. } => match self.comp_array(e)? {
                 Some(a) => Ok(Some(self.whole_view(&a, sp))),
                 None => Ok(None),

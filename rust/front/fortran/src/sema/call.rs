@@ -63,7 +63,7 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
     let mut cx = Cx::new(sh, scratch, UnitKind::Subroutine, key.to_string(), scope.clone());
     cx.spec_prelude(&u.decls)?;
     let (order, ents, _) = collect(&u.decls);
-    cx.parameters(&order, &ents)?;
+    cx.parameters_and_types(&u.decls, &order, &ents)?;
     let mut dummies = vec![];
     for a in &u.args {
         if a.text == "*" {
@@ -195,7 +195,7 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
         let r = (|| -> R<Vec<(String, HashMap<String, Sym>)>> {
             cx.spec_prelude(&u.decls)?;
             let (order, ents, save_all) = collect(&u.decls);
-            cx.parameters(&order, &ents)?;
+            cx.parameters_and_types(&u.decls, &order, &ents)?;
             let mut next = 0;
             // Scalars first: array bounds may use any scalar dummy.
             let mut slots = vec![];
@@ -227,8 +227,15 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                 let fname = super::unit_name(u);
                 let rname = u.result.as_ref().map(|r| r.text.clone()).unwrap_or(fname.clone());
                 let l = cx.f.add_local(rname.clone(), t.ir(), u.head_span);
-                let zero = cx.zero_of(t, u.head_span)?;
-                cx.emit(StmtKind::Decl(l, Some(zero)), u.head_span);
+                if let FType::Derived(i, _) = t {
+                    cx.emit(StmtKind::Decl(l, None), u.head_span);
+                    let p = build::local(&mut cx.f, l, u.head_span);
+                    cx.emit(StmtKind::ZeroFill(p), u.head_span);
+                    cx.default_init(Loc::Local(l), *i, u.head_span)?;
+                } else {
+                    let zero = cx.zero_of(t, u.head_span)?;
+                    cx.emit(StmtKind::Decl(l, Some(zero)), u.head_span);
+                }
                 cx.result = Some((l, t.clone()));
                 if rname == fname {
                     cx.own_names.push(fname.clone());
@@ -308,7 +315,7 @@ pub(crate) fn define_program(sh: &mut Shared, u: &ast::ProgramUnit) -> Result<()
         let r = (|| -> R<Vec<(String, HashMap<String, Sym>)>> {
             cx.spec_prelude(&u.decls)?;
             let (order, ents, save_all) = collect(&u.decls);
-            cx.parameters(&order, &ents)?;
+            cx.parameters_and_types(&u.decls, &order, &ents)?;
             cx.variables(&order, &ents, SpecMode::Body, save_all)?;
             cx.data_stmts(&u.decls)?;
             cx.spec_directives(&u.decls, &super::unit_name(u))?;

@@ -199,6 +199,9 @@ pub(crate) struct Shared {
     pub nglobals: usize,
     /// Derived types (index = IR struct id).
     pub dtypes: Vec<DType>,
+    /// Derived types by the span of their definition (a specification part
+    /// is processed once for a procedure's signature and again for its body).
+    pub dtype_at: HashMap<(u32, u32), usize>,
     /// The sources, for `file:line` strings of runtime messages.
     pub sm: accjit_ir::SourceMap,
 }

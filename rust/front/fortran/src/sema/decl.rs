@@ -186,7 +186,6 @@ impl Cx<'_> {
                     }
                     self.implicit = Some(table);
                 }
-                DeclKind::DerivedType(t) => self.derived_type(t)?,
                 DeclKind::Unsupported(what) => return Err(self.err(d.span, format!("`{what}` is not supported by accjit's Fortran front end"))),
                 DeclKind::Common(_) => return Err(self.err(d.span, "common blocks are not supported by accjit's Fortran front end").with_hint("use a module")),
                 DeclKind::Interface(_) => {} // explicit interfaces: the definitions are compiled too
@@ -292,6 +291,18 @@ impl Cx<'_> {
             Some(spec) => self.resolve_type(spec, e.char_len.as_ref()),
             None => self.implicit_type(&e.name, e.span),
         }
+    }
+
+    /// `parameter` constants (in declaration order), then the derived
+    /// types (whose component bounds may use them).
+    pub fn parameters_and_types(&mut self, decls: &[ast::Decl], order: &[String], ents: &HashMap<String, EntInfo>) -> R<()> {
+        self.parameters(order, ents)?;
+        for d in decls {
+            if let DeclKind::DerivedType(t) = &d.kind {
+                self.derived_type(t)?;
+            }
+        }
+        Ok(())
     }
 
     /// `parameter` constants, in declaration order.
@@ -831,7 +842,7 @@ pub(crate) fn compile_module(sh: &mut Shared, u: &ast::ProgramUnit) -> Result<()
         let r = (|| -> R<()> {
             cx.spec_prelude(&u.decls)?;
             let (order, ents, _) = collect(&u.decls);
-            cx.parameters(&order, &ents)?;
+            cx.parameters_and_types(&u.decls, &order, &ents)?;
             cx.variables(&order, &ents, SpecMode::Module, true)?;
             cx.data_stmts(&u.decls)?;
             cx.module_declares(&u.decls)?;

@@ -14,6 +14,10 @@ use accjit_ir::{build, ExprId, ExprKind, Field, Span, StmtKind, StructDef, Type}
 impl Cx<'_> {
     /// A `type ... end type` definition.
     pub fn derived_type(&mut self, t: &ast::DerivedType) -> R<()> {
+        if let Some(&idx) = self.sh.dtype_at.get(&(t.span.file, t.span.lo)) {
+            self.define(&t.name.text, Sym::Type(idx));
+            return Ok(());
+        }
         if t.extends.is_some() {
             return Err(self.err(t.span, format!("type `{}`: type extension is not supported", t.name.text)));
         }
@@ -103,6 +107,7 @@ impl Cx<'_> {
         let idx = self.sh.m.structs.len();
         self.sh.m.structs.push(StructDef { name: t.name.text.clone(), is_union: false, fields: out, size, align, complete: true });
         self.sh.dtypes.push(DType { name: t.name.text.clone(), comps });
+        self.sh.dtype_at.insert((t.span.file, t.span.lo), idx);
         self.define(&t.name.text, Sym::Type(idx));
         Ok(())
     }
@@ -125,6 +130,15 @@ impl Cx<'_> {
 
     /// The place of a structure (`s`, `ps(i)`, `s%inner`) and its type.
     fn struct_place(&mut self, base: &ast::Expr) -> R<(ExprId, FType)> {
+        // `ps%x` on an array of structures: the current element's, inside a
+        // scalarised loop.
+        if self.rank_of(base) > 0 && self.elem.is_some() {
+            let (p, t) = self.place_of(base)?;
+            if !matches!(t, FType::Derived(..)) {
+                return Err(self.err(base.span, format!("a component of {}: not a derived type", t.name())));
+            }
+            return Ok((p, t));
+        }
         let saved = self.elem.take();
         let r = self.place_of(base);
         self.elem = saved;
@@ -228,7 +242,37 @@ impl Cx<'_> {
             };
             let ArgValue::Expr(x) = &a.value else { return Err(self.err(a.span, "a component value")) };
             if c.rank > 0 {
-                return Err(self.err(a.span, "array components in a structure constructor are not supported"));
+                // Element by element (a scalar broadcasts).
+                let sp_place = build::local(&mut self.f, l, sp);
+                let arr = self.comp_array_at(sp_place, c, sp);
+                let shape: Vec<ExprId> = arr.ext.iter().map(|e| self.get(*e, sp)).collect();
+                let saved = self.elem.take();
+                self.materialise(x)?;
+                let r = self.nest(&shape, sp, &mut |cx, idx| {
+                    cx.elem = Some(idx.to_vec());
+                    let r = (|| {
+                        let v = cx.value(x)?;
+                        let v = cx.convert(&v, &arr.ty, sp)?;
+                        let subs: Vec<ExprId> = idx
+                            .iter()
+                            .zip(&arr.lb)
+                            .map(|(&k, lb)| {
+                                let kv = build::load_local(&mut cx.f, k, sp);
+                                let l = cx.get(*lb, sp);
+                                cx.bin(accjit_ir::BinOp::Add, kv, l, Type::I64, sp)
+                            })
+                            .collect();
+                        let p = cx.elem_place(&arr, &subs, sp);
+                        let a = build::assign(&mut cx.f, p, v, sp);
+                        cx.emit_expr(a, sp);
+                        Ok(())
+                    })();
+                    cx.elem = None;
+                    r
+                });
+                self.elem = saved;
+                r?;
+                continue;
             }
             let v = self.value(x)?;
             let v = self.convert(&v, &c.ty, sp)?;
@@ -247,10 +291,30 @@ impl Cx<'_> {
         let d = self.sh.dtypes[idx].clone();
         for c in &d.comps {
             let Some(v) = &c.init else { continue };
-            let val = self.const_val(v, &c.ty, sp)?;
             let p = self.place(loc, sp);
             let fty = self.sh.m.structs[idx].fields[c.field as usize].ty.clone();
-            let m = self.mk(ExprKind::Member(p, c.field), fty, sp);
+            let m = self.mk(ExprKind::Member(p, c.field), fty.clone(), sp);
+            if let Type::Array(_, Some(n)) = fty {
+                // Every element of a fixed-size array component.
+                let n = self.i64c(n as i64, sp);
+                let v = v.clone();
+                let ty = c.ty.clone();
+                self.counted_loop(n, sp, |cx, k| {
+                    let m2 = cx.clone_expr(m);
+                    let elem = super::cx::elem_of(&cx.f.expr(m).ty);
+                    let base = cx.mk(ExprKind::AddrOf(m2), Type::ptr(elem), sp);
+                    let kv = build::load_local(&mut cx.f, k, sp);
+                    let bt = cx.ty(base);
+                    let at = cx.bin(accjit_ir::BinOp::Add, base, kv, bt, sp);
+                    let place = build::deref(&mut cx.f, at, sp);
+                    let val = cx.const_val(&v, &ty, sp)?;
+                    let a = build::assign(&mut cx.f, place, val.e, sp);
+                    cx.emit_expr(a, sp);
+                    Ok(())
+                })?;
+                continue;
+            }
+            let val = self.const_val(v, &c.ty, sp)?;
             let a = build::assign(&mut self.f, m, val.e, sp);
             self.emit_expr(a, sp);
         }
@@ -268,8 +332,15 @@ impl Cx<'_> {
         for c in &d.comps {
             if let Some(v) = &c.init {
                 let b = v.bytes(&c.ty);
-                let off = st.fields[c.field as usize].offset as usize;
-                bytes[off..off + b.len()].copy_from_slice(&b);
+                let f = &st.fields[c.field as usize];
+                let n = match f.ty {
+                    Type::Array(_, Some(n)) => n as usize,
+                    _ => 1,
+                };
+                for k in 0..n {
+                    let off = f.offset as usize + k * b.len();
+                    bytes[off..off + b.len()].copy_from_slice(&b);
+                }
             }
         }
         Some(bytes)

@@ -624,7 +624,11 @@ impl Cx<'_> {
             E::Paren(x) | E::Unary { operand: x, .. } => self.rank_of(x),
             E::Binary { lhs, rhs, .. } => self.rank_of(lhs).max(self.rank_of(rhs)),
             E::ArrayCtor { .. } => 1,
-            E::Component { base, name } => self.static_type(base).and_then(|t| self.comp_info(&t, &name.text)).map(|c| c.rank).unwrap_or(0),
+            E::Component { base, name } => {
+                let own = self.static_type(base).and_then(|t| self.comp_info(&t, &name.text)).map(|c| c.rank).unwrap_or(0);
+                // `ps%x` of an array of structures has the array's rank.
+                own + self.rank_of(base)
+            }
             E::Apply { base, args } => {
                 if let E::Component { .. } = &base.kind {
                     return args.iter().filter(|a| matches!(a.value, ArgValue::Range { .. })).count();
@@ -677,6 +681,7 @@ impl Cx<'_> {
             E::Char { .. } => true,
             E::Paren(x) => self.is_char_expr(x),
             E::Binary { op: BinaryOp::Concat, .. } => true,
+            E::Component { .. } => self.static_type(e).is_some_and(|t| t.is_char()),
             E::Name(n) => match self.lookup(&n.text) {
                 Some(Sym::Scalar(v)) => v.ty.is_char(),
                 Some(Sym::Const(_, t)) => t.is_char(),
@@ -768,6 +773,13 @@ impl Cx<'_> {
                     }
                     _ => Err(self.err(sp, "not a character value")),
                 }
+            }
+            E::Component { .. } => {
+                let (place, t) = self.place_of(e)?;
+                let FType::Char(Some(n)) = t else { return Err(self.err(sp, "not a character value")) };
+                let p = self.mk(ExprKind::AddrOf(place), Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), sp);
+                let n = self.i64c(n as i64, sp);
+                Ok((p, n))
             }
             E::Binary { op: BinaryOp::Concat, lhs, rhs } => {
                 let (pa, na) = self.char_val(lhs)?;

@@ -114,7 +114,7 @@ impl Cx<'_> {
                     let b = self.collect(|cx| {
                         cx.spec_prelude(decls)?;
                         let (order, ents, save_all) = super::decl::collect(decls);
-                        cx.parameters(&order, &ents)?;
+                        cx.parameters_and_types(decls, &order, &ents)?;
                         cx.variables(&order, &ents, super::decl::SpecMode::Body, save_all)?;
                         cx.body(body)
                     })?;
