@@ -40,7 +40,8 @@ def verdict(prog: Path, device: str) -> tuple[str, str]:
     res = tc.run_program(prog, device)
     if res.returncode is None:
         return "fail", "timed out"
-    err = (res.stderr.strip().splitlines() or [""])[-1][:140]
+    lines = res.stderr.strip().splitlines()
+    err = next((l for l in lines if "error" in l.lower() or "FAIL" in l), lines[-1] if lines else "")[:160]
     if exp.kind in ("pass", "discrete"):
         if res.returncode != 0:
             return "fail", f"exit {res.returncode}: {err or (res.stdout.strip().splitlines() or [''])[-1][:140]}"

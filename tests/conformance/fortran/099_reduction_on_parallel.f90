@@ -1,5 +1,7 @@
 ! A reduction clause on the parallel construct with a gang loop inside, a reduction on a nested
-! vector loop inside a gang loop, and a reduction variable reused by two consecutive loops.
+! vector loop inside a gang loop (its variable private to each gang: a loop reduction variable
+! with no data clause is shared by the construct's gangs), and a reduction variable reused by two
+! consecutive loops.
 program reduction_on_parallel
   implicit none
   integer, parameter :: n = 400, m = 300
@@ -14,7 +16,7 @@ program reduction_on_parallel
   total = 0.0d0
   cnt = 0
 !$acc parallel copyin(a) reduction(+:total, cnt)
-!$acc loop gang
+!$acc loop gang private(rowsum)
   do j = 1, n
     rowsum = 0.0d0
 !$acc loop vector reduction(+:rowsum)
