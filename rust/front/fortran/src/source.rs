@@ -261,6 +261,17 @@ impl Splitter {
             self.cur.as_mut().unwrap().push(line, i, c);
             i += n;
         }
+        if self.in_string.is_some() && self.form == SourceForm::Fixed {
+            // A character literal continued onto the next line holds the blanks
+            // that pad this line to column 72 (gfortran's default -fpad-source).
+            let cols = text[..limit].chars().count();
+            let b = self.cur.as_mut().unwrap();
+            let at = line.offsets[limit];
+            for _ in cols..72 {
+                b.text.push(' ');
+                b.offsets.push(at);
+            }
+        }
         if self.in_string.is_some() && self.form == SourceForm::Free {
             let b = self.cur.as_ref().unwrap();
             let sp = Span::new(b.file, self.string_start, b.end);

@@ -142,3 +142,11 @@ fn labels_on_end_statements_are_branch_targets() {
 fn byte_order_mark_is_skipped() {
     assert_eq!(outline(&body("\u{feff}program t\nx = 1\nend\n")), "x = 1");
 }
+
+#[test]
+fn merged_keyword_spellings() {
+    assert_eq!(
+        outline(&body("program t\nimplicitnone\ndowhile (x < 1)\nx = x + 1\nenddo\nif (x > 0) goto 10\nselectcase (k)\ncasedefault\nendselect\n10 continue\nendprogram t\n")),
+        "do while (< x 1) {x = (+ x 1)}; if (> x 0) goto 10; select k case default {}; 10:continue"
+    );
+}

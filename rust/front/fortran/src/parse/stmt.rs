@@ -152,6 +152,7 @@ impl Cursor<'_> {
             "contains" => Raw::Contains,
             "use" => return Ok(Raw::Decl(self.use_stmt()?)),
             "implicit" => return Ok(Raw::Decl(self.implicit_stmt()?)),
+            "implicitnone" => Raw::Decl(DeclKind::ImplicitNone),
             "parameter" => return Ok(Raw::Decl(self.parameter_stmt()?)),
             "data" => return Ok(Raw::Decl(DeclKind::Data(self.data_sets()?))),
             "common" => return Ok(Raw::Decl(self.common_stmt()?)),
@@ -187,11 +188,18 @@ impl Cursor<'_> {
             "elseif" => self.else_if()?,
             "elsewhere" => self.else_where()?,
             "do" => self.do_stmt(None)?,
+            "dowhile" => {
+                // `dowhile (c)`: the merged spelling (fixed form ignores blanks).
+                self.pos -= 1;
+                self.toks[self.pos].tok = Tok::Name("while".into());
+                self.do_stmt(None)?
+            }
             "select" => {
                 self.expect_kw("case")?;
                 self.select_case(None)?
             }
             "selectcase" => self.select_case(None)?,
+            "casedefault" => Raw::Case(None),
             "case" => {
                 if self.eat_kw("default") {
                     if let Tok::Name(_) = self.peek() {
