@@ -89,7 +89,6 @@ fn ints(out: &str) -> Vec<i64> {
     fields(out).iter().map(|s| s.parse().unwrap_or_else(|_| panic!("not an integer: {s} in\n{out}"))).collect()
 }
 
-#[allow(dead_code)]
 fn reals(out: &str) -> Vec<f64> {
     fields(out).iter().map(|s| s.parse().unwrap_or_else(|_| panic!("not a real: {s} in\n{out}"))).collect()
 }
@@ -206,4 +205,281 @@ fn ir(src: &str) -> String {
 fn dump_ir() {
     let src = std::fs::read_to_string(std::env::var("F").unwrap()).unwrap();
     println!("{}", ir(&src));
+}
+
+#[test]
+fn arrays_sections_and_array_expressions() {
+    let out = run(r#"
+program p
+  implicit none
+  integer, parameter :: n = 10
+  integer :: a(n), b(0:n-1), i
+  real(8) :: m(3, 4), t(4, 3)
+  a = [(i * i, i = 1, n)]
+  b = a(n:1:-1)
+  a(2:n) = a(1:n-1)
+  print *, a
+  print *, b(0:n-1:3)
+  print *, sum(a), maxval(b), minloc(b), count(mod(a, 2) == 0), size(b), lbound(b, 1), ubound(b, 1)
+  do i = 1, 4
+    m(:, i) = [(dble(10 * k + i), integer :: k = 1, 3)]
+  end do
+  t = transpose(m)
+  print *, t(2, 3), sum(matmul(m, t)), dot_product(m(:, 1), m(:, 2))
+end program
+"#
+    .replace("integer :: k", "k")
+    .replace("implicit none", "implicit none\n  integer :: k")
+    .as_str());
+    let lines: Vec<&str> = out.lines().collect();
+    let sq: Vec<i64> = (1..=10).map(|i| i * i).collect();
+    let mut shifted = sq.clone();
+    shifted.copy_within(0..9, 1);
+    assert_eq!(ints(lines[0]), shifted, "a(2:n) = a(1:n-1) reads the old values");
+    let rev: Vec<i64> = sq.iter().rev().copied().collect();
+    assert_eq!(ints(lines[1]), vec![rev[0], rev[3], rev[6], rev[9]], "strided section of a 0-based array");
+    let evens = shifted.iter().filter(|v| *v % 2 == 0).count() as i64;
+    assert_eq!(ints(lines[2]), vec![shifted.iter().sum::<i64>(), 100, 10, evens, 10, 0, 9]);
+    let m = |i: usize, j: usize| (10 * i + j) as f64;
+    let mut mm = 0.0;
+    for i in 1..=3 {
+        for j in 1..=3 {
+            mm += (1..=4).map(|k| m(i, k) * m(j, k)).sum::<f64>();
+        }
+    }
+    let dot: f64 = (1..=3).map(|k| m(k, 1) * m(k, 2)).sum();
+    assert_eq!(reals(lines[3]), vec![m(3, 2), mm, dot]);
+}
+
+#[test]
+fn procedures_modules_and_host_association() {
+    let files = [
+        (
+            "m.f90",
+            r#"
+module counters
+  implicit none
+  integer :: calls = 0
+  real(8), parameter :: scale = 2.5d0
+contains
+  pure function twice(x) result(y)
+    real(8), intent(in) :: x
+    real(8) :: y
+    y = 2 * x
+  end function twice
+  subroutine bump(by)
+    integer, intent(in), optional :: by
+    if (present(by)) then
+      calls = calls + by
+    else
+      calls = calls + 1
+    end if
+  end subroutine bump
+end module counters
+"#,
+        ),
+        (
+            "main.f90",
+            r#"
+program p
+  use counters, only: bump, calls, twice, s => scale
+  implicit none
+  integer :: total, k
+  total = 0
+  call bump()
+  call bump(10)
+  do k = 1, 4
+    call add(k)
+  end do
+  print *, calls, total, fact(10), twice(s), addv(3, 4)
+contains
+  subroutine add(v)
+    integer, intent(in) :: v
+    total = total + v * v
+  end subroutine add
+  recursive integer function fact(n) result(r)
+    integer, intent(in) :: n
+    if (n <= 1) then
+      r = 1
+    else
+      r = n * fact(n - 1)
+    end if
+  end function fact
+  integer function addv(a, b)
+    integer, value :: a, b
+    a = a + b
+    addv = a
+  end function addv
+end program
+"#,
+        ),
+    ];
+    let (s, out) = run_on(&files, "host");
+    assert_eq!(s, 0, "{out}");
+    let f = fields(&out);
+    assert_eq!(f[0..3], ["11", "30", "3628800"], "module variable, host association, recursion: {out}");
+    assert_eq!(f[3].parse::<f64>().unwrap(), 5.0, "{out}");
+    assert_eq!(f[4], "7");
+}
+
+#[test]
+fn control_flow_follows_fortran_rules() {
+    let out = run(r#"
+program p
+  implicit none
+  integer :: i, j, n, hits, s
+  n = 0
+  do i = 10, 1, -3
+    n = n + 1
+  end do
+  print *, n, i
+  hits = 0
+  outer: do i = 1, 5
+    do j = 1, 5
+      if (j > i) cycle outer
+      if (i * j > 12) exit outer
+      hits = hits + 1
+    end do
+  end do outer
+  print *, hits, i
+  s = 0
+  do i = 1, 7
+    select case (i)
+    case (1:2)
+      s = s + 1
+    case (3, 5)
+      s = s + 10
+    case (6:)
+      s = s + 100
+    case default
+      s = s + 1000
+    end select
+  end do
+  print *, s
+  j = 0
+  i = 1
+  do while (i < 100)
+    i = i * 3
+    j = j + 1
+  end do
+  if (j > 0) goto 20
+  j = -1
+20 print *, i, j
+end program
+"#);
+    let v = ints(&out);
+    // 10, 7, 4, 1: four iterations, then i = -2
+    assert_eq!(v[0..2], [4, -2]);
+    let mut hits = 0;
+    let mut last_i = 0;
+    'outer: for i in 1..=5 {
+        last_i = i;
+        for j in 1..=5 {
+            if j > i {
+                continue 'outer;
+            }
+            if i * j > 12 {
+                break 'outer;
+            }
+            hits += 1;
+        }
+        last_i = i + 1;
+    }
+    assert_eq!(v[2..4], [hits, last_i]);
+    assert_eq!(v[4], 1 + 1 + 10 + 1000 + 10 + 100 + 100);
+    assert_eq!(v[5..7], [243, 5]);
+}
+
+#[test]
+fn openacc_regions_on_procedure_arrays() {
+    let out = run(r#"
+module kern
+  implicit none
+contains
+  subroutine saxpy(a, x, y)
+    real(8), intent(in) :: a, x(:)
+    real(8), intent(inout) :: y(:)
+    integer :: i
+    !$acc parallel loop present(x, y)
+    do i = 1, size(x)
+      y(i) = y(i) + a * x(i)
+    end do
+  end subroutine saxpy
+end module kern
+
+program p
+  use kern
+  implicit none
+  integer, parameter :: n = 1000
+  real(8), allocatable :: x(:), y(:)
+  real(8) :: s, grid(50, 40)
+  integer :: i, j, cnt
+  allocate(x(n), y(n))
+  x = [(dble(i), i = 1, n)]
+  y = 1.0d0
+  !$acc data copyin(x) copy(y)
+  call saxpy(2.0d0, x, y)
+  !$acc end data
+  s = 0.0d0
+  !$acc parallel loop reduction(+:s)
+  do i = 1, n
+    s = s + y(i)
+  end do
+  !$acc parallel loop collapse(2)
+  do j = 1, 40
+    do i = 1, 50
+      grid(i, j) = i + 100 * j
+    end do
+  end do
+  cnt = 0
+  !$acc parallel loop copy(cnt)
+  do i = 1, n
+    if (mod(i, 7) == 0) then
+      !$acc atomic update
+      cnt = cnt + 1
+    end if
+  end do
+  !$acc kernels
+  x = 2 * x
+  !$acc end kernels
+  print *, s, sum(grid), cnt, x(n)
+end program
+"#);
+    let v = reals(&out);
+    let n = 1000.0;
+    assert_eq!(v[0], n + 2.0 * n * (n + 1.0) / 2.0, "saxpy through a data region, then a reduction");
+    let mut g = 0.0;
+    for j in 1..=40 {
+        for i in 1..=50 {
+            g += (i + 100 * j) as f64;
+        }
+    }
+    assert_eq!(v[1], g, "collapse(2) over a column-major array");
+    assert_eq!(v[2], (1000 / 7) as f64, "atomic update");
+    assert_eq!(v[3], 2000.0, "kernels array assignment");
+}
+
+#[test]
+fn derived_types_with_allocatable_components() {
+    let out = run(r#"
+program p
+  implicit none
+  type :: grid
+    integer :: n = 0
+    real(8), allocatable :: v(:)
+    real(8) :: w(3) = 1.5d0
+  end type grid
+  type(grid) :: g
+  integer :: i
+  g%n = 8
+  allocate(g%v(g%n))
+  !$acc parallel loop copyout(g%v)
+  do i = 1, 8
+    g%v(i) = i * g%w(2)
+  end do
+  print *, sum(g%v), size(g%v), g%w(3), g%n
+end program
+"#);
+    let v = reals(&out);
+    assert_eq!(v, vec![36.0 * 1.5, 8.0, 1.5, 8.0]);
 }

@@ -1,0 +1,63 @@
+//! Programs the front end rejects: each error names the Fortran file, line
+//! and column of the offending text, and says what is wrong.
+
+use accjit_front_fortran::{compile, CompileOptions};
+use accjit_ir::SourceMap;
+
+/// The rendered diagnostics of compiling `src` as `bad.f90` (panics if it compiles).
+fn error_of(src: &str) -> String {
+    let mut sm = SourceMap::new();
+    match compile(&mut sm, &[("bad.f90".into(), src.into())], &CompileOptions::default()) {
+        Ok(_) => panic!("compiled:\n{src}"),
+        Err(d) => d.render(&sm),
+    }
+}
+
+/// `error_of` contains `what` and the location `bad.f90:LINE:COL`.
+fn expect(src: &str, what: &str, line: u32, col: u32) {
+    let e = error_of(src);
+    assert!(e.contains(what), "expected {what:?} in:\n{e}");
+    let loc = format!("bad.f90:{line}:{col}");
+    assert!(e.contains(&loc), "expected {loc} in:\n{e}");
+}
+
+#[test]
+fn implicit_none_reports_the_undeclared_name() {
+    expect("program p\n  implicit none\n  integer :: i\n  i = 1\n  x = i + 2\nend program\n", "`x` has no type", 5, 3);
+}
+
+#[test]
+fn calls_check_their_arguments() {
+    let src = "program p\n  call s(1, 2, 3)\ncontains\n  subroutine s(a, b)\n    integer :: a, b\n  end subroutine\nend program\n";
+    expect(src, "takes 2 arguments", 2, 16);
+    let src = "program p\n  call s(b=2)\ncontains\n  subroutine s(a, b)\n    integer :: a, b\n  end subroutine\nend program\n";
+    expect(src, "argument `a` of `s` is missing", 2, 3);
+    let src = "program p\n  call nowhere(1)\nend program\n";
+    expect(src, "unknown subroutine `nowhere`", 2, 8);
+}
+
+#[test]
+fn arrays_check_rank_and_subscripts() {
+    let src = "program p\n  real :: a(3, 3)\n  a(1) = 2.0\nend program\n";
+    expect(src, "`a` has rank 2 but 1 subscripts are given", 3, 3);
+    let src = "program p\n  real :: a(3), b(3, 3)\n  a = b\nend program\n";
+    expect(src, "the two sides have ranks 1 and 2", 3, 3);
+}
+
+#[test]
+fn constants_cannot_be_assigned() {
+    expect("program p\n  integer, parameter :: n = 3\n  n = 4\nend program\n", "`n` is a constant", 3, 3);
+}
+
+#[test]
+fn directives_are_checked() {
+    let src = "program p\n  logical :: t\n  integer :: i\n  t = .true.\n  !$acc parallel loop reduction(.eqv.:t)\n  do i = 1, 4\n    t = t .eqv. .true.\n  end do\nend program\n";
+    expect(src, "reduction(.eqv.:...) is not supported", 5, 23);
+    let src = "program p\n  integer :: i\n  !$acc loop\n  do i = 1, 4\n  end do\nend program\n";
+    expect(src, "must be inside a compute construct", 3, 3);
+}
+
+#[test]
+fn modules_must_be_found() {
+    expect("program p\n  use nosuchmod\nend program\n", "module `nosuchmod` not found", 2, 7);
+}
