@@ -143,8 +143,10 @@ def test_dtype_and_rank_errors_name_the_argument(m):
         m.scale2d(np.zeros((2, 2), dtype=np.float32, order="F"), 1.0)
     with pytest.raises(TypeError, match=r"rank-2 array, got a rank-1"):
         m.scale2d(np.zeros(4), 1.0)
-    with pytest.raises(TypeError, match=r"takes 2 arguments"):
+    with pytest.raises(TypeError, match=r"missing argument\(s\) s: subroutine scale2d\(a, s\)"):
         m.scale2d(np.zeros((2, 2), order="F"))
+    with pytest.raises(TypeError, match=r"takes 2 arguments \(3 given\)"):
+        m.scale2d(np.zeros((2, 2), order="F"), 1.0, 2.0)
     with pytest.raises(TypeError, match=r"expects a NumPy array"):
         m.scale2d([[1.0]], 1.0)
     ro = np.zeros((2, 2), order="F")
