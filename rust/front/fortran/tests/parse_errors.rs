@@ -23,7 +23,11 @@ fn block_structure_errors() {
     assert_eq!(err("program p\nx = 1\n"), "e.f90:1:1: error: this program has no `end program`");
     assert_eq!(err("program p\ndo 10 i = 1, 3\nx = 1\nend\n"), "e.f90:2:1: error: no statement with label 10 ends this do loop");
     assert_eq!(err("program p\nouter: do i = 1, 2\nend do inner\nend\n"), "e.f90:3:8: error: `end do inner` does not match the construct name `outer`");
-    assert_eq!(err("program p\nx = 1\ninteger :: k\nend\n"), "e.f90:3:1: error: unexpected a declaration after the first executable statement");
+    assert_eq!(err("program p\nx = 1\ninteger :: k\nend\n"), "e.f90:3:1: error: a declaration cannot follow the first executable statement");
+    assert_eq!(
+        err("module m\nx = 1\nend module\n"),
+        "e.f90:2:1: error: executable statements cannot appear in a module (put them in a procedure after `contains`)"
+    );
     assert_eq!(err("program p\ncase (1)\nend\n"), "e.f90:2:1: error: unexpected `case` outside `select case`");
     assert_eq!(err("program p\nselect case (k)\nx = 1\nend select\nend\n"), "e.f90:3:1: error: expected `case` or `end select`");
 }

@@ -270,19 +270,23 @@ impl Structure {
 
     /// An error for a line that cannot appear where it is.
     fn unexpected(&self, l: &Line, open: Option<(&Line, &str)>) -> Diagnostic {
-        let what = match &l.raw {
-            Raw::End { what: Some(w), .. } => format!("`end {}` without a matching `{}`", w, w),
-            Raw::End { what: None, .. } => "`end` here".to_string(),
-            Raw::Contains => "`contains` here".to_string(),
-            Raw::Else | Raw::ElseIf { .. } => "`else` without a matching `if ... then`".to_string(),
-            Raw::Case(_) => "`case` outside `select case`".to_string(),
-            Raw::ElseWhere { .. } => "`elsewhere` outside `where`".to_string(),
-            Raw::AccEnd(n) => format!("`!$acc end {}` without a matching `!$acc {}`", n, n),
-            Raw::UnitHead(_) => "a procedure heading here (missing `contains` or `end`?)".to_string(),
-            Raw::Decl(_) | Raw::TypeStart { .. } | Raw::InterfaceStart { .. } => "a declaration after the first executable statement".to_string(),
-            _ => "this statement here".to_string(),
+        let in_module = matches!(open, Some((_, "module")) | Some((_, "blockdata")));
+        let msg = match &l.raw {
+            Raw::End { what: Some(w), .. } => format!("unexpected `end {}` without a matching `{}`", w, w),
+            Raw::End { what: None, .. } => "unexpected `end` here".to_string(),
+            Raw::Contains => "unexpected `contains` here".to_string(),
+            Raw::Else | Raw::ElseIf { .. } => "unexpected `else` without a matching `if ... then`".to_string(),
+            Raw::Case(_) => "unexpected `case` outside `select case`".to_string(),
+            Raw::ElseWhere { .. } => "unexpected `elsewhere` outside `where`".to_string(),
+            Raw::AccEnd(n) => format!("unexpected `!$acc end {}` without a matching `!$acc {}`", n, n),
+            Raw::UnitHead(_) => "unexpected procedure heading (is a `contains` or an `end` missing?)".to_string(),
+            Raw::Decl(_) | Raw::TypeStart { .. } | Raw::InterfaceStart { .. } => "a declaration cannot follow the first executable statement".to_string(),
+            Raw::ModuleProcedure(_) => "`module procedure` belongs in an interface block".to_string(),
+            Raw::Sequence => "`sequence` belongs in a derived type definition".to_string(),
+            _ if in_module => "executable statements cannot appear in a module (put them in a procedure after `contains`)".to_string(),
+            _ => "unexpected statement here".to_string(),
         };
-        let d = Diagnostic::error(l.span, format!("unexpected {}", what));
+        let d = Diagnostic::error(l.span, msg);
         match open {
             Some((o, w)) => d.with_note(o.span, format!("inside this {}", w)),
             None => d,
