@@ -669,6 +669,7 @@ pub enum ExprKind {
     Name(Name),
     /// `base(args)`: an array element or section, a function call, a structure
     /// constructor, a type conversion or a substring — `sema` decides which.
+    /// A substring of an element (`a(k)(i:j)`) is an `Apply` of an `Apply`.
     Apply {
         base: Box<Expr>,
         args: Vec<Arg>,
@@ -678,8 +679,6 @@ pub enum ExprKind {
         base: Box<Expr>,
         name: Name,
     },
-    /// `s(i:j)` applied to an already-subscripted base (`a(k)(i:j)`) is an
-    /// `Apply` of an `Apply`; a substring of a literal is rare and unsupported.
     Unary {
         op: UnaryOp,
         operand: Box<Expr>,

@@ -143,3 +143,17 @@ fn c_comment_marks_inside_fortran_comments_open_nothing() {
     let f = parse_ok("t.F90", "! see a/*b\nx = 1 ! and c/*d\ny = 2\nend\n");
     assert_eq!(outline(&f.units[0].body), "x = 1; y = 2");
 }
+
+#[test]
+fn crlf_line_endings() {
+    let f = parse_ok(
+        "t.F90",
+        "#define K 2\r\nprogram p\r\n  x = K + &\r\n      1 ! c\r\n  !$acc parallel loop &\r\n  !$acc& copy(a)\r\n  do i = 1, 2\r\n  end do\r\nend program\r\n",
+    );
+    assert_eq!(outline(&f.units[0].body), "x = (+ 2 1); !$acc parallel loop copy(a) {do i 1 2 {}}");
+    let f = parse_ok("t.f", "      PROGRAM T\r\n      X = 1 +\r\n     &    2\r\n      END\r\n");
+    assert_eq!(outline(&f.units[0].body), "x = (+ 1 2)");
+    // Positions count from the real line starts.
+    let (h, _) = parse_err("t.f90", "program p\r\n  x = )\r\nend\r\n");
+    assert_eq!(h, "t.f90:2:7: error: expected an expression, found `)`");
+}
