@@ -53,6 +53,9 @@ struct Macro {
 
 struct Pp<'a> {
     macros: HashMap<String, Macro>,
+    /// `__LINE__` and `__FILE__` of the line being expanded.
+    cur_line: usize,
+    cur_file: String,
     opts: &'a CompileOptions,
     form: SourceForm,
     diags: Vec<Diagnostic>,
@@ -62,7 +65,7 @@ struct Pp<'a> {
 /// Preprocess `text` (named `name`); registers it and every included file in `sm`.
 pub fn preprocess(sm: &mut SourceMap, name: &str, text: &str, opts: &CompileOptions, form: SourceForm) -> Result<Vec<PhysLine>, Diagnostics> {
     let file = sm.add(name, text);
-    let mut pp = Pp { macros: HashMap::new(), opts, form, diags: Vec::new(), depth: 0 };
+    let mut pp = Pp { macros: HashMap::new(), cur_line: 0, cur_file: String::new(), opts, form, diags: Vec::new(), depth: 0 };
     pp.define("_OPENACC", None, "201711");
     for (n, v) in &opts.defines {
         pp.define(n, None, v.as_deref().unwrap_or("1"));
@@ -115,6 +118,8 @@ impl Pp<'_> {
             let trimmed = line.text.trim_start();
             let active = conds.last().map(|c| c.active).unwrap_or(true);
             if in_c_comment || !trimmed.starts_with('#') {
+                self.cur_line = i;
+                self.cur_file = sm.file(file).map(|f| f.name.clone()).unwrap_or_default();
                 // Fortran comment lines keep their text (a `/*` in `C see a/*b` opens nothing).
                 let line = if !in_c_comment && self.comment_line(&line.text) { line.clone() } else { strip_c_comments_line(line, &mut in_c_comment) };
                 if active {
@@ -272,7 +277,7 @@ impl Pp<'_> {
 
     /// Expand macros in one code line.
     fn expand_line(&mut self, line: &PhysLine) -> PhysLine {
-        if self.macros.is_empty() || self.comment_line(&line.text) {
+        if self.comment_line(&line.text) {
             return line.clone();
         }
         let mut text = String::new();
@@ -317,7 +322,7 @@ impl Pp<'_> {
                 let n = b[i..].iter().take_while(|&&c| is_ident(c)).count();
                 let name = &line.text[i..i + n];
                 code_started = true;
-                if self.macros.contains_key(name) {
+                if self.macros.contains_key(name) || name == "__LINE__" || name == "__FILE__" {
                     let (rep, used) = self.expand_use(&line.text, i, &mut HashSet::new());
                     let at = line.offsets[i];
                     for ch in rep.chars() {
@@ -361,6 +366,11 @@ impl Pp<'_> {
         let b = text.as_bytes();
         let n = b[i..].iter().take_while(|&&c| is_ident(c)).count();
         let name = &text[i..i + n];
+        match name {
+            "__LINE__" => return (self.cur_line.to_string(), n),
+            "__FILE__" => return (format!("\"{}\"", self.cur_file), n),
+            _ => {}
+        }
         let Some(m) = self.macros.get(name).filter(|_| !hide.contains(name)) else {
             return (name.to_string(), n);
         };

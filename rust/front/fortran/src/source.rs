@@ -375,7 +375,14 @@ fn logical_lines_at(
                 }
             }
         }
-        sp.scan(line, kind, from);
+        if form == SourceForm::Fixed && !fixed_cont && line.text.as_bytes().get(5) == Some(&b'0') && kind == LineKind::Code {
+            // A `0` in column 6 marks an initial line: it is not part of the statement.
+            let mut l = line.clone();
+            l.text.replace_range(5..6, " ");
+            sp.scan(&l, kind, from);
+        } else {
+            sp.scan(line, kind, from);
+        }
         if form == SourceForm::Free && !sp.continuing {
             sp.finish();
         }

@@ -157,3 +157,11 @@ fn crlf_line_endings() {
     let (h, _) = parse_err("t.f90", "program p\r\n  x = )\r\nend\r\n");
     assert_eq!(h, "t.f90:2:7: error: expected an expression, found `)`");
 }
+
+#[test]
+fn line_and_file_macros_and_column_six_zero() {
+    let f = parse_ok("dir/t.F90", "program p\n\nline = __LINE__\nname = __FILE__\nend\n");
+    assert_eq!(outline(&f.units[0].body), "line = 3; name = \"dir/t.F90\"");
+    let f = parse_ok("t.f", "      PROGRAM T\n      S = 0\n     0S = S + 5\n      END\n");
+    assert_eq!(outline(&f.units[0].body), "s = 0; s = (+ s 5)");
+}
