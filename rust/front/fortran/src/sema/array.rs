@@ -20,6 +20,10 @@ pub(crate) fn key(e: &ast::Expr) -> usize {
     e as *const ast::Expr as usize
 }
 
+fn key_of(e: &ast::Expr) -> usize {
+    key(e)
+}
+
 /// A strided view of array elements: the address of the first element,
 /// and per dimension the extent and the stride in elements (i64).
 #[derive(Clone, Debug)]
@@ -291,6 +295,13 @@ impl Cx<'_> {
             }
             E::Apply { base, args } => {
                 let E::Name(n) = &base.kind else { return Ok(()) };
+                if let Some(Sym::Proc(key)) = self.lookup(&n.text).cloned() {
+                    if self.sh.procs.get(&key).is_some_and(|p| p.result_rank > 0) {
+                        let a = self.call_array_function(&key, args, e.span)?;
+                        self.materialised.insert(key_of(e), a);
+                        return Ok(());
+                    }
+                }
                 if self.lookup(&n.text).is_none() && super::intrinsic::is_transformational_array(&n.text) && self.rank_of(e) > 0 {
                     let a = super::intrinsic::array_intrinsic(self, &n.text, args, e.span)?;
                     self.materialised.insert(key(e), a);

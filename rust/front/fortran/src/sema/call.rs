@@ -26,6 +26,12 @@ pub(crate) fn dummy_params(d: &DummySig) -> Vec<Type> {
         }
         return vec![if d.by_value { elem } else { Type::ptr(elem) }];
     }
+    if d.allocatable {
+        // The caller's base pointer, lower bounds, extents and strides, by reference.
+        let mut v = vec![Type::ptr(Type::ptr(elem))];
+        v.extend((0..2 * d.rank + d.rank - 1).map(|_| Type::ptr(Type::I64)));
+        return v;
+    }
     let mut v = vec![Type::ptr(elem)];
     if d.shape == ArrayShape::Assumed {
         v.extend((0..d.rank).map(|_| Type::I64));
@@ -58,7 +64,7 @@ fn host_part_param(cx_f: &Function, loc: Loc) -> Type {
 
 /// Characteristics of a procedure's dummies and result, from its
 /// specification part.
-fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>, key: &str) -> R<(Vec<DummySig>, Option<FType>)> {
+fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>, key: &str) -> R<(Vec<DummySig>, Option<FType>, usize)> {
     let scratch = Function::new(format!("{key}.sig"), FuncSig { params: vec![], ret: Type::Void, variadic: false }, Linkage::Internal, u.span);
     let mut cx = Cx::new(sh, scratch, UnitKind::Subroutine, key.to_string(), scope.clone());
     cx.spec_prelude(&u.decls)?;
@@ -101,18 +107,17 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
             allocatable: e.allocatable || e.pointer,
         });
     }
+    let mut result_rank = 0;
     let result = if u.kind == ast::UnitKind::Function {
         let fname = super::unit_name(u);
         let rname = u.result.as_ref().map(|r| r.text.clone()).unwrap_or(fname.clone());
+        if let Some(e) = ents.get(&rname) {
+            result_rank = e.dims.as_ref().map(|d| d.len()).unwrap_or(0);
+        }
         let t = match &u.prefix.type_spec {
             Some(ts) => cx.resolve_type(ts, None)?,
             None => match ents.get(&rname) {
-                Some(e) => {
-                    if e.dims.is_some() {
-                        return Err(cx.err(e.span, "array-valued functions are not supported"));
-                    }
-                    cx.entity_type(e)?
-                }
+                Some(e) => cx.entity_type(e)?,
                 None => cx.implicit_type(&rname, u.head_span)?,
             },
         };
@@ -123,7 +128,12 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
     } else {
         None
     };
-    Ok((dummies, result))
+    Ok((dummies, result, result_rank))
+}
+
+/// The hidden dummy carrying an array-valued function's result.
+fn result_dummy(t: &FType, rank: usize) -> DummySig {
+    DummySig { name: String::new(), ty: t.clone(), rank, shape: ArrayShape::Assumed, by_value: false, optional: false, intent: Intent::Out, allocatable: true }
 }
 
 /// Declare a procedure: its signature, IR function (body filled by
@@ -136,8 +146,11 @@ pub(crate) fn declare_proc(
     name: &str,
     host: Option<(&Function, &HashMap<String, Sym>, &[String])>,
 ) -> Result<(), Diagnostics> {
-    let (dummies, result) = signature(sh, u, scope, key)?;
+    let (dummies, result, result_rank) = signature(sh, u, scope, key)?;
     let mut params: Vec<Type> = dummies.iter().flat_map(dummy_params).collect();
+    if let (Some(t), true) = (&result, result_rank > 0) {
+        params.extend(dummy_params(&result_dummy(t, result_rank)));
+    }
     let mut host_args = vec![];
     if let Some((hf, hsyms, names)) = host {
         for n in names {
@@ -149,12 +162,12 @@ pub(crate) fn declare_proc(
             }
         }
     }
-    let ret = result.as_ref().map(|t| t.ir()).unwrap_or(Type::Void);
+    let ret = result.as_ref().filter(|_| result_rank == 0).map(|t| t.ir()).unwrap_or(Type::Void);
     let linkage = if host.is_some() { Linkage::Internal } else { Linkage::Export };
     let f = Function::new(key, FuncSig { params, ret: ret.clone(), variadic: false }, linkage, u.span);
     sh.m.functions.push(f);
     let func = FuncId(sh.m.functions.len() as u32 - 1);
-    if host.is_none() && !dummies.iter().any(|d| d.ty.is_char()) {
+    if host.is_none() && result_rank == 0 && !dummies.iter().any(|d| d.ty.is_char() || d.allocatable) {
         sh.interfaces.push(ProcInterface {
             name: name.to_string(),
             symbol: key.to_string(),
@@ -174,7 +187,10 @@ pub(crate) fn declare_proc(
             result: result.as_ref().map(|t| t.ir()),
         });
     }
-    sh.procs.insert(key.to_string(), ProcSig { func, name: name.to_string(), dummies, result, host_args, elemental: u.prefix.elemental, span: u.head_span });
+    sh.procs.insert(
+        key.to_string(),
+        ProcSig { func, name: name.to_string(), dummies, result, result_rank, host_args, elemental: u.prefix.elemental, span: u.head_span },
+    );
     Ok(())
 }
 
@@ -184,7 +200,7 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
     let fsig = sh.m.functions[sig.func.index()].sig.clone();
     let linkage = sh.m.functions[sig.func.index()].linkage;
     let f = Function::new(key, fsig.clone(), linkage, u.span);
-    let kind = if sig.result.is_some() { UnitKind::Function } else { UnitKind::Subroutine };
+    let kind = if sig.result.is_some() && sig.result_rank == 0 { UnitKind::Function } else { UnitKind::Subroutine };
     let (func, internals) = {
         let mut cx = Cx::new(sh, f, kind, key.to_string(), scope.clone());
         // Parameters first, in order.
@@ -212,6 +228,28 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                     }
                 }
             }
+            if let (Some(t), true) = (&sig.result, sig.result_rank > 0) {
+                let rd = result_dummy(t, sig.result_rank);
+                let n = dummy_params(&rd).len();
+                let ps = plocals[next..next + n].to_vec();
+                next += n;
+                let fname = super::unit_name(u);
+                let rname = u.result.as_ref().map(|r| r.text.clone()).unwrap_or(fname.clone());
+                let e = ents.get(&rname).cloned().unwrap_or_default();
+                let a = cx.alloc_dummy_var(&rname, &rd, &ps, e.span);
+                // An explicit-shape result is allocated at entry.
+                let dims = e.dims.clone().unwrap_or_default();
+                if !e.allocatable && !dims.iter().any(|d| matches!(d.upper, Bound::Colon)) {
+                    let (lb, ext, _) = cx.explicit_bounds(&rname, &dims)?;
+                    let lbs: Vec<ExprId> = lb.iter().map(|l| cx.get(*l, e.span)).collect();
+                    let exts: Vec<ExprId> = ext.iter().map(|l| cx.get(*l, e.span)).collect();
+                    cx.allocate_with(&a, &lbs, &exts, e.span);
+                }
+                if rname == fname {
+                    cx.own_names.push(fname.clone());
+                }
+                cx.define(&rname, Sym::Array(a));
+            }
             for h in &sig.host_args {
                 let hs = scope.get(&h.name).cloned();
                 if let Some(hs) = hs {
@@ -223,7 +261,7 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                     cx.define(&h.name, s);
                 }
             }
-            if let Some(t) = &sig.result {
+            if let (Some(t), 0) = (&sig.result, sig.result_rank) {
                 let fname = super::unit_name(u);
                 let rname = u.result.as_ref().map(|r| r.text.clone()).unwrap_or(fname.clone());
                 let l = cx.f.add_local(rname.clone(), t.ir(), u.head_span);
@@ -404,6 +442,27 @@ impl Cx<'_> {
             self.define(name, Sym::Scalar(ScalarVar { ty: d.ty.clone(), loc: Loc::Local(l), char_len: None, present: d.optional.then_some(p), span: sp }));
             return Ok(());
         }
+        if d.allocatable {
+            let a = self.alloc_dummy_var(name, d, ps, sp);
+            if d.intent == Intent::Out {
+                // intent(out): deallocated on entry.
+                let b = self.get(a.base, sp);
+                let null = self.int(0, self.loc_type(a.base), sp);
+                let c = build::cmp(&mut self.f, BinOp::Ne, b, null, sp);
+                let free = self.collect(|cx| {
+                    let p = cx.get(a.base, sp);
+                    let p = cx.cast(p, Type::ptr(Type::Void), sp);
+                    let f = cx.libc_call("free", vec![p], Type::Void, sp);
+                    cx.emit_expr(f, sp);
+                    let null = cx.int(0, cx.loc_type(a.base), sp);
+                    cx.set(a.base, null, sp);
+                    Ok(())
+                })?;
+                self.emit(StmtKind::If(c, free, Block::default()), sp);
+            }
+            self.define(name, Sym::Array(a));
+            return Ok(());
+        }
         let dims = e.dims.clone().unwrap_or_default();
         let base = Loc::Local(ps[0]);
         let (lb, ext, stride) = match d.shape {
@@ -447,6 +506,27 @@ impl Cx<'_> {
         };
         self.define(name, Sym::Array(a));
         Ok(())
+    }
+
+    /// An allocatable array whose base pointer and bounds live behind the
+    /// parameters `ps` (an allocatable dummy, an array function's result).
+    fn alloc_dummy_var(&mut self, name: &str, d: &DummySig, ps: &[LocalId], sp: Span) -> ArrVar {
+        let r = d.rank;
+        let mut stride = vec![Loc::Const(1)];
+        stride.extend((1..r).map(|k| Loc::Deref(ps[2 * r + k])));
+        ArrVar {
+            name: name.to_string(),
+            ty: d.ty.clone(),
+            base: Loc::Deref(ps[0]),
+            lb: (0..r).map(|k| Loc::Deref(ps[1 + k])).collect(),
+            ext: (0..r).map(|k| Loc::Deref(ps[1 + r + k])).collect(),
+            stride,
+            allocatable: true,
+            pointer: false,
+            assumed_size: false,
+            present: None,
+            span: sp,
+        }
     }
 
     /// Declare the internal procedures of the unit being compiled; returns
@@ -525,7 +605,10 @@ impl Cx<'_> {
         let Some(rt) = sig.result.clone() else {
             return Err(self.err(sp, format!("`{}` is a subroutine; call it with `call {}(...)`", sig.name, sig.name)));
         };
-        let (ir_args, post) = self.call_args(&sig, args, sp)?;
+        if sig.result_rank > 0 {
+            return Err(self.err(sp, format!("`{}` returns an array; a scalar is needed here", sig.name)));
+        }
+        let (ir_args, post) = self.call_args(&sig, args, vec![], sp)?;
         let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), rt.ir(), sp);
         if !post.is_empty() {
             let t = self.temp("fres", e, sp);
@@ -547,7 +630,7 @@ impl Cx<'_> {
         if sig.elemental && args.iter().any(|a| matches!(&a.value, ArgValue::Expr(x) if self.rank_of(x) > 0)) {
             return Err(self.err(sp, "calling an elemental subroutine on arrays is not supported"));
         }
-        let (ir_args, post) = self.call_args(&sig, args, sp)?;
+        let (ir_args, post) = self.call_args(&sig, args, vec![], sp)?;
         let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), Type::Void, sp);
         self.emit_expr(e, sp);
         self.out.extend(post);
@@ -556,7 +639,42 @@ impl Cx<'_> {
 
     /// Match actual arguments to dummies; the IR arguments and statements to
     /// run after the call (copy-out of temporaries).
-    fn call_args(&mut self, sig: &ProcSig, args: &[ast::Arg], sp: Span) -> R<(Vec<ExprId>, Vec<Stmt>)> {
+    /// A reference to an array-valued function: the result in a temporary
+    /// array (freed after the statement).
+    pub fn call_array_function(&mut self, key: &str, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+        let sig = self.sh.procs.get(key).cloned().ok_or_else(|| self.err(sp, format!("unknown procedure `{key}`")))?;
+        let t = sig.result.clone().unwrap();
+        let r = sig.result_rank;
+        let mk = |cx: &mut Self, name: &str, ty: Type| {
+            let l = cx.new_local(name, ty.clone(), sp);
+            let z = cx.int(0, ty, sp);
+            cx.emit(StmtKind::Decl(l, Some(z)), sp);
+            Loc::Local(l)
+        };
+        let base = mk(self, "fres", Type::ptr(t.ir()));
+        let lb: Vec<Loc> = (0..r).map(|_| mk(self, "fres.lb", Type::I64)).collect();
+        let ext: Vec<Loc> = (0..r).map(|_| mk(self, "fres.n", Type::I64)).collect();
+        let mut stride = vec![Loc::Const(1)];
+        stride.extend((1..r).map(|_| mk(self, "fres.s", Type::I64)));
+        let a =
+            ArrVar { name: sig.name.clone(), ty: t, base, lb, ext, stride, allocatable: true, pointer: false, assumed_size: false, present: None, span: sp };
+        let mut extra = vec![];
+        for loc in std::iter::once(a.base).chain(a.lb.iter().copied()).chain(a.ext.iter().copied()).chain(a.stride[1..].iter().copied()) {
+            let p = self.place(loc, sp);
+            extra.push(build::addr_of(&mut self.f, p, sp));
+        }
+        let saved = self.elem.take();
+        let r = self.call_args(&sig, args, extra, sp);
+        self.elem = saved;
+        let (ir_args, post) = r?;
+        let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), Type::Void, sp);
+        self.emit_expr(e, sp);
+        self.out.extend(post);
+        self.stmt_temps.push(a.base);
+        Ok(a)
+    }
+
+    fn call_args(&mut self, sig: &ProcSig, args: &[ast::Arg], extra: Vec<ExprId>, sp: Span) -> R<(Vec<ExprId>, Vec<Stmt>)> {
         let mut slots: Vec<Option<&ast::Arg>> = vec![None; sig.dummies.len()];
         let mut positional = true;
         for (i, a) in args.iter().enumerate() {
@@ -607,6 +725,7 @@ impl Cx<'_> {
                 r?;
             }
         }
+        out.extend(extra);
         // Host association.
         for h in &sig.host_args {
             let s = self.lookup(&h.name).cloned();
@@ -691,6 +810,21 @@ impl Cx<'_> {
 
     fn array_arg(&mut self, d: &DummySig, x: &ast::Expr, out: &mut Vec<ExprId>, post: &mut Vec<Stmt>) -> R<()> {
         let sp = x.span;
+        if d.allocatable {
+            // The actual's own base pointer and bounds, by reference.
+            let a = match &x.kind {
+                ast::ExprKind::Name(_) | ast::ExprKind::Component { .. } => self.array_of(x)?,
+                _ => return Err(self.err(sp, format!("argument `{}` is allocatable: pass an allocatable array variable", d.name))),
+            };
+            if !a.allocatable || a.rank() != d.rank || a.ty != d.ty {
+                return Err(self.err(sp, format!("argument `{}` needs an allocatable {} array of rank {}", d.name, d.ty.name(), d.rank)));
+            }
+            for loc in std::iter::once(a.base).chain(a.lb.iter().copied()).chain(a.ext.iter().copied()).chain(a.stride[1..].iter().copied()) {
+                let p = self.place(loc, sp);
+                out.push(build::addr_of(&mut self.f, p, sp));
+            }
+            return Ok(());
+        }
         let ety = d.ty.ir();
         // Sequence association: an element `a(1, j)` passed to an
         // explicit-shape or assumed-size dummy passes its address.

@@ -153,8 +153,8 @@ pub(crate) struct DummySig {
     pub by_value: bool,
     pub optional: bool,
     pub intent: crate::Intent,
-    /// Declared `allocatable`/`pointer` (the callee may change the array).
-    #[allow(dead_code)]
+    /// Declared `allocatable`/`pointer`: passed by reference to the
+    /// caller's base pointer and bounds (the callee may allocate it).
     pub allocatable: bool,
 }
 
@@ -170,8 +170,13 @@ pub(crate) struct ProcSig {
     pub func: FuncId,
     pub name: String,
     pub dummies: Vec<DummySig>,
-    /// Function result type (`None`: subroutine).
+    /// Function result type (`None`: subroutine); its element type for an
+    /// array-valued function.
     pub result: Option<FType>,
+    /// Rank of an array-valued function's result (0: scalar). The result
+    /// is passed like an allocatable dummy after the dummies: the callee
+    /// allocates it, the caller frees it.
+    pub result_rank: usize,
     pub host_args: Vec<HostArg>,
     pub elemental: bool,
     #[allow(dead_code)]

@@ -636,6 +636,7 @@ impl Cx<'_> {
                 let E::Name(n) = &base.kind else { return 0 };
                 match self.lookup(&n.text) {
                     Some(Sym::Array(_)) | Some(Sym::ConstArr { .. }) => args.iter().filter(|a| matches!(a.value, ArgValue::Range { .. })).count(),
+                    Some(Sym::Proc(k)) if self.sh.procs.get(k).is_some_and(|p| p.result_rank > 0) => self.sh.procs[k].result_rank,
                     // An elemental function applied to arrays.
                     Some(Sym::Proc(k)) if self.sh.procs.get(k).map(|p| p.elemental).unwrap_or(false) => {
                         args.iter().map(|a| if let ArgValue::Expr(x) = &a.value { self.rank_of(x) } else { 0 }).max().unwrap_or(0)

@@ -797,7 +797,7 @@ impl Cx<'_> {
         for (k, v) in specs {
             match k.text.as_str() {
                 "stat" => return Ok(Some(self.place_of(v)?)),
-                "errmsg" => {}
+                "errmsg" | "source" | "mold" => {}
                 other => return Err(self.err(k.span, format!("`{other}=` is not supported here"))),
             }
         }
@@ -814,8 +814,24 @@ impl Cx<'_> {
             if !a.allocatable && !a.pointer {
                 return Err(self.err(o.span, format!("`{}` is not allocatable", a.name)));
             }
+            let source = specs.iter().find(|(k, _)| k.text == "source" || k.text == "mold").map(|(k, v)| (k.text == "source", v));
             let ast::ExprKind::Apply { args, .. } = &o.kind else {
-                return Err(self.err(o.span, format!("allocate `{}` with its bounds: `{}(n)`", a.name, a.name)));
+                // allocate(x, source=y) / (x, mold=y): y's shape (and values).
+                let Some((copy, src)) = source else {
+                    return Err(self.err(o.span, format!("allocate `{}` with its bounds: `{}(n)`", a.name, a.name)));
+                };
+                self.materialise(src)?;
+                let shape = self.shape_of(src)?;
+                if shape.len() != a.rank() {
+                    return Err(self.err(src.span, format!("`{}` has rank {}", a.name, a.rank())));
+                }
+                let lbs: Vec<ExprId> = (0..shape.len()).map(|_| self.i64c(1, sp)).collect();
+                let shape: Vec<ExprId> = shape.into_iter().map(|e| self.settle(e, sp)).collect();
+                self.allocate_with(&a, &lbs, &shape, sp);
+                if copy {
+                    self.assign_array(o, src, sp)?;
+                }
+                continue;
             };
             if args.len() != a.rank() {
                 return Err(self.err(o.span, format!("`{}` has rank {}", a.name, a.rank())));
