@@ -133,7 +133,8 @@ fn corpus_runs() {
         }
         n += 1;
         let text = std::fs::read_to_string(p).unwrap();
-        let r = std::panic::catch_unwind(|| run_on(&[(&fname, &text)], "host"));
+        let device = std::env::var("DEVICE").unwrap_or_else(|_| "host".into());
+        let r = std::panic::catch_unwind(|| run_on(&[(&fname, &text)], &device));
         match r {
             Ok((status, out)) => {
                 let want_stdout = std::fs::read_to_string(p.with_extension("stdout")).ok();

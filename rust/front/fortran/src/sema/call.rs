@@ -257,8 +257,9 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                     let n = parts;
                     let ps = plocals[next..next + n].to_vec();
                     next += n;
+                    // In the host's scope level: a local declaration hides it.
                     let s = translate_host(&hs, &ps);
-                    cx.define(&h.name, s);
+                    cx.scopes[0].insert(h.name.clone(), s);
                 }
             }
             if let (Some(t), 0) = (&sig.result, sig.result_rank) {
