@@ -308,3 +308,20 @@ def test_several_files_and_modules_found_beside_the_main_file(tmp_path):
     assert (r.returncode, r.stdout) == (0, "          42\n"), r.stderr
     r = run_cli(tmp_path / "main.F90", tmp_path / "nothere.f90")
     assert r.returncode == 2 and "cannot read" in r.stderr and "nothere.f90" in r.stderr
+
+
+@needs_sema
+@pytest.mark.parametrize("device", ["multicore", "host"])
+def test_jacobi_benchmark_checks_both_against_numpy(device, capsys):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_fortran
+    finally:
+        sys.path.pop(0)
+    before = acc.get_device_type()
+    try:
+        assert bench_fortran.main(["--quick", "--device", device]) == 0  # asserts the results inside
+    finally:
+        acc.set_device_type(before)
+    out = capsys.readouterr().out
+    assert f"{device}, float64 64x71" in out and re.search(r"^jacobi +\d+\.\d+ +\d+\.\d+ +\d+\.\d+$", out, re.M), out
