@@ -325,3 +325,35 @@ def test_jacobi_benchmark_checks_both_against_numpy(device, capsys):
         acc.set_device_type(before)
     out = capsys.readouterr().out
     assert f"{device}, float64 64x71" in out and re.search(r"^jacobi +\d+\.\d+ +\d+\.\d+ +\d+\.\d+$", out, re.M), out
+
+
+KERNEL_PROG = """program k
+  real(8) :: a(1000)
+  integer :: i
+  !$acc parallel loop copyout(a)
+  do i = 1, 1000
+    a(i) = 2.0d0 * i
+  end do
+  print *, sum(a)
+end program
+"""
+
+
+@needs_sema
+@pytest.mark.parametrize("cmd, marker", [("clif", "function u0:"), ("ir", "k.f90:4"), ("ptx", ".target sm_")])
+def test_clif_ir_ptx_of_a_fortran_program(tmp_path, cmd, marker):
+    p = tmp_path / "k.f90"
+    p.write_text(KERNEL_PROG)
+    r = subprocess.run([sys.executable, "-m", "accjit", cmd, str(p)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert marker in r.stdout
+
+
+@needs_sema
+def test_stop_inside_a_procedure_ends_only_the_call():
+    m = acc.fortran("subroutine halt(n)\n  integer, value :: n\n  if (n > 0) stop 3\nend subroutine\n")
+    m.halt(0)
+    with pytest.raises(acc.ProgramExit) as ei:
+        m.halt(1)
+    assert ei.value.code == 3
+    m.halt(0)  # the module still works
