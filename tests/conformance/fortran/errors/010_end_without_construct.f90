@@ -1,5 +1,5 @@
-! expect: compile-error "parallel" 9:1
-! An !$acc end parallel with no open parallel construct is reported at the directive line's start (its !$acc sentinel).
+! expect: compile-error "parallel" 9:7
+! An !$acc end parallel with no open parallel construct is reported at the `end` after the sentinel.
 program end_without_construct
   implicit none
   integer :: a(10), i

@@ -1,5 +1,5 @@
-! expect: compile-error "atomic" 8:1
-! An !$acc end atomic line with no atomic construct open is reported at its !$acc sentinel.
+! expect: compile-error "atomic" 8:7
+! An !$acc end atomic line with no atomic construct open is reported at the `end` after the sentinel.
 program end_atomic_alone
   implicit none
   integer :: x
