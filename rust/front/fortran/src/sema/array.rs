@@ -38,6 +38,17 @@ pub(crate) struct View {
 }
 
 impl Cx<'_> {
+    /// `a * b` on i64 values, folded when either is a constant 1 or both are
+    /// constants (a unit stride stays recognisably unit).
+    pub fn mul_i64(&mut self, a: ExprId, b: ExprId, sp: Span) -> ExprId {
+        match (build::const_int(&self.f, a), build::const_int(&self.f, b)) {
+            (Some(1), _) => b,
+            (_, Some(1)) => a,
+            (Some(x), Some(y)) => self.i64c(x * y, sp),
+            _ => self.bin(BinOp::Mul, a, b, Type::I64, sp),
+        }
+    }
+
     /// The extents of an array expression (those of its first array operand).
     pub fn shape_of(&mut self, e: &ast::Expr) -> R<Vec<ExprId>> {
         let sp = e.span;
@@ -158,7 +169,7 @@ impl Cx<'_> {
                         exts.push(ext);
                         let es = self.get(a.stride[d], sp);
                         let st4 = self.clone_expr(st);
-                        strides.push(self.bin(BinOp::Mul, es, st4, Type::I64, sp));
+                        strides.push(self.mul_i64(es, st4, sp));
                         first.push(lo);
                     }
                     ArgValue::Label(_) => return Err(self.err(arg.span, "a label is not a subscript")),
