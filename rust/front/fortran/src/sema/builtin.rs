@@ -28,12 +28,16 @@ enum P {
     Data,
     /// Optional byte count after a `Data`.
     Len,
+    /// A character variable receiving the C string the routine returns.
+    Str,
 }
 
 #[derive(Clone, Copy, PartialEq)]
 enum Ret {
     None,
     Int,
+    /// A C `size_t`, as integer(8).
+    Int8,
     Logical,
 }
 
@@ -76,6 +80,8 @@ const API: &[(&str, &str, &[P], Ret)] = &[
     ("acc_update_self", "acc_update_self", &[P::Data, P::Len], Ret::None),
     ("acc_update_self_async", "acc_update_self_async", &[P::Data, P::Len, P::Int], Ret::None),
     ("acc_is_present", "acc_is_present", &[P::Data, P::Len], Ret::Logical),
+    ("acc_get_property", "acc_get_property", &[P::Int, P::Int, P::Int], Ret::Int8),
+    ("acc_get_property_string", "acc_get_property_string", &[P::Int, P::Int, P::Int, P::Str], Ret::None),
 ];
 
 fn api(name: &str) -> Option<&'static (&'static str, &'static str, &'static [P], Ret)> {
@@ -140,6 +146,16 @@ pub(crate) fn module_syms(name: &str) -> Option<HashMap<String, Sym>> {
             m.insert("acc_handle_kind".into(), int(4));
             m.insert("acc_device_property_kind".into(), int(4));
             m.insert("openacc_version".into(), int(201711));
+            for (n, v) in [
+                ("acc_property_memory", 1),
+                ("acc_property_free_memory", 2),
+                ("acc_property_shared_memory_support", 3),
+                ("acc_property_name", 0x10000),
+                ("acc_property_vendor", 0x10001),
+                ("acc_property_driver", 0x10002),
+            ] {
+                m.insert(n.to_string(), int(v));
+            }
             m.insert("acc_async_noval".into(), int(-1));
             m.insert("acc_async_sync".into(), int(-2));
             m.insert("acc_async_default".into(), int(-3));
@@ -176,7 +192,8 @@ fn api_call(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<(ExprId, 
             _ => Err(cx.err(a.span, format!("`{fname}` takes values"))),
         })
         .collect::<R<_>>()?;
-    let n_data_len = params.iter().filter(|p| **p != P::Len).count();
+    let n_data_len = params.iter().filter(|p| **p != P::Len && **p != P::Str).count() + params.iter().filter(|p| **p == P::Str).count();
+    let mut str_out: Option<&ast::Expr> = None;
     let with_len = params.contains(&P::Len) && given.len() > n_data_len;
     if given.len() < n_data_len || given.len() > params.len() {
         return Err(cx.err(sp, format!("`{fname}` takes {} argument(s), {} given", n_data_len, given.len())));
@@ -204,6 +221,10 @@ fn api_call(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<(ExprId, 
                     ptypes.push(Type::U64);
                 }
             }
+            P::Str => {
+                str_out = Some(given[gi]);
+                gi += 1;
+            }
             P::Len => {
                 if with_len {
                     let v = cx.int_i64(given[gi])?;
@@ -215,13 +236,52 @@ fn api_call(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<(ExprId, 
         }
     }
     let cret = match ret {
+        Ret::None if str_out.is_some() => Type::ptr(Type::Scalar(accjit_ir::Scalar::I8)),
         Ret::None => Type::Void,
+        Ret::Int8 => Type::U64,
         _ => Type::I32,
     };
     let id = cx.sh.extern_fn(cname, FuncSig { params: ptypes, ret: cret.clone(), variadic: false });
     // acc_copyin/acc_create return the device pointer in C; Fortran's are subroutines.
     let cret = if matches!(cname, "acc_copyin" | "acc_create") { cx.sh.m.externs[id.index()].sig.ret.clone() } else { cret };
     let e = cx.mk(ExprKind::Call(accjit_ir::Callee::Extern(id), ir_args), cret, sp);
+    if let Some(out) = str_out {
+        // Copy the returned C string (null: empty) into the character variable, blank-padded.
+        let s = cx.temp("pstr", e, sp);
+        let (dst, n) = cx.char_val(out)?;
+        let dst = cx.settle(dst, sp);
+        let n = cx.settle(n, sp);
+        let d2 = cx.clone_expr(dst);
+        let vp = Type::ptr(Type::Void);
+        let d2 = cx.cast(d2, vp.clone(), sp);
+        let blank = cx.int(32, Type::I32, sp);
+        let n2 = cx.clone_expr(n);
+        let n2 = cx.cast(n2, Type::U64, sp);
+        let fill = cx.libc_call("memset", vec![d2, blank, n2], vp.clone(), sp);
+        cx.emit_expr(fill, sp);
+        let sv = build::load_local(&mut cx.f, s, sp);
+        let null = cx.int(0, cx.ty(sv), sp);
+        let nonnull = build::cmp(&mut cx.f, BinOp::Ne, sv, null, sp);
+        let copy = cx.collect(|cx| {
+            let sv = build::load_local(&mut cx.f, s, sp);
+            let len = cx.libc_call("strlen", vec![sv], Type::U64, sp);
+            let len = cx.cast(len, Type::I64, sp);
+            let n3 = cx.clone_expr(n);
+            let lt = build::cmp(&mut cx.f, BinOp::Lt, len, n3, sp);
+            let sv2 = build::load_local(&mut cx.f, s, sp);
+            let len2 = cx.libc_call("strlen", vec![sv2], Type::U64, sp);
+            let len2 = cx.cast(len2, Type::I64, sp);
+            let n4 = cx.clone_expr(n);
+            let m = cx.mk(ExprKind::Cond(lt, len2, n4), Type::I64, sp);
+            let d3 = cx.clone_expr(dst);
+            let sv3 = build::load_local(&mut cx.f, s, sp);
+            cx.memcpy(d3, sv3, m, sp);
+            Ok(())
+        })?;
+        cx.emit(accjit_ir::StmtKind::If(nonnull, copy, accjit_ir::Block::default()), sp);
+        let z = cx.int(0, Type::I32, sp);
+        return Ok((z, ret));
+    }
     Ok((e, ret))
 }
 
@@ -266,6 +326,10 @@ pub(crate) fn builtin_call(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span)
     match ret {
         Ret::None => Err(cx.err(sp, format!("`{name}` is a subroutine; use `call {name}(...)`"))),
         Ret::Int => Ok(Val { e, ty: FType::INT }),
+        Ret::Int8 => {
+            let e = cx.cast(e, Type::I64, sp);
+            Ok(Val { e, ty: FType::Int(8) })
+        }
         Ret::Logical => {
             let z = cx.int(0, Type::I32, sp);
             let e = build::cmp(&mut cx.f, BinOp::Ne, e, z, sp);

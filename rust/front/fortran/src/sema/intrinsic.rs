@@ -43,7 +43,8 @@ const MATH1: &[&str] = &[
 const ELEMENTAL: &[&str] = &[
     "abs", "real", "dble", "float", "sngl", "int", "nint", "floor", "ceiling", "aint", "anint", "mod", "modulo", "sign", "min", "max", "iand", "ior", "ieor",
     "not", "ishft", "btest", "ibset", "ibclr", "merge", "aimag", "conjg", "cmplx", "dcmplx", "dim", "atan2", "logical", "ichar", "iachar", "dprod", "idint",
-    "ifix", "dabs", "dsqrt", "dexp", "dlog", "dsin", "dcos", "amax1", "amin1", "max0", "min0", "dmax1", "dmin1", "iabs", "isign", "dsign", "hypot",
+    "ifix", "dabs", "dsqrt", "dexp", "dlog", "dsin", "dcos", "amax1", "amin1", "max0", "min0", "dmax1", "dmin1", "iabs", "isign", "dsign", "hypot", "popcnt",
+    "poppar", "leadz", "trailz",
 ];
 
 const REDUCTIONS: &[&str] = &["sum", "product", "maxval", "minval", "count", "any", "all", "dot_product", "maxloc", "minloc", "norm2"];
@@ -95,6 +96,8 @@ pub(crate) fn is_transformational_array(name: &str) -> bool {
             | "ubound"
             | "pack"
             | "unpack"
+            | "cshift"
+            | "eoshift"
     )
 }
 
@@ -229,6 +232,7 @@ pub(crate) fn intrinsic_rank(cx: &Cx, name: &str, args: &[ast::Arg]) -> usize {
         }
         "transpose" => 2,
         "shape" | "pack" => 1,
+        "cshift" | "eoshift" => rank(0),
         "lbound" | "ubound" if !dim_pos(&["array", "dim", "kind"]) => 1,
         "spread" => rank(0) + 1,
         "unpack" => rank(1),
@@ -568,6 +572,65 @@ pub(crate) fn intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) ->
                     Val { e, ty: v.ty }
                 }
             }
+        }
+        "popcnt" | "poppar" | "leadz" | "trailz" => {
+            need(cx, 1)?;
+            let v = cx.value(a(0).unwrap())?;
+            if !v.ty.is_int() {
+                return Err(cx.err(sp, format!("`{name}` needs an integer")));
+            }
+            let bits = 8 * v.ty.kind() as i64;
+            let x = cx.cast(v.e, Type::U64, sp);
+            let x = cx.temp("bits", x, sp);
+            let c = cx.new_local("nbits", Type::I64, sp);
+            let z = cx.i64c(0, sp);
+            cx.emit(StmtKind::Decl(c, Some(z)), sp);
+            let done = cx.new_local("done", Type::I32, sp);
+            let z = cx.int(0, Type::I32, sp);
+            cx.emit(StmtKind::Decl(done, Some(z)), sp);
+            let n = cx.i64c(bits, sp);
+            cx.counted_loop(n, sp, |cx, k| {
+                // bit = (x >> pos) & 1, pos = k (from the top for leadz)
+                let kv = build::load_local(&mut cx.f, k, sp);
+                let pos = if name == "leadz" {
+                    let b = cx.i64c(bits - 1, sp);
+                    cx.bin(BinOp::Sub, b, kv, Type::I64, sp)
+                } else {
+                    kv
+                };
+                let pos = cx.cast(pos, Type::U64, sp);
+                let xv = build::load_local(&mut cx.f, x, sp);
+                let sh = cx.bin(BinOp::Shr, xv, pos, Type::U64, sp);
+                let one = cx.int(1, Type::U64, sp);
+                let bit = cx.bin(BinOp::BitAnd, sh, one, Type::U64, sp);
+                let bit = cx.cast(bit, Type::I64, sp);
+                let cp = build::local(&mut cx.f, c, sp);
+                if matches!(name, "popcnt" | "poppar") {
+                    let e = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: cp, value: bit, op_ty: Type::I64 }, Type::I64, sp);
+                    cx.emit_expr(e, sp);
+                } else {
+                    // count zeros until the first one bit
+                    let dv = build::load_local(&mut cx.f, done, sp);
+                    let zero = cx.i64c(0, sp);
+                    let isz = build::cmp(&mut cx.f, BinOp::Eq, bit, zero, sp);
+                    let nd = cx.mk(ExprKind::Unary(UnOp::LogNot, dv), Type::I32, sp);
+                    let both = cx.bin(BinOp::LogAnd, nd, isz, Type::I32, sp);
+                    let one = cx.i64c(1, sp);
+                    let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: cp, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                    let dp = build::local(&mut cx.f, done, sp);
+                    let one32 = cx.int(1, Type::I32, sp);
+                    let setd = build::assign(&mut cx.f, dp, one32, sp);
+                    cx.emit(StmtKind::If(both, Block::new(vec![build::expr_stmt(inc, sp)]), Block::new(vec![build::expr_stmt(setd, sp)])), sp);
+                }
+                Ok(())
+            })?;
+            let mut e = build::load_local(&mut cx.f, c, sp);
+            if name == "poppar" {
+                let one = cx.i64c(1, sp);
+                e = cx.bin(BinOp::BitAnd, e, one, Type::I64, sp);
+            }
+            let e = cx.cast(e, Type::I32, sp);
+            Val { e, ty: FType::INT }
         }
         "merge" => {
             need(cx, 3)?;
@@ -1234,6 +1297,7 @@ pub(crate) fn array_intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Sp
             Ok(t)
         }
         "reshape" => reshape(cx, args, sp),
+        "cshift" | "eoshift" => shift(cx, name, args, sp),
         "spread" => spread(cx, args, sp),
         "pack" => pack(cx, args, sp),
         "unpack" => unpack(cx, args, sp),
@@ -2146,6 +2210,86 @@ fn unpack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
         })();
         cx.elem = None;
         r
+    })?;
+    Ok(res)
+}
+
+/// `cshift(array, shift)` / `eoshift(array, shift [, boundary])` of a
+/// rank-1 array.
+fn shift(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
+    let ar = args_of(cx, name, args, &["array", "shift", "boundary", "dim"], sp)?;
+    let (Some(x), Some(sh)) = (ar.get(0), ar.get(1)) else { return Err(cx.err(sp, format!("`{name}` needs array and shift"))) };
+    if cx.rank_of(x) != 1 || ar.get(3).is_some() {
+        return Err(cx.err(sp, format!("`{name}` is supported on rank-1 arrays")));
+    }
+    let v = contiguous_or_view(cx, x, sp)?;
+    let ty = v.ty.clone();
+    let n = cx.settle(v.exts[0], sp);
+    let s = cx.int_i64(sh)?;
+    let s = cx.settle(s, sp);
+    let boundary = match ar.get(2) {
+        Some(b) => {
+            let bv = cx.value(b)?;
+            cx.convert(&bv, &ty, sp)?
+        }
+        None => cx.zero_of(&ty, sp)?,
+    };
+    let boundary = cx.temp("bnd", boundary, sp);
+    let n2 = cx.clone_expr(n);
+    let res = cx.temp_array(name, &ty, &[n2], sp);
+    let res2 = res.clone();
+    let n3 = cx.clone_expr(n);
+    cx.counted_loop(n3, sp, |cx, k| {
+        // source index j = k + shift (0-based)
+        let kv = build::load_local(&mut cx.f, k, sp);
+        let sv = cx.clone_expr(s);
+        let j = cx.bin(BinOp::Add, kv, sv, Type::I64, sp);
+        let j = cx.settle(j, sp);
+        let kv = build::load_local(&mut cx.f, k, sp);
+        let one = cx.i64c(1, sp);
+        let i1 = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+        let dst = cx.elem_place(&res2, &[i1], sp);
+        let val = if name == "cshift" {
+            // ((j % n) + n) % n
+            let nn = cx.clone_expr(n);
+            let r = cx.bin(BinOp::Rem, j, nn, Type::I64, sp);
+            let nn = cx.clone_expr(n);
+            let r = cx.bin(BinOp::Add, r, nn, Type::I64, sp);
+            let nn = cx.clone_expr(n);
+            let r = cx.bin(BinOp::Rem, r, nn, Type::I64, sp);
+            let st = cx.clone_expr(v.strides[0]);
+            let off = cx.bin(BinOp::Mul, r, st, Type::I64, sp);
+            let b = cx.clone_expr(v.base);
+            let bt = cx.ty(b);
+            let p = cx.bin(BinOp::Add, b, off, bt, sp);
+            let p = build::deref(&mut cx.f, p, sp);
+            build::load(&mut cx.f, p, sp)
+        } else {
+            let z = cx.i64c(0, sp);
+            let j1 = cx.clone_expr(j);
+            let ge = build::cmp(&mut cx.f, BinOp::Ge, j1, z, sp);
+            let j2 = cx.clone_expr(j);
+            let nn = cx.clone_expr(n);
+            let lt = build::cmp(&mut cx.f, BinOp::Lt, j2, nn, sp);
+            let inr = cx.bin(BinOp::LogAnd, ge, lt, Type::I32, sp);
+            // Clamp the index so the load is in bounds either way.
+            let j3 = cx.clone_expr(j);
+            let z2 = cx.i64c(0, sp);
+            let inr2 = cx.clone_expr(inr);
+            let jc = cx.mk(ExprKind::Cond(inr2, j3, z2), Type::I64, sp);
+            let st = cx.clone_expr(v.strides[0]);
+            let off = cx.bin(BinOp::Mul, jc, st, Type::I64, sp);
+            let b = cx.clone_expr(v.base);
+            let bt = cx.ty(b);
+            let p = cx.bin(BinOp::Add, b, off, bt, sp);
+            let p = build::deref(&mut cx.f, p, sp);
+            let x = build::load(&mut cx.f, p, sp);
+            let bd = build::load_local(&mut cx.f, boundary, sp);
+            cx.mk(ExprKind::Cond(inr, x, bd), ty.ir(), sp)
+        };
+        let a = build::assign(&mut cx.f, dst, val, sp);
+        cx.emit_expr(a, sp);
+        Ok(())
     })?;
     Ok(res)
 }
