@@ -357,3 +357,42 @@ def test_stop_inside_a_procedure_ends_only_the_call():
         m.halt(1)
     assert ei.value.code == 3
     m.halt(0)  # the module still works
+
+
+IO_PROG = 'program io2\n  implicit none\n  character(len=40) :: s\n  character(len=8) :: w\n  integer :: i, n, ios\n  real :: x\n  real(8) :: d\n  logical :: l\n  write(s, \'(I5, F8.2)\') 42, 3.14159\n  print \'(A, A, A)\', \'[\', s, \']\'\n  write(s, *) 7, 2.5\n  print *, \'[\', trim(s), \']\'\n  write(*, \'(A)\', advance=\'no\') \'no newline \'\n  write(*, \'(I0)\') 12\n  write(0, *) \'to stderr\'\n  do i = 1, 3\n    write(*, \'(I2, 1X)\', advance=\'no\') i\n  end do\n  write(*, *)\n  read(*, \'(I4, F6.2)\') n, x\n  print *, n, x\n  read(*, *) w, d, l\n  print *, \'[\', w, \']\', d, l\n  read(*, \'(A)\') w\n  print \'(A)\', w\n  read(*, \'(I3)\', iostat=ios) n\n  print *, \'ios\', ios\n  s = \'  123  4.5\'\n  read(s, *) n, x\n  print *, n, x\n  print \'(3(I3, :, ","))\', 1, 2\n  print \'(ES12.4, EN12.3, G0)\', 12345.678d0, 0.00012d0, 2.5\n  print \'(L2, A3, Z6, B10, O5)\', .false., \'abcd\', 255, 5, 64\n  print *, huge(1_8), -huge(1), 1.0e-30, 1.0d-300\nend program\n'
+IO_INPUT = '  12 3.5  \nhello 2.5d0 T\nabcdefghij\nxyz\n'
+# what gfortran 12 writes for IO_PROG given IO_INPUT
+IO_OUT = (
+    '[   42    3.14                           ]\n'
+    ' [           7   2.50000000]\n'
+    'no newline 12\n'
+    ' 1  2  3 \n'
+    '          12   3.50000000    \n'
+    ' [hello   ]   2.5000000000000000      T\n'
+    'abcdefgh\n'
+    ' ios        5010\n'
+    '         123   4.50000000    \n'
+    '  1,  2\n'
+    '  1.2346E+04 120.000E-062.50000000\n'
+    ' Fabc    FF       101  100\n'
+    '  9223372036854775807 -2147483647   1.00000000E-30   1.0000000000000000E-300\n'
+)
+
+
+@needs_sema
+def test_internal_files_nonadvancing_stderr_and_formatted_input_as_gfortran(tmp_path):
+    p = tmp_path / "io2.f90"
+    p.write_text(IO_PROG)
+    r = run_cli(p, input=IO_INPUT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == IO_OUT
+    assert r.stderr == " to stderr\n"
+
+
+@needs_sema
+def test_an_internal_write_past_the_record_ends_as_gfortran(tmp_path):
+    p = tmp_path / "eor.f90"
+    p.write_text("program eor\n  character(len=20) :: s\n  write(s, *) 7, 2.5\n  print *, s\nend program\n")
+    r = run_cli(p)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"At line 3 of file {p}\nFortran runtime error: End of record\n"), r.stderr

@@ -180,13 +180,14 @@ impl Stmt {
         }
     }
 
+    /// The unit as gfortran's error messages name it (nothing for internal files).
     fn unit_desc(&self) -> String {
         match self.unit {
             Unit::Stdout => format!("(unit = {}, file = 'stdout')", self.unit_no.max(6)),
             Unit::Stderr => "(unit = 0, file = 'stderr')".to_string(),
             Unit::Stdin => "(unit = 5, file = 'stdin')".to_string(),
             Unit::File(n) => format!("(unit = {n}, file = 'fort.{n}')"),
-            Unit::Internal { .. } => "(unit = -1, file = 'internal')".to_string(),
+            Unit::Internal { .. } => String::new(),
         }
     }
 
@@ -208,7 +209,7 @@ impl Stmt {
     /// Ends the current output record (`newline`: false for `advance='no'`).
     fn emit_record(&mut self, newline: bool) {
         let mut rec = std::mem::take(&mut self.rec);
-        self.pos = 0;
+        let pos = std::mem::take(&mut self.pos);
         self.records += 1;
         match self.unit {
             Unit::Internal { buf, len } => {
@@ -227,6 +228,10 @@ impl Stmt {
             _ => {
                 if newline {
                     rec.push(b'\n');
+                } else if rec.len() < pos {
+                    // `advance='no'`: the record goes on, so blanks of a
+                    // trailing `X` are written (gfortran's `(I2, 1X)`)
+                    rec.resize(pos, b' ');
                 }
                 let f = match self.unit {
                     Unit::Stdout => unsafe { stdout },
@@ -884,7 +889,8 @@ fn end() -> i64 {
             _ => (st.loc.clone(), "?".to_string()),
         };
         let unit = st.unit_desc();
-        eprintln!("At line {line} of file {file} {unit}\nFortran runtime error: {}\n\nError termination.", msg.unwrap_or_default());
+        let sep = if unit.is_empty() { "" } else { " " };
+        eprintln!("At line {line} of file {file}{sep}{unit}\nFortran runtime error: {}\n\nError termination.", msg.unwrap_or_default());
         super::stop::exit_program(2);
     }
     code
