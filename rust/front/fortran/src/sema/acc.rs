@@ -76,7 +76,11 @@ fn red_op(op: AccRedOp) -> Option<RedOp> {
         AccRedOp::And => RedOp::LogAnd,
         AccRedOp::Or => RedOp::LogOr,
         AccRedOp::Neqv => RedOp::BitXor,
-        AccRedOp::Eqv => return None,
+        // On 0/1 values a eqv b = a xor b xor 1: a chain of n eqv's from x0
+        // is x0 xor (xor of the values) xor (n mod 2), which is what private
+        // copies starting at .false. and combined with xor compute, whatever
+        // the split.
+        AccRedOp::Eqv => RedOp::BitXor,
     })
 }
 
@@ -688,7 +692,7 @@ impl Cx<'_> {
                     ast::BinaryOp::Div => AtomicBinOp::Div,
                     ast::BinaryOp::And => AtomicBinOp::LogAnd,
                     ast::BinaryOp::Or => AtomicBinOp::LogOr,
-                    ast::BinaryOp::Neqv => AtomicBinOp::BitXor,
+                    ast::BinaryOp::Neqv | ast::BinaryOp::Eqv => AtomicBinOp::BitXor,
                     _ => return Err(self.err(sp, "atomic update: the operator must be +, -, *, /, .and., .or., .neqv., or max/min/iand/ior/ieor")),
                 };
                 let (other, reversed) = if super::walk::same_expr(lhs, x) {
@@ -698,7 +702,13 @@ impl Cx<'_> {
                 } else {
                     return Err(self.err(sp, "atomic update must be `x = x op expr` or `x = expr op x`"));
                 };
-                let v = self.value_as(other, &xt)?;
+                let mut v = self.value_as(other, &xt)?;
+                if *op == ast::BinaryOp::Eqv {
+                    // x eqv e = x xor (not e) on 0/1 values.
+                    let c = self.cast(v, Type::I32, sp);
+                    let n = self.mk(ExprKind::Unary(accjit_ir::UnOp::LogNot, c), Type::I32, sp);
+                    v = self.cast(n, xt.ir(), sp);
+                }
                 Ok((aop, v, reversed))
             }
             ast::ExprKind::Apply { base, args } => {

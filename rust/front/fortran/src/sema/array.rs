@@ -517,10 +517,22 @@ impl Cx<'_> {
             return Err(self.err(sp, "character arrays are not supported"));
         }
         self.materialise(rhs)?;
-        // An unallocated allocatable target takes the right side's shape.
+        // An allocatable target takes the right side's shape (reallocated:
+        // a right side reading the target is evaluated first).
         if matches!(lhs.kind, E::Name(_) | E::Component { .. }) {
             if let Ok(a) = self.array_of(lhs) {
                 if a.allocatable && rrank > 0 {
+                    if let Some(n) = super::decl::root_name(lhs) {
+                        if reads_other_than(rhs, &n, &ast::Expr { kind: E::Int { value: 0, kind: None }, span: sp })
+                            && !self.materialised.contains_key(&key(rhs))
+                        {
+                            let ty = self.type_of_expr(rhs).ok_or_else(|| self.err(sp, "cannot tell the type of the right side"))?;
+                            let shape = self.shape_of(rhs)?;
+                            let t = self.temp_array("rhs", &ty, &shape, sp);
+                            self.fill_from(&t, rhs, sp)?;
+                            self.materialised.insert(key(rhs), t);
+                        }
+                    }
                     let shape = self.shape_of(rhs)?;
                     self.realloc_to(&a, &shape, sp)?;
                 }
@@ -596,13 +608,24 @@ impl Cx<'_> {
         })
     }
 
-    /// Allocate an unallocated allocatable to `shape` (lower bounds 1).
+    /// (Re)allocate an allocatable to `shape` (lower bounds 1) unless it is
+    /// allocated with that shape (Fortran 2003 assignment).
     fn realloc_to(&mut self, a: &ArrVar, shape: &[ExprId], sp: Span) -> R<()> {
         let base = self.get(a.base, sp);
         let null = self.int(0, self.loc_type(a.base), sp);
-        let is_null = build::cmp(&mut self.f, BinOp::Eq, base, null, sp);
+        let mut is_null = build::cmp(&mut self.f, BinOp::Eq, base, null, sp);
         let shape: Vec<ExprId> = shape.iter().map(|&x| self.settle(x, sp)).collect();
+        for (d, &x) in shape.iter().enumerate() {
+            let e = self.get(a.ext[d], sp);
+            let x2 = self.clone_expr(x);
+            let ne = build::cmp(&mut self.f, BinOp::Ne, e, x2, sp);
+            is_null = self.bin(BinOp::LogOr, is_null, ne, Type::I32, sp);
+        }
         let body = self.collect(|cx| {
+            let p = cx.get(a.base, sp);
+            let p = cx.cast(p, Type::ptr(Type::Void), sp);
+            let f = cx.libc_call("free", vec![p], Type::Void, sp);
+            cx.emit_expr(f, sp);
             let lbs: Vec<ExprId> = (0..shape.len()).map(|_| cx.i64c(1, sp)).collect();
             let exts: Vec<ExprId> = shape.iter().map(|&x| cx.clone_expr(x)).collect();
             cx.allocate_with(a, &lbs, &exts, sp);

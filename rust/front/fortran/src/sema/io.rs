@@ -200,8 +200,10 @@ impl Cx<'_> {
         };
         let st = self.settle(st, sp);
         let trip = self.trip_count(lo, hi, st, sp);
+        let trip = self.temp("trip", trip, sp);
         let loc = v.loc;
-        self.counted_loop(trip, sp, |cx, k| {
+        let n = build::load_local(&mut self.f, trip, sp);
+        self.counted_loop(n, sp, |cx, k| {
             let kv = build::load_local(&mut cx.f, k, sp);
             let s = cx.clone_expr(st);
             let m = cx.bin(accjit_ir::BinOp::Mul, kv, s, Type::I64, sp);
@@ -209,7 +211,15 @@ impl Cx<'_> {
             let val = cx.bin(accjit_ir::BinOp::Add, l, m, Type::I64, sp);
             cx.set(loc, val, sp);
             body(cx)
-        })
+        })?;
+        // The variable ends as a do loop's does (gfortran: lo + trip*step).
+        let n = build::load_local(&mut self.f, trip, sp);
+        let s = self.clone_expr(st);
+        let m = self.bin(accjit_ir::BinOp::Mul, n, s, Type::I64, sp);
+        let l = self.clone_expr(lo);
+        let val = self.bin(accjit_ir::BinOp::Add, l, m, Type::I64, sp);
+        self.set(loc, val, sp);
+        Ok(())
     }
 
     /// `read`.
