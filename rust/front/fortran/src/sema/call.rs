@@ -628,8 +628,28 @@ impl Cx<'_> {
         if sig.result.is_some() {
             return Err(self.err(sp, format!("`{}` is a function; use its value in an expression", sig.name)));
         }
-        if sig.elemental && args.iter().any(|a| matches!(&a.value, ArgValue::Expr(x) if self.rank_of(x) > 0)) {
-            return Err(self.err(sp, "calling an elemental subroutine on arrays is not supported"));
+        let array_arg = args.iter().find_map(|a| match &a.value {
+            ArgValue::Expr(x) if self.rank_of(x) > 0 => Some(x),
+            _ => None,
+        });
+        if let (true, Some(x)) = (sig.elemental, array_arg) {
+            // An elemental subroutine on arrays: one call per element.
+            for a in args {
+                if let ArgValue::Expr(e) = &a.value {
+                    self.materialise(e)?;
+                }
+            }
+            let shape = self.shape_of(x)?;
+            return self.nest(&shape, sp, &mut |cx, idx| {
+                cx.elem = Some(idx.to_vec());
+                let r = cx.call_args(&sig, args, vec![], sp);
+                cx.elem = None;
+                let (ir_args, post) = r?;
+                let e = cx.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), Type::Void, sp);
+                cx.emit_expr(e, sp);
+                cx.out.extend(post);
+                Ok(())
+            });
         }
         let (ir_args, post) = self.call_args(&sig, args, vec![], sp)?;
         let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), Type::Void, sp);

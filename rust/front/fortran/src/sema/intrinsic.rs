@@ -657,6 +657,22 @@ pub(crate) fn intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) ->
             let e = cx.cast(n, Type::I32, sp);
             Val { e, ty: FType::INT }
         }
+        "index" => {
+            need(cx, 2)?;
+            let (p, n) = cx.char_val(a(0).unwrap())?;
+            let (q, m) = cx.char_val(a(1).unwrap())?;
+            let back = match args.iter().find(|x| x.keyword.as_ref().is_some_and(|k| k.text == "back")).or(args.get(2)) {
+                Some(ast::Arg { value: ArgValue::Expr(b), .. }) => {
+                    let c = cx.cond(b)?;
+                    cx.cast(c, Type::I64, sp)
+                }
+                _ => cx.i64c(0, sp),
+            };
+            let f = index_helper(cx);
+            let c = cx.mk(ExprKind::Call(accjit_ir::Callee::Func(f), vec![p, n, q, m, back]), Type::I64, sp);
+            let e = cx.cast(c, Type::I32, sp);
+            Val { e, ty: FType::INT }
+        }
         "len_trim" => {
             let x = a(0).ok_or_else(|| cx.err(sp, "needs an argument"))?;
             let (p, n) = cx.char_val(x)?;
@@ -1777,8 +1793,11 @@ fn locs(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
         }
     }
     let x = ar.get(0).ok_or_else(|| cx.err(sp, format!("`{name}` needs an array")))?;
-    if ar.get(1).is_some() {
-        return Err(cx.err(sp, format!("`{name}` with dim= on a rank-{} array is not supported", cx.rank_of(x))));
+    if let Some(d) = ar.get(1) {
+        if ar.get(2).is_some() {
+            return Err(cx.err(sp, format!("`{name}` with both dim= and mask= is not supported")));
+        }
+        return locs_dim(cx, name, x, d, sp);
     }
     let mask = ar.get(2);
     cx.materialise(x)?;
@@ -2288,6 +2307,168 @@ fn shift(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
             cx.mk(ExprKind::Cond(inr, x, bd), ty.ir(), sp)
         };
         let a = build::assign(&mut cx.f, dst, val, sp);
+        cx.emit_expr(a, sp);
+        Ok(())
+    })?;
+    Ok(res)
+}
+
+/// `index(s, sub [, back])`: the 1-based position of `sub` in `s`, 0 if absent.
+pub(crate) fn index_helper(cx: &mut Cx) -> FuncId {
+    let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+    helper(cx, "__f_index", vec![u8p.clone(), Type::I64, u8p, Type::I64, Type::I64], Type::I64, |f, ps| {
+        let sp = Span::DUMMY;
+        let (p, n, q, m, back) = (ps[0], ps[1], ps[2], ps[3], ps[4]);
+        // for (k = 0; k <= n - m; k++) { j = back ? n - m - k : k; if (memcmp(p + j, q, m) == 0) return j + 1; } return 0
+        let k = f.add_local("k", Type::I64, sp);
+        let j = f.add_local("j", Type::I64, sp);
+        let z = build::i64c(f, 0, sp);
+        let init = Block::new(vec![Stmt { kind: StmtKind::Decl(k, Some(z)), span: sp }]);
+        let kv = build::load_local(f, k, sp);
+        let nv = build::load_local(f, n, sp);
+        let mv = build::load_local(f, m, sp);
+        let lim = build::binary(f, BinOp::Sub, nv, mv, Type::I64, sp);
+        let cond = build::cmp(f, BinOp::Le, kv, lim, sp);
+        let kp = build::local(f, k, sp);
+        let step = f.add_expr(ExprKind::IncDec { place: kp, inc: true, prefix: true }, Type::I64, sp);
+        let bv = build::load_local(f, back, sp);
+        let nv = build::load_local(f, n, sp);
+        let mv = build::load_local(f, m, sp);
+        let kv = build::load_local(f, k, sp);
+        let d = build::binary(f, BinOp::Sub, nv, mv, Type::I64, sp);
+        let rev = build::binary(f, BinOp::Sub, d, kv, Type::I64, sp);
+        let kv = build::load_local(f, k, sp);
+        let jv = f.add_expr(ExprKind::Cond(bv, rev, kv), Type::I64, sp);
+        // Compare byte by byte (no libc call: usable in kernels).
+        let t = f.add_local("t", Type::I64, sp);
+        let same = f.add_local("same", Type::I32, sp);
+        let one32 = build::i32c(f, 1, sp);
+        let z2 = build::i64c(f, 0, sp);
+        let tv = build::load_local(f, t, sp);
+        let mv = build::load_local(f, m, sp);
+        let tcond = build::cmp(f, BinOp::Lt, tv, mv, sp);
+        let tp = build::local(f, t, sp);
+        let tstep = f.add_expr(ExprKind::IncDec { place: tp, inc: true, prefix: true }, Type::I64, sp);
+        let ch = |f: &mut accjit_ir::Function, base: accjit_ir::LocalId, off: Option<accjit_ir::LocalId>| -> ExprId {
+            let b = build::load_local(f, base, sp);
+            let tv = build::load_local(f, t, sp);
+            let idx = match off {
+                Some(o) => {
+                    let ov = build::load_local(f, o, sp);
+                    build::binary(f, BinOp::Add, ov, tv, Type::I64, sp)
+                }
+                None => tv,
+            };
+            let bt = build::ty_of(f, b);
+            let a = build::binary(f, BinOp::Add, b, idx, bt, sp);
+            let c = build::deref(f, a, sp);
+            build::load(f, c, sp)
+        };
+        let c1 = ch(f, p, Some(j));
+        let c2 = ch(f, q, None);
+        let ne = build::cmp(f, BinOp::Ne, c1, c2, sp);
+        let sp0 = build::local(f, same, sp);
+        let z32 = build::i32c(f, 0, sp);
+        let clear = build::assign(f, sp0, z32, sp);
+        let inner = Stmt {
+            kind: StmtKind::For {
+                init: Block::new(vec![Stmt { kind: StmtKind::Decl(t, Some(z2)), span: sp }]),
+                cond: Some(tcond),
+                step: Some(tstep),
+                body: Block::new(vec![Stmt {
+                    kind: StmtKind::If(ne, Block::new(vec![build::expr_stmt(clear, sp), Stmt { kind: StmtKind::Break, span: sp }]), Block::default()),
+                    span: sp,
+                }]),
+                acc: None,
+            },
+            span: sp,
+        };
+        let sv = build::load_local(f, same, sp);
+        let jl = build::load_local(f, j, sp);
+        let one = build::i64c(f, 1, sp);
+        let r = build::binary(f, BinOp::Add, jl, one, Type::I64, sp);
+        let body = Block::new(vec![
+            Stmt { kind: StmtKind::Decl(j, Some(jv)), span: sp },
+            Stmt { kind: StmtKind::Decl(same, Some(one32)), span: sp },
+            inner,
+            Stmt { kind: StmtKind::If(sv, Block::new(vec![Stmt { kind: StmtKind::Return(Some(r)), span: sp }]), Block::default()), span: sp },
+        ]);
+        let z3 = build::i64c(f, 0, sp);
+        f.body = Block::new(vec![
+            Stmt { kind: StmtKind::For { init, cond: Some(cond), step: Some(step), body, acc: None }, span: sp },
+            Stmt { kind: StmtKind::Return(Some(z3)), span: sp },
+        ]);
+    })
+}
+
+/// `maxloc(a, dim=d)` / `minloc(a, dim=d)`: per element of the other
+/// dimensions, the 1-based position along `d` of the first extreme value.
+fn locs_dim(cx: &mut Cx, name: &str, x: &ast::Expr, d: &ast::Expr, sp: Span) -> R<ArrVar> {
+    let dim = cx.fold(d).and_then(|v| v.0.as_int()).ok_or_else(|| cx.err(d.span, "dim= must be a constant"))? as usize;
+    let v = contiguous_or_view(cx, x, sp)?;
+    let rank = v.exts.len();
+    if dim < 1 || dim > rank {
+        return Err(cx.err(d.span, format!("dim={dim} is not a dimension of a rank-{rank} array")));
+    }
+    let out_exts: Vec<ExprId> = (0..rank).filter(|&k| k != dim - 1).map(|k| cx.clone_expr(v.exts[k])).collect();
+    let res = cx.temp_array(name, &FType::INT, &out_exts, sp);
+    let base = cx.settle(v.base, sp);
+    let strides: Vec<ExprId> = v.strides.iter().map(|&s| cx.settle(s, sp)).collect();
+    let n = cx.settle(v.exts[dim - 1], sp);
+    let shape: Vec<ExprId> = res.ext.iter().map(|e| cx.get(*e, sp)).collect();
+    let res2 = res.clone();
+    let ety = v.ty.clone();
+    cx.nest(&shape, sp, &mut |cx, idx| {
+        let pos = cx.new_local("pos", Type::I64, sp);
+        let z = cx.i64c(0, sp);
+        cx.emit(StmtKind::Decl(pos, Some(z)), sp);
+        let best = cx.new_local("best", ety.ir(), sp);
+        cx.emit(StmtKind::Decl(best, None), sp);
+        let nn = cx.clone_expr(n);
+        cx.counted_loop(nn, sp, |cx, l| {
+            let mut off = cx.i64c(0, sp);
+            let mut o = 0;
+            for (kdim, s) in strides.iter().enumerate() {
+                let iv = if kdim == dim - 1 {
+                    l
+                } else {
+                    o += 1;
+                    idx[o - 1]
+                };
+                let ivv = build::load_local(&mut cx.f, iv, sp);
+                let sc = cx.clone_expr(*s);
+                let m = cx.bin(BinOp::Mul, ivv, sc, Type::I64, sp);
+                off = cx.bin(BinOp::Add, off, m, Type::I64, sp);
+            }
+            let b = cx.clone_expr(base);
+            let bt = cx.ty(b);
+            let p = cx.bin(BinOp::Add, b, off, bt, sp);
+            let p = build::deref(&mut cx.f, p, sp);
+            let e = build::load(&mut cx.f, p, sp);
+            let e = cx.settle(e, sp);
+            let cur = build::load_local(&mut cx.f, best, sp);
+            let better = build::cmp(&mut cx.f, if name == "maxloc" { BinOp::Gt } else { BinOp::Lt }, e, cur, sp);
+            let pv = build::load_local(&mut cx.f, pos, sp);
+            let z = cx.i64c(0, sp);
+            let first = build::cmp(&mut cx.f, BinOp::Eq, pv, z, sp);
+            let c = cx.bin(BinOp::LogOr, first, better, Type::I32, sp);
+            let e2 = cx.clone_expr(e);
+            let set = cx.collect(|cx| {
+                cx.set(Loc::Local(best), e2, sp);
+                let lv = build::load_local(&mut cx.f, l, sp);
+                let one = cx.i64c(1, sp);
+                let v = cx.bin(BinOp::Add, lv, one, Type::I64, sp);
+                cx.set(Loc::Local(pos), v, sp);
+                Ok(())
+            })?;
+            cx.emit(StmtKind::If(c, set, Block::default()), sp);
+            Ok(())
+        })?;
+        let subs = one_based(cx, idx, sp);
+        let dst = cx.elem_place(&res2, &subs, sp);
+        let pv = build::load_local(&mut cx.f, pos, sp);
+        let pv = cx.cast(pv, Type::I32, sp);
+        let a = build::assign(&mut cx.f, dst, pv, sp);
         cx.emit_expr(a, sp);
         Ok(())
     })?;

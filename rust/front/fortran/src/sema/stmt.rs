@@ -166,6 +166,9 @@ impl Cx<'_> {
             S::Nullify(objs) => {
                 for o in objs {
                     let a = self.array_var(o)?;
+                    if !a.pointer && !a.allocatable {
+                        return Err(self.err(o.span, format!("`{}` is not a pointer", a.name)));
+                    }
                     let null = self.int(0, self.loc_type(a.base), sp);
                     self.set(a.base, null, sp);
                 }
