@@ -396,3 +396,64 @@ def test_an_internal_write_past_the_record_ends_as_gfortran(tmp_path):
     r = run_cli(p)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith(f"At line 3 of file {p}\nFortran runtime error: End of record\n"), r.stderr
+
+
+KINDS_SRC = """
+module kinds_api
+contains
+  logical function allpos(x)
+    real(8), intent(in) :: x(:)
+    allpos = all(x > 0)
+  end function
+  complex(8) function csum(z)
+    complex(8), intent(in) :: z(:)
+    csum = sum(z)
+  end function
+  subroutine fill2(a, n, m)
+    integer, intent(in) :: n, m
+    real, intent(out) :: a(n, m)
+    integer :: i, j
+    do j = 1, m
+      do i = 1, n
+        a(i, j) = i + 10 * j
+      end do
+    end do
+  end subroutine
+  subroutine twice_sz(a, n)
+    integer(8), intent(inout) :: a(*)
+    integer, value :: n
+    a(1:n) = a(1:n) * 2
+  end subroutine
+  subroutine cscale(z, f)
+    complex, intent(inout) :: z(:)
+    complex, intent(in) :: f
+    z = z * f
+  end subroutine
+  logical function anyset(l)
+    logical, intent(in) :: l(:)
+    anyset = any(l)
+  end function
+end module
+"""
+
+
+@needs_sema
+def test_logical_complex_explicit_shape_assumed_size_and_integer8():
+    k = acc.fortran(KINDS_SRC)
+    assert (k.allpos(np.ones(3)), k.allpos(-np.ones(3))) == (1, 0)  # logical results are 1/0
+    assert k.csum(np.array([1 + 2j, 3 - 1j])) == 4 + 1j
+    a = np.zeros((3, 4), dtype=np.float32, order="F")
+    k.fill2(a, 3, 4)
+    np.testing.assert_array_equal(a, np.arange(1, 4)[:, None] + 10 * np.arange(1, 5)[None, :])
+    with pytest.raises(ValueError, match="np.asfortranarray"):
+        k.fill2(np.zeros((3, 4), dtype=np.float32), 3, 4)
+    b = np.arange(5, dtype=np.int64)
+    k.twice_sz(b, 5)
+    np.testing.assert_array_equal(b, 2 * np.arange(5))
+    z = np.array([1 + 1j, 2], dtype=np.complex64)
+    k.cscale(z, 2j)
+    np.testing.assert_array_equal(z, np.array([-2 + 2j, 4j], dtype=np.complex64))
+    assert k.anyset(np.array([0, 0, 1], dtype=np.int32)) == 1
+    with pytest.raises(TypeError, match=r"anyset\(\): argument 'l'.*got a bool array; pass l.astype\(np.int32\)"):
+        k.anyset(np.array([True]))
+    assert "real, intent(out) :: a(d1,d2): Fortran-ordered NumPy float32 array" in k.fill2.__doc__

@@ -38,8 +38,10 @@ class FProcedure:
                 lines.append(f"  {p['decl']}: {order}NumPy {p['dtype']} array")
             elif p["by_value"]:
                 lines.append(f"  {p['decl']}: Python number")
+            elif p["intent"] == "in":
+                lines.append(f"  {p['decl']}: Python number, or a 0-d NumPy {p['dtype']} array")
             else:
-                lines.append(f"  {p['decl']}: Python number, or a 0-d NumPy {p['dtype']} array (written back)")
+                lines.append(f"  {p['decl']}: Python number, or a 0-d NumPy {p['dtype']} array (receives the result)")
         if self.result:
             lines.append(f"  returns: {self.result}")
         self.__doc__ = "\n".join(lines)

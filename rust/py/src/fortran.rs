@@ -66,9 +66,11 @@ fn intent_name(i: Intent) -> &'static str {
     }
 }
 
-/// `real(8), dimension(:,:), intent(inout) :: a`
+/// `real(8), intent(inout) :: a(:,:)`; explicit-shape bounds show as
+/// `d1, d2`, assumed size as `d1, *`.
 pub fn param_decl(p: &ProcParam) -> String {
     let mut parts = vec![];
+    let mut dims = String::new();
     match &p.kind {
         ParamKind::Scalar { ty, by_value } => {
             parts.push(fortran_type(ty));
@@ -78,16 +80,13 @@ pub fn param_decl(p: &ProcParam) -> String {
         }
         ParamKind::Array { elem, rank, shape } => {
             parts.push(fortran_type(elem));
-            let dims = match shape {
-                ArrayShape::Assumed => vec![":"; *rank as usize].join(","),
-                ArrayShape::Explicit => vec!["n"; *rank as usize].join(","),
-                ArrayShape::AssumedSize => {
-                    let mut d = vec!["n"; (*rank as usize).saturating_sub(1)];
-                    d.push("*");
-                    d.join(",")
-                }
+            let r = *rank as usize;
+            let d: Vec<String> = match shape {
+                ArrayShape::Assumed => vec![":".to_string(); r],
+                ArrayShape::Explicit => (1..=r).map(|k| format!("d{k}")).collect(),
+                ArrayShape::AssumedSize => (1..=r).map(|k| if k == r { "*".to_string() } else { format!("d{k}") }).collect(),
             };
-            parts.push(format!("dimension({dims})"));
+            dims = format!("({})", d.join(","));
         }
     }
     if p.intent != Intent::Unspecified {
@@ -96,7 +95,7 @@ pub fn param_decl(p: &ProcParam) -> String {
     if p.optional {
         parts.push("optional".into());
     }
-    format!("{} :: {}", parts.join(", "), p.name)
+    format!("{} :: {}{dims}", parts.join(", "), p.name)
 }
 
 /// `subroutine saxpy(n, a, x, y)` / `real(8) function norm(x)`
