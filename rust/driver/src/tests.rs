@@ -380,6 +380,7 @@ fn fortran_errors_point_at_the_fortran_file() {
 
 #[test]
 fn fortran_keys_depend_on_every_file_and_its_name() {
+    let _s = serial(); // a failed compilation counts too
     let o = Options::default();
     let f = |a: &str, b: &str| vec![("a.f90".to_string(), a.to_string()), ("b.f90".to_string(), b.to_string())];
     let k = cache::key_fortran(&f("x", "y"), &o, "multicore");
