@@ -285,8 +285,16 @@ impl Cx<'_> {
                     if a.assumed_size {
                         return Err(self.err(sp, format!("`{}` is assumed-size: name a section with an upper bound", n.text)));
                     }
-                    let lo = self.i64c(0, sp);
-                    let len = self.arr_size(&a, sp);
+                    let (lo, len) = if a.pointer {
+                        // A pointer's hull (it may point to a strided section).
+                        let v = self.whole_view(&a, sp);
+                        let (first, end) = v.hull.unwrap();
+                        let f2 = self.clone_expr(first);
+                        let len = self.bin(BinOp::Sub, end, f2, Type::I64, sp);
+                        (first, self.settle(len, sp))
+                    } else {
+                        (self.i64c(0, sp), self.arr_size(&a, sp))
+                    };
                     self.section_ref(&a, text.clone(), lo, len, sp)
                 }
                 Some(_) => Err(self.err(sp, format!("`{}` is not a variable", n.text))),

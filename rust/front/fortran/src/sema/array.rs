@@ -239,9 +239,86 @@ impl Cx<'_> {
 
     pub fn whole_view(&mut self, a: &ArrVar, sp: Span) -> View {
         let base = self.get(a.base, sp);
-        let exts = a.ext.iter().map(|x| self.get(*x, sp)).collect();
-        let strides = a.stride.iter().map(|x| self.get(*x, sp)).collect();
-        View { base, exts, strides, ty: a.ty.clone(), hull: None }
+        let exts: Vec<ExprId> = a.ext.iter().map(|x| self.get(*x, sp)).collect();
+        let strides: Vec<ExprId> = a.stride.iter().map(|x| self.get(*x, sp)).collect();
+        // A pointer may be strided: its hull is from its first element to
+        // its last (positive strides).
+        let hull = if a.pointer {
+            let mut end = self.i64c(1, sp);
+            for (x, s) in exts.iter().zip(&strides) {
+                let x = self.clone_expr(*x);
+                let one = self.i64c(1, sp);
+                let xm = self.bin(BinOp::Sub, x, one, Type::I64, sp);
+                let s = self.clone_expr(*s);
+                let t = self.bin(BinOp::Mul, xm, s, Type::I64, sp);
+                end = self.bin(BinOp::Add, end, t, Type::I64, sp);
+            }
+            let z = self.i64c(0, sp);
+            Some((z, end))
+        } else {
+            None
+        };
+        View { base, exts, strides, ty: a.ty.clone(), hull }
+    }
+
+    /// `p => target` for a pointer array or scalar.
+    pub fn pointer_assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, sp: Span) -> R<()> {
+        let is_null = matches!(&rhs.kind, E::Apply { base, args } if args.is_empty() && matches!(&base.kind, E::Name(n) if n.text == "null"));
+        if let E::Name(n) = &lhs.kind {
+            if let Some(Sym::Scalar(v)) = self.lookup(&n.text).cloned() {
+                let Loc::Deref(p) = v.loc else {
+                    return Err(self.err(lhs.span, format!("`{}` is not a pointer", n.text)));
+                };
+                let addr = if is_null {
+                    self.int(0, self.f.local(p).ty.clone(), sp)
+                } else {
+                    let (place, t) = self.place_of(rhs)?;
+                    if t != v.ty {
+                        return Err(self.err(rhs.span, format!("a {} pointer cannot point to {}", v.ty.name(), t.name())));
+                    }
+                    build::addr_of(&mut self.f, place, sp)
+                };
+                self.set(Loc::Local(p), addr, sp);
+                return Ok(());
+            }
+        }
+        let a = self.array_of(lhs)?;
+        if !a.pointer {
+            return Err(self.err(lhs.span, format!("`{}` is not a pointer", a.name)));
+        }
+        if is_null {
+            let null = self.int(0, self.loc_type(a.base), sp);
+            self.set(a.base, null, sp);
+            return Ok(());
+        }
+        self.materialise(rhs)?;
+        let whole = match &rhs.kind {
+            E::Name(_) | E::Component { .. } => Some(self.array_of(rhs)?),
+            _ => None,
+        };
+        let v = self.view_of(rhs)?.ok_or_else(|| self.err(rhs.span, "a pointer points to an array variable or a section"))?;
+        if v.exts.len() != a.rank() || v.ty != a.ty {
+            return Err(self.err(rhs.span, format!("a rank-{} {} pointer cannot point to this", a.rank(), a.ty.name())));
+        }
+        let base = self.settle(v.base, sp);
+        let exts: Vec<ExprId> = v.exts.iter().map(|&e| self.settle(e, sp)).collect();
+        let strides: Vec<ExprId> = v.strides.iter().map(|&e| self.settle(e, sp)).collect();
+        for d in 0..a.rank() {
+            // A whole array keeps its lower bounds, a section starts at 1.
+            let lb = match &whole {
+                Some(w) => self.get(w.lb[d], sp),
+                None => self.i64c(1, sp),
+            };
+            self.set(a.lb[d], lb, sp);
+            let e = self.clone_expr(exts[d]);
+            self.set(a.ext[d], e, sp);
+            let s = self.clone_expr(strides[d]);
+            self.set(a.stride[d], s, sp);
+        }
+        let t = self.loc_type(a.base);
+        let b = self.cast(base, t, sp);
+        self.set(a.base, b, sp);
+        Ok(())
     }
 
     /// A fresh contiguous array of `exts` (lower bounds 1) on the heap,
@@ -646,6 +723,10 @@ impl Cx<'_> {
             let z2 = self.i64c(0, sp);
             let m = self.mk(ExprKind::Cond(pos, e2, z2), Type::I64, sp);
             self.set(a.ext[d], m, sp);
+        }
+        if a.stride[0] != Loc::Const(1) {
+            let one = self.i64c(1, sp);
+            self.set(a.stride[0], one, sp);
         }
         for d in 1..a.rank() {
             let prev = self.get(a.stride[d - 1], sp);

@@ -560,8 +560,17 @@ impl Cx<'_> {
         let ir = ty.ir();
         match &e.dims {
             None => {
+                if e.pointer && !global && !ty.is_char() {
+                    // A pointer scalar: a local holding the target's address;
+                    // the variable is what it points to.
+                    let l = self.f.add_local(format!("{name}.ptr"), Type::ptr(ir), sp);
+                    let null = self.int(0, Type::ptr(ty.ir()), sp);
+                    self.emit(StmtKind::Decl(l, Some(null)), sp);
+                    self.define(name, Sym::Scalar(ScalarVar { ty, loc: Loc::Deref(l), char_len: None, present: None, span: sp }));
+                    return Ok(());
+                }
                 if e.allocatable || e.pointer {
-                    return Err(self.err(sp, format!("`{name}`: allocatable and pointer scalars are not supported")));
+                    return Err(self.err(sp, format!("`{name}`: allocatable scalars and module or character pointer scalars are not supported")));
                 }
                 let loc = if global {
                     let init = match &e.init {
@@ -606,7 +615,9 @@ impl Cx<'_> {
                         let base = g(self, "base", Type::ptr(ir.clone()));
                         let lb = (0..rank).map(|k| g(self, &format!("lb{k}"), Type::I64)).collect();
                         let ext = (0..rank).map(|k| g(self, &format!("n{k}"), Type::I64)).collect();
-                        let stride: Vec<Loc> = (0..rank).map(|k| if k == 0 { Loc::Const(1) } else { g(self, &format!("s{k}"), Type::I64) }).collect();
+                        // A pointer may point to a strided section: its first stride too.
+                        let stride: Vec<Loc> =
+                            (0..rank).map(|k| if k == 0 && !e.pointer { Loc::Const(1) } else { g(self, &format!("s{k}"), Type::I64) }).collect();
                         (base, lb, ext, stride)
                     } else {
                         let l = |cx: &mut Self, what: String, t: Type| {
@@ -618,7 +629,8 @@ impl Cx<'_> {
                         let base = l(self, name.to_string(), Type::ptr(ir.clone()));
                         let lb = (0..rank).map(|k| l(self, format!("{name}.lb{k}"), Type::I64)).collect();
                         let ext = (0..rank).map(|k| l(self, format!("{name}.n{k}"), Type::I64)).collect();
-                        let stride: Vec<Loc> = (0..rank).map(|k| if k == 0 { Loc::Const(1) } else { l(self, format!("{name}.s{k}"), Type::I64) }).collect();
+                        let stride: Vec<Loc> =
+                            (0..rank).map(|k| if k == 0 && !e.pointer { Loc::Const(1) } else { l(self, format!("{name}.s{k}"), Type::I64) }).collect();
                         (base, lb, ext, stride)
                     };
                     if !global && !e.pointer {

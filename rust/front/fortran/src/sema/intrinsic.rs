@@ -694,10 +694,44 @@ pub(crate) fn intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) ->
         }
         "allocated" | "associated" => {
             let x = a(0).ok_or_else(|| cx.err(sp, "needs an argument"))?;
-            let arr = cx.array_var(x)?;
-            let b = cx.get(arr.base, sp);
-            let null = cx.int(0, cx.loc_type(arr.base), sp);
-            let e = build::cmp(&mut cx.f, BinOp::Ne, b, null, sp);
+            // A pointer scalar: its address; an array: its base.
+            let (ptr, target) = match &x.kind {
+                ast::ExprKind::Name(n) if matches!(cx.lookup(&n.text), Some(Sym::Scalar(_))) => {
+                    let Some(Sym::Scalar(v)) = cx.lookup(&n.text).cloned() else { unreachable!() };
+                    let Loc::Deref(p) = v.loc else { return Err(cx.err(x.span, format!("`{}` is not a pointer", n.text))) };
+                    let pv = build::load_local(&mut cx.f, p, sp);
+                    let t = match a(1) {
+                        Some(t) => {
+                            let (place, _) = cx.place_of(t)?;
+                            Some(build::addr_of(&mut cx.f, place, sp))
+                        }
+                        None => None,
+                    };
+                    (pv, t)
+                }
+                _ => {
+                    let arr = cx.array_var(x)?;
+                    let b = cx.get(arr.base, sp);
+                    let t = match a(1) {
+                        Some(t) => {
+                            let v = cx.view_of(t)?.ok_or_else(|| cx.err(t.span, "an array target"))?;
+                            Some(cx.cast(v.base, cx.loc_type(arr.base), sp))
+                        }
+                        None => None,
+                    };
+                    (b, t)
+                }
+            };
+            let ptr = cx.settle(ptr, sp);
+            let null = cx.int(0, cx.ty(ptr), sp);
+            let p1 = cx.clone_expr(ptr);
+            let mut e = build::cmp(&mut cx.f, BinOp::Ne, p1, null, sp);
+            if let Some(t) = target {
+                let p2 = cx.clone_expr(ptr);
+                let t = cx.cast(t, cx.ty(p2), sp);
+                let same = build::cmp(&mut cx.f, BinOp::Eq, p2, t, sp);
+                e = cx.bin(BinOp::LogAnd, e, same, Type::I32, sp);
+            }
             Val { e, ty: FType::LOGICAL }
         }
         "present" => {

@@ -94,7 +94,7 @@ impl Cx<'_> {
         }
         match &s.kind {
             S::Assign { lhs, rhs } => self.assign(lhs, rhs, sp)?,
-            S::PointerAssign { .. } => return Err(self.err(sp, "pointer assignment is not supported yet")),
+            S::PointerAssign { lhs, rhs } => self.pointer_assign(lhs, rhs, sp)?,
             S::If { arms, else_body, .. } => {
                 let st = self.if_chain(arms, else_body.as_deref(), sp)?;
                 self.out.push(st);
@@ -165,6 +165,14 @@ impl Cx<'_> {
             S::Deallocate { objects, specs } => self.deallocate(objects, specs, sp)?,
             S::Nullify(objs) => {
                 for o in objs {
+                    if let ast::ExprKind::Name(n) = &o.kind {
+                        if let Some(Sym::Scalar(v)) = self.lookup(&n.text).cloned() {
+                            let Loc::Deref(p) = v.loc else { return Err(self.err(o.span, format!("`{}` is not a pointer", n.text))) };
+                            let null = self.int(0, self.f.local(p).ty.clone(), sp);
+                            self.set(Loc::Local(p), null, sp);
+                            continue;
+                        }
+                    }
                     let a = self.array_var(o)?;
                     if !a.pointer && !a.allocatable {
                         return Err(self.err(o.span, format!("`{}` is not a pointer", a.name)));
@@ -870,6 +878,11 @@ impl Cx<'_> {
                 cx.allocate_with(&a, &lbs, &exts, sp);
                 Ok(())
             })?;
+            if a.pointer {
+                // A pointer gets a new target whatever it pointed to.
+                self.out.extend(ok.stmts);
+                continue;
+            }
             self.emit(StmtKind::If(allocated, err, ok), sp);
         }
         if let Some((p, t)) = stat {
