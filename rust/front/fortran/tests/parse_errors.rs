@@ -152,3 +152,14 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let e = format!("{}1{}", "(".repeat(25), ")".repeat(25));
     parse_ok("t.f90", &format!("program p\nx = {}\nend\n", e));
 }
+
+#[test]
+fn deeply_nested_constructs_are_an_error_not_a_crash() {
+    for (open, close) in [("do i = 1, 2\n", "end do\n"), ("if (x) then\n", "end if\n"), ("!$acc data\n", "!$acc end data\n"), ("block\n", "end block\n")] {
+        let text = format!("program p\n{}{}end\n", open.repeat(3000), close.repeat(3000));
+        let (h, _) = parse_err("e.f90", &text);
+        assert!(h.contains("nested too deeply"), "{}", h);
+    }
+    let text = format!("program p\n{}{}end\n", "do i = 1, 2\n".repeat(25), "end do\n".repeat(25));
+    parse_ok("t.f90", &text);
+}

@@ -152,7 +152,8 @@ pub fn parse_file(_sm: &SourceMap, lines: Vec<LogicalLine>) -> Result<File, Diag
         (Some(a), Some(b)) => a.full_span().to(b.full_span()),
         _ => Span::DUMMY,
     };
-    let mut p = Structure { lines: out, pos: 0, end_label: None };
+    let marker = 0u8;
+    let mut p = Structure { lines: out, pos: 0, end_label: None, stack_base: &marker as *const u8 as usize };
     let mut units = Vec::new();
     while p.pos < p.lines.len() {
         units.push(p.unit().map_err(Diagnostics::from)?);
@@ -167,6 +168,9 @@ struct Structure {
     /// branch target: the caller places a labelled `continue` where a jump to
     /// it lands (after the construct; at the end of a do loop's or unit's body).
     end_label: Option<(u64, Span)>,
+    /// Address of a local of `parse_file`: the stack the recursive descent uses
+    /// is measured from it and bounded (deep nesting is a diagnostic, not a crash).
+    stack_base: usize,
 }
 
 fn labelled_continue(l: Option<(u64, Span)>) -> Option<Stmt> {
@@ -194,6 +198,11 @@ enum Ended {
 }
 
 impl Structure {
+    fn too_deep(&self) -> bool {
+        let marker = 0u8;
+        self.stack_base.abs_diff(&marker as *const u8 as usize) > cursor::STACK_BUDGET
+    }
+
     fn peek(&self) -> Option<&Line> {
         self.lines.get(self.pos)
     }
@@ -204,6 +213,13 @@ impl Structure {
 
     /// A program unit (or an internal/module procedure, or an interface body).
     fn unit(&mut self) -> SResult<ProgramUnit> {
+        if self.too_deep() {
+            return Err(Diagnostic::error(self.peek().map(|l| l.span).unwrap_or(Span::DUMMY), "program units nested too deeply"));
+        }
+        self.unit_inner()
+    }
+
+    fn unit_inner(&mut self) -> SResult<ProgramUnit> {
         let first = self.peek().unwrap().clone();
         let head = match &first.raw {
             Raw::UnitHead(h) => {
@@ -383,6 +399,14 @@ impl Structure {
     /// Statements until a line that ends the enclosing block (not consumed),
     /// or, inside a labelled do (`do_label`), through the statement with that label.
     fn stmts(&mut self, do_label: Option<u64>) -> SResult<(Vec<Stmt>, Ended)> {
+        if self.too_deep() {
+            let span = self.peek().map(|l| l.span).unwrap_or_else(|| self.eof_span());
+            return Err(Diagnostic::error(span, "constructs nested too deeply"));
+        }
+        self.stmts_inner(do_label)
+    }
+
+    fn stmts_inner(&mut self, do_label: Option<u64>) -> SResult<(Vec<Stmt>, Ended)> {
         let mut out = Vec::new();
         while let Some(l) = self.peek().cloned() {
             let stmt = match l.raw.clone() {
