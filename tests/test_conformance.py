@@ -275,9 +275,39 @@ def describe(res: RunResult) -> str:
     return f"{rc}\n--- stdout (tail) ---\n{res.stdout[-3000:]}\n--- stderr (tail) ---\n{res.stderr[-3000:]}"
 
 
+# Fortran programs that fail today because of a known gap or bug of the Fortran front end or its
+# runtime, each with its entry in the session's FBUGS list (owner: what fails). They run as usual
+# but are marked xfail(strict=False): a fix shows up as XPASS, and the entry should then go.
+# (State of main at 15:27 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
+FORTRAN_KNOWN_FAILURES = {
+    "fortran/004_comments_and_strings.f90": "flower: the index() intrinsic",
+    "fortran/031_pure_elemental.f90": "flower: an elemental subroutine called on arrays",
+    "fortran/041_pointer_target.f90": "flower: scalar pointers (integer, pointer :: px)",
+    "fortran/050_maxloc_minloc.f90": "flower: maxloc/minloc with dim= on a rank-2 array",
+    "fortran/058_character_intrinsics.f90": "flower: character(len=:), allocatable",
+    "fortran/079_character_variables.f90": "flower: character arrays and their element substrings",
+    "fortran/098_reduction_eqv_neqv.f90": "flower: reduction(.eqv.:)",
+    "fortran/186_pointer_in_clauses.f90": "flower: array pointer assignment (p => t)",
+    "fortran/195_interfaces_generics.f90": "flower: dummy procedures (a function passed as an argument)",
+    "fortran/201_attach_detach.f90": "flower: pointer assignment of a pointer component (o%p => a)",
+    "fortran/213_allocatable_reallocation.f90": "flower: allocatable assignment does not reallocate on a shape change",
+    "fortran/215_atomic_logical_division.f90": "flower: atomic update with .eqv.",
+    "fortran/216_output_edge_cases.f90": "flower/fdrive: an I/O implied-do leaves its variable at the last value, not last+1",
+    "fortran/errors/006_wrong_argument_count.f90": "flower: wrong argument count reported at the extra argument, not the callee",
+    "fortran/errors/011_seq_gang_conflict.f90": "flower/fparse: `loop seq gang` accepted",
+    "fortran/errors/013_assign_intent_in.f90": "flower: assignment to an intent(in) dummy accepted",
+    "fortran/errors/015_num_gangs_on_serial.f90": "flower/fparse: num_gangs on serial accepted",
+    "fortran/errors/016_duplicate_declaration.f90": "flower: a name declared twice accepted",
+    "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
+}
+
+
 @pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("prog", PROGRAMS, ids=[rel(p) for p in PROGRAMS])
-def test_program(prog: Path, device: str, batch):
+def test_program(prog: Path, device: str, batch, request):
+    known = FORTRAN_KNOWN_FAILURES.get(rel(prog))
+    if known:
+        request.applymarker(pytest.mark.xfail(reason=f"known Fortran front-end gap: {known}", strict=False))
     exp = parse_expectation(main_file(prog).read_text(errors="replace"))
     if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
         pytest.skip(f"observes separate device memory; {device} shares memory with the host")
@@ -422,6 +452,13 @@ def test_fortran_corpus_stdout_files_belong_to_programs():
         if owner is None:
             owner = next((f.with_suffix(x) for x in FORTRAN_SUFFIXES if f.with_suffix(x).is_file()), None)
         assert owner is not None and owner in F_PROGRAMS, f"{f.relative_to(CORPUS)} belongs to no program"
+
+
+def test_fortran_known_failures_name_programs():
+    names = {rel(p) for p in F_PROGRAMS}
+    for name, why in FORTRAN_KNOWN_FAILURES.items():
+        assert name in names, f"FORTRAN_KNOWN_FAILURES names {name}, which is not a Fortran program"
+        assert why.strip(), f"FORTRAN_KNOWN_FAILURES[{name!r}] needs the reason"
 
 
 def test_fortran_corpus_includes_exist():
