@@ -101,7 +101,11 @@ impl Cx<'_> {
                 C::Data { kind, readonly, zero, vars } => {
                     let mut refs = vec![];
                     for v in vars {
-                        refs.push(self.var_ref(v)?);
+                        if matches!(kind, DataClauseKind::Attach | DataClauseKind::Detach) {
+                            refs.push(self.pointer_ref(v)?);
+                        } else {
+                            refs.push(self.var_ref(v)?);
+                        }
                     }
                     c.data.push(DataClause { kind: *kind, readonly: *readonly, zero: *zero, vars: refs, span: sp });
                 }
@@ -362,6 +366,22 @@ impl Cx<'_> {
         })();
         self.elem = saved;
         r
+    }
+
+    /// An `attach`/`detach` item: the address of a pointer or allocatable
+    /// array's base pointer (`o%p`, `p`).
+    fn pointer_ref(&mut self, e: &ast::Expr) -> R<VarRef> {
+        let sp = e.span;
+        let a = self.array_of(e).map_err(|_| self.err(sp, "attach and detach name pointer or allocatable arrays"))?;
+        let (Loc::Local(_) | Loc::Global(_) | Loc::Place(_)) = a.base else {
+            return Err(self.err(sp, "attach and detach name pointer or allocatable arrays"));
+        };
+        let root = self.root_place(e)?;
+        let base = self.place(a.base, sp);
+        let p2 = self.place(a.base, sp);
+        let addr = build::addr_of(&mut self.f, p2, sp);
+        let bytes = self.i64c(8, sp);
+        Ok(VarRef { text: expr_text(e), root, base, addr, bytes, sections: vec![], elem_ty: Type::ptr(a.ty.ir()), deep: false, span: sp })
     }
 
     /// The place capturing an array: its base pointer variable, or the

@@ -132,6 +132,8 @@ pub(crate) struct Comp {
     pub dims: Option<Vec<(i64, i64)>>,
     pub rank: usize,
     pub allocatable: bool,
+    /// A pointer component: its first stride is a field too.
+    pub pointer: bool,
     /// Default initial value of a scalar component.
     pub init: Option<super::consts::ConstVal>,
 }

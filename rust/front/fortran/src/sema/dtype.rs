@@ -29,6 +29,7 @@ impl Cx<'_> {
                 _ => self.resolve_type(&td.ty, None)?,
             };
             let allocatable = td.attrs.iter().any(|a| matches!(a, Attr::Allocatable | Attr::Pointer));
+            let pointer = td.attrs.iter().any(|a| matches!(a, Attr::Pointer));
             let attr_dims = td.attrs.iter().find_map(|a| if let Attr::Dimension(d) = a { Some(d.clone()) } else { None });
             for e in &td.entities {
                 let ty = match &e.char_len {
@@ -50,7 +51,7 @@ impl Cx<'_> {
                             return Err(self.err(e.span, "allocatable and pointer scalar components are not supported"));
                         }
                         fields.push((e.name.text.clone(), ty.ir()));
-                        comps.push(Comp { name: e.name.text.clone(), ty: ty.clone(), field, dims: None, rank: 0, allocatable: false, init });
+                        comps.push(Comp { name: e.name.text.clone(), ty: ty.clone(), field, dims: None, rank: 0, allocatable: false, pointer: false, init });
                     }
                     Some(ds) => {
                         let rank = ds.len();
@@ -62,10 +63,10 @@ impl Cx<'_> {
                             for k in 0..rank {
                                 fields.push((format!("{}.n{k}", e.name.text), Type::I64));
                             }
-                            for k in 1..rank {
+                            for k in (if pointer { 0 } else { 1 })..rank {
                                 fields.push((format!("{}.s{k}", e.name.text), Type::I64));
                             }
-                            comps.push(Comp { name: e.name.text.clone(), ty: ty.clone(), field, dims: None, rank, allocatable: true, init: None });
+                            comps.push(Comp { name: e.name.text.clone(), ty: ty.clone(), field, dims: None, rank, allocatable: !pointer, pointer, init: None });
                         } else {
                             let mut fixed = vec![];
                             for d in &ds {
@@ -85,7 +86,16 @@ impl Cx<'_> {
                             }
                             let n: i64 = fixed.iter().map(|x| x.1).product();
                             fields.push((e.name.text.clone(), Type::Array(Box::new(ty.ir()), Some(n.max(1) as u64))));
-                            comps.push(Comp { name: e.name.text.clone(), ty: ty.clone(), field, dims: Some(fixed), rank, allocatable: false, init });
+                            comps.push(Comp {
+                                name: e.name.text.clone(),
+                                ty: ty.clone(),
+                                field,
+                                dims: Some(fixed),
+                                rank,
+                                allocatable: false,
+                                pointer: false,
+                                init,
+                            });
                         }
                     }
                 }
@@ -204,8 +214,13 @@ impl Cx<'_> {
                 let base = Loc::Place(member(self, c.field));
                 let lb = (0..r).map(|k| Loc::Place(member(self, c.field + 1 + k))).collect();
                 let ext = (0..r).map(|k| Loc::Place(member(self, c.field + 1 + r + k))).collect();
-                let mut stride = vec![Loc::Const(1)];
-                stride.extend((1..r).map(|k| Loc::Place(member(self, c.field + 2 * r + k))));
+                let stride = if c.pointer {
+                    (0..r).map(|k| Loc::Place(member(self, c.field + 1 + 2 * r + k))).collect()
+                } else {
+                    let mut s = vec![Loc::Const(1)];
+                    s.extend((1..r).map(|k| Loc::Place(member(self, c.field + 2 * r + k))));
+                    s
+                };
                 (base, lb, ext, stride)
             }
         };
@@ -217,7 +232,7 @@ impl Cx<'_> {
             ext,
             stride,
             allocatable: c.allocatable,
-            pointer: false,
+            pointer: c.pointer,
             assumed_size: false,
             present: None,
             span: sp,
