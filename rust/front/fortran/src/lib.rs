@@ -112,7 +112,7 @@ pub fn form_of(name: &str) -> SourceForm {
 /// Whether a file name implies preprocessing (upper-case Fortran extensions).
 pub fn preprocess_by_name(name: &str) -> bool {
     let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    matches!(ext, "F" | "F90" | "F95" | "F03" | "F08" | "FOR" | "FTN" | "fpp" | "FPP")
+    matches!(ext, "F" | "F90" | "F95" | "F03" | "F08" | "F18" | "F77" | "FOR" | "FTN" | "fpp" | "FPP")
 }
 
 /// Read, preprocess (where asked) and parse one file into its AST. `text` is

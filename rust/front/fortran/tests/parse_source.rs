@@ -165,3 +165,22 @@ fn line_and_file_macros_and_column_six_zero() {
     let f = parse_ok("t.f", "      PROGRAM T\n      S = 0\n     0S = S + 5\n      END\n");
     assert_eq!(outline(&f.units[0].body), "s = 0; s = (+ s 5)");
 }
+
+#[test]
+fn extensions_choose_form_and_preprocessing() {
+    use accjit_front_fortran::{form_of, preprocess_by_name};
+    for (name, form, pp) in [
+        ("a.f90", SourceForm::Free, false),
+        ("a.F90", SourceForm::Free, true),
+        ("a.f", SourceForm::Fixed, false),
+        ("a.F", SourceForm::Fixed, true),
+        ("a.for", SourceForm::Fixed, false),
+        ("a.FOR", SourceForm::Fixed, true),
+        ("a.f77", SourceForm::Fixed, false),
+        ("a.F18", SourceForm::Free, true),
+        ("a.f08", SourceForm::Free, false),
+        ("dir.x/a.fpp", SourceForm::Free, true),
+    ] {
+        assert_eq!((form_of(name), preprocess_by_name(name)), (form, pp), "{}", name);
+    }
+}
