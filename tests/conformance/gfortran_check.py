@@ -6,7 +6,7 @@
 Covers fortran/*.{f90,F90,f,F}, fortran/errors/ and the multi-file folders of
 fortran/multi/. Each program is compiled with `gfortran -fopenacc -O1`, with `-cpp`
 for .F90/.F and `-nocpp` for .f90/.f (accjit preprocesses by extension too, so a
-`#ifdef` in a .f90 file is a mistake gfortran must show), `-ffixed-form` for .f/.F,
+`#ifdef` in a .f90 file is a mistake gfortran must show), `-ffixed-form -Wline-truncation` for .f/.F,
 `-DACCJIT_GFORTRAN_VALIDATION` for the preprocessed ones (a few presence checks
 differ on gfortran's shared-memory host fallback, which reports every address present),
 `-I` the program's folder (INCLUDE and #include files sit beside the program), and
@@ -104,7 +104,8 @@ def flags_for(path):
     # cannot make (it reports every address present); accjit keeps a present table everywhere
     f = ["-cpp", "-DACCJIT_GFORTRAN_VALIDATION"] if path.endswith((".F90", ".F")) else ["-nocpp"]
     if path.endswith((".f", ".F")):
-        f.append("-ffixed-form")
+        # text past column 72 is silently dropped in fixed form: make that a visible warning
+        f += ["-ffixed-form", "-Wline-truncation"]
     return f
 
 
@@ -157,7 +158,7 @@ def build(prog, work, exe, extra, acc_flags):
     tag = os.path.basename(exe)
     for i, f in enumerate(ordered_files(prog)):
         obj = os.path.join(work, f"{tag}.{i}.o")
-        cmd = ["gfortran", *acc_flags, "-O1", "-I", os.path.dirname(f), "-J", work, *extra, *flags_for(f),
+        cmd = ["gfortran", *acc_flags, "-O1", "-I", os.path.dirname(f), "-J", work, *flags_for(f), *extra,
                "-c", f, "-o", obj]
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
         objs.append(obj)

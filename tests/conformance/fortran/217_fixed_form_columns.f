@@ -1,6 +1,8 @@
 ! Fixed-form columns: text after column 72 is ignored (old sequence numbers in 73-80 and a
 ! `+1` there that must not count), a 0 in column 6 starts a new line (not a continuation), an
-! inline ! comment, a blank line, and labelled CONTINUEs ending nested DOs.
+! inline ! comment, a blank line, and labelled CONTINUEs ending nested DOs. The truncation is the
+! test, so gfortran_check's truncation warning is off here:
+! gfortran-flags: -Wno-line-truncation
       PROGRAM COLS
       IMPLICIT NONE
       INTEGER K, I, J, S, NFAIL
