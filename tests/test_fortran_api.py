@@ -457,3 +457,14 @@ def test_logical_complex_explicit_shape_assumed_size_and_integer8():
     with pytest.raises(TypeError, match=r"anyset\(\): argument 'l'.*got a bool array; pass l.astype\(np.int32\)"):
         k.anyset(np.array([True]))
     assert "real, intent(out) :: a(d1,d2): Fortran-ordered NumPy float32 array" in k.fill2.__doc__
+
+
+@needs_sema
+def test_a_bad_read_without_iostat_ends_as_gfortran(tmp_path):
+    p = tmp_path / "rd.f90"
+    p.write_text("program rd\n  integer :: n\n  print *, 'reading'\n  read(*, *) n\n  print *, n\nend program\n")
+    r = run_cli(p, input="abc\n")
+    assert (r.returncode, r.stdout) == (2, " reading\n")
+    assert r.stderr.startswith(f"At line 4 of file {p} (unit = 5, file = 'stdin')\nFortran runtime error: Bad integer for item 1 in list input\n"), r.stderr
+    r = run_cli(p, input="")
+    assert r.returncode == 2 and "Fortran runtime error: End of file" in r.stderr

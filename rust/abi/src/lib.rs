@@ -149,6 +149,10 @@ pub const FORTRAN_ENTRY_POINTS: &[EntryPoint] = &[
     // integer code (msg null), a message (msg, msg_len), or neither (msg
     // null, msg_len -1: `stop` exits 0 silently); never returns.
     entry(F_STOP, &[I64, I64, I64, Ptr, I64], Void),
+    // msg, msg_len, loc: a run-time error of the Fortran program (an
+    // allocate of an allocated array...): gfortran's `At line N of file F` /
+    // `Fortran runtime error: msg` on stderr, exit status 2; never returns.
+    entry(F_RUNTIME_ERROR, &[Ptr, I64, CStr], Void),
     // p (n reals of kind_bytes), n, kind_bytes: uniform in [0, 1)
     entry(F_RANDOM_NUMBER, &[Ptr, I64, I64], Void),
     // size_out (null or an i32), put (null or put_n i32s), put_n, get (null or get_n i32s), get_n
@@ -179,6 +183,7 @@ pub const F_READ_END: &str = "__accjit_f_read_end";
 pub const F_IO_NONADVANCING: &str = "__accjit_f_io_nonadvancing";
 pub const F_IO_IOSTAT: &str = "__accjit_f_io_iostat";
 pub const F_STOP: &str = "__accjit_f_stop";
+pub const F_RUNTIME_ERROR: &str = "__accjit_f_runtime_error";
 pub const F_RANDOM_NUMBER: &str = "__accjit_f_random_number";
 pub const F_RANDOM_SEED: &str = "__accjit_f_random_seed";
 pub const F_CPU_TIME: &str = "__accjit_f_cpu_time";

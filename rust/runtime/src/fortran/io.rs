@@ -884,13 +884,11 @@ fn end() -> i64 {
     let msg = st.msg.take();
     if code != 0 && !st.wants_iostat {
         crate::hosted::flush_c_stdio();
-        let (file, line) = match st.loc.rsplit_once(':') {
-            Some((f, l)) if l.parse::<u64>().is_ok() => (f.to_string(), l.to_string()),
-            _ => (st.loc.clone(), "?".to_string()),
-        };
+        // gfortran names the unit after the line: `At line 3 of file f.f90 (unit = 5, ...)`
         let unit = st.unit_desc();
-        let sep = if unit.is_empty() { "" } else { " " };
-        eprintln!("At line {line} of file {file}{sep}{unit}\nFortran runtime error: {}\n\nError termination.", msg.unwrap_or_default());
+        let text = super::stop::runtime_error_text(&msg.unwrap_or_default(), &st.loc);
+        let text = if unit.is_empty() { text } else { text.replacen('\n', &format!(" {unit}\n"), 1) };
+        eprintln!("{text}");
         super::stop::exit_program(2);
     }
     code

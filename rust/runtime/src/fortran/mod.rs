@@ -6,7 +6,7 @@
 //!   and formatted, external units and internal files, `iostat`), with
 //!   `format.rs` (format specifications and their walk) and `edit.rs` (the
 //!   text of each edit descriptor, byte for byte as gfortran).
-//! - `stop.rs`: `stop` / `error stop`.
+//! - `stop.rs`: `stop` / `error stop`, run-time errors the program detects.
 //! - `intrinsics.rs`: `random_number`, `random_seed`, `cpu_time`, `system_clock`.
 
 pub mod edit;
@@ -40,6 +40,7 @@ pub fn symbols() -> Vec<(String, usize)> {
         io::__accjit_f_io_nonadvancing,
         io::__accjit_f_io_iostat,
         stop::__accjit_f_stop,
+        stop::__accjit_f_runtime_error,
         intrinsics::__accjit_f_random_number,
         intrinsics::__accjit_f_random_seed,
         intrinsics::__accjit_f_cpu_time,
