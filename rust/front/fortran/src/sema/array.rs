@@ -383,7 +383,12 @@ impl Cx<'_> {
             }
             E::Apply { base, args } => {
                 let E::Name(n) = &base.kind else { return Ok(()) };
-                if let Some(Sym::Proc(key)) = self.lookup(&n.text).cloned() {
+                let specific = match self.lookup(&n.text).cloned() {
+                    Some(Sym::Proc(key)) => Some(key),
+                    Some(Sym::Generic(keys)) => Some(self.resolve_generic(&n.text, &keys, args, e.span)?),
+                    _ => None,
+                };
+                if let Some(key) = specific {
                     if self.sh.procs.get(&key).is_some_and(|p| p.result_rank > 0) {
                         let a = self.call_array_function(&key, args, e.span)?;
                         self.materialised.insert(key_of(e), a);

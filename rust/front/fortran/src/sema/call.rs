@@ -19,6 +19,9 @@ use std::collections::HashMap;
 
 /// The IR parameter types of one dummy.
 pub(crate) fn dummy_params(d: &DummySig) -> Vec<Type> {
+    if let Some(p) = &d.proc {
+        return vec![Type::ptr(Type::Func(Box::new(proc_func_sig(p))))];
+    }
     let elem = d.ty.ir();
     if d.rank == 0 {
         if d.ty.is_char() {
@@ -38,6 +41,16 @@ pub(crate) fn dummy_params(d: &DummySig) -> Vec<Type> {
         v.extend((1..d.rank).map(|_| Type::I64));
     }
     v
+}
+
+/// The IR signature of a procedure with these characteristics.
+pub(crate) fn proc_func_sig(p: &ProcSig) -> FuncSig {
+    let mut params: Vec<Type> = p.dummies.iter().flat_map(dummy_params).collect();
+    if let (Some(t), true) = (&p.result, p.result_rank > 0) {
+        params.extend(dummy_params(&result_dummy(t, p.result_rank)));
+    }
+    let ret = p.result.as_ref().filter(|_| p.result_rank == 0).map(|t| t.ir()).unwrap_or(Type::Void);
+    FuncSig { params, ret, variadic: false }
 }
 
 /// The parts of a host variable passed to an internal procedure: each
@@ -76,8 +89,31 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
             return Err(cx.err(a.span, "alternate returns are not supported"));
         }
         let e = ents.get(&a.text).cloned().unwrap_or_else(|| super::decl::EntInfo { name: a.text.clone(), span: a.span, ..Default::default() });
+        // A dummy procedure: declared by an interface body (or `external`
+        // with a type: a function of that type and unknown arguments).
+        let body = u.decls.iter().find_map(|d| match &d.kind {
+            ast::DeclKind::Interface(ib) if ib.generic.is_none() => ib.bodies.iter().find(|b| b.name.as_ref().is_some_and(|n| n.text == a.text)),
+            _ => None,
+        });
+        if let Some(b) = body {
+            let (ds, r, rr) = signature(cx.sh, b, scope, &format!("{key}.{}", a.text))?;
+            let ps =
+                ProcSig { func: FuncId(0), name: a.text.clone(), dummies: ds, result: r, result_rank: rr, host_args: vec![], elemental: false, span: a.span };
+            dummies.push(DummySig {
+                name: a.text.clone(),
+                ty: FType::INT,
+                rank: 0,
+                shape: ArrayShape::Explicit,
+                by_value: true,
+                optional: e.optional,
+                intent: Intent::In,
+                allocatable: false,
+                proc: Some(Box::new(ps)),
+            });
+            continue;
+        }
         if e.external {
-            return Err(cx.err(a.span, format!("dummy procedure `{}` is not supported", a.text)));
+            return Err(cx.err(a.span, format!("dummy procedure `{}` needs an interface block describing its arguments", a.text)));
         }
         let ty = cx.entity_type(&e)?;
         let (rank, shape) = match &e.dims {
@@ -105,6 +141,7 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
             optional: e.optional,
             intent: e.intent.unwrap_or(Intent::Unspecified),
             allocatable: e.allocatable || e.pointer,
+            proc: None,
         });
     }
     let mut result_rank = 0;
@@ -133,7 +170,17 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
 
 /// The hidden dummy carrying an array-valued function's result.
 fn result_dummy(t: &FType, rank: usize) -> DummySig {
-    DummySig { name: String::new(), ty: t.clone(), rank, shape: ArrayShape::Assumed, by_value: false, optional: false, intent: Intent::Out, allocatable: true }
+    DummySig {
+        name: String::new(),
+        ty: t.clone(),
+        rank,
+        shape: ArrayShape::Assumed,
+        by_value: false,
+        optional: false,
+        intent: Intent::Out,
+        allocatable: true,
+        proc: None,
+    }
 }
 
 /// Declare a procedure: its signature, IR function (body filled by
@@ -167,7 +214,7 @@ pub(crate) fn declare_proc(
     let f = Function::new(key, FuncSig { params, ret: ret.clone(), variadic: false }, linkage, u.span);
     sh.m.functions.push(f);
     let func = FuncId(sh.m.functions.len() as u32 - 1);
-    if host.is_none() && result_rank == 0 && !dummies.iter().any(|d| d.ty.is_char() || d.allocatable) {
+    if host.is_none() && result_rank == 0 && !dummies.iter().any(|d| d.ty.is_char() || d.allocatable || d.proc.is_some()) {
         sh.interfaces.push(ProcInterface {
             name: name.to_string(),
             symbol: key.to_string(),
@@ -296,6 +343,16 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
             cx.variables(&order2, &ents2, mode, save_all)?;
             cx.data_stmts(&u.decls)?;
             cx.spec_directives(&u.decls, &super::unit_name(u))?;
+            let mut local = cx.scopes.last().unwrap().clone();
+            for (k, v) in cx.scopes[0].clone() {
+                local.entry(k).or_insert(v);
+            }
+            super::decl::generics_into(cx.sh, &u.decls, &mut local)?;
+            for (k, v) in local {
+                if matches!(v, Sym::Generic(_)) {
+                    cx.define(&k, v);
+                }
+            }
             let internals = cx.declare_internals(u)?;
             cx.body(&u.body)?;
             cx.finish_body(u.span);
@@ -358,6 +415,16 @@ pub(crate) fn define_program(sh: &mut Shared, u: &ast::ProgramUnit) -> Result<()
             cx.variables(&order, &ents, SpecMode::Body, save_all)?;
             cx.data_stmts(&u.decls)?;
             cx.spec_directives(&u.decls, &super::unit_name(u))?;
+            let mut local = cx.scopes.last().unwrap().clone();
+            for (k, v) in cx.scopes[0].clone() {
+                local.entry(k).or_insert(v);
+            }
+            super::decl::generics_into(cx.sh, &u.decls, &mut local)?;
+            for (k, v) in local {
+                if matches!(v, Sym::Generic(_)) {
+                    cx.define(&k, v);
+                }
+            }
             let internals = cx.declare_internals(u)?;
             cx.body(&u.body)?;
             cx.finish_body(u.span);
@@ -389,6 +456,10 @@ impl Cx<'_> {
     fn bind_dummy(&mut self, d: &DummySig, ps: &[LocalId], e: &super::decl::EntInfo) -> R<()> {
         let sp = e.span;
         let name = d.name.as_str();
+        if let Some(p) = &d.proc {
+            self.define(name, Sym::ProcDummy(ps[0], p.clone()));
+            return Ok(());
+        }
         if d.rank == 0 {
             if d.ty.is_char() {
                 let len = match d.ty {
@@ -737,6 +808,10 @@ impl Cx<'_> {
             let ArgValue::Expr(x) = &a.value else {
                 return Err(self.err(a.span, "not an argument"));
             };
+            if d.proc.is_some() {
+                out.push(self.proc_arg(d, x)?);
+                continue;
+            }
             if d.rank == 0 {
                 self.scalar_arg(d, x, &mut out)?;
             } else {
@@ -814,6 +889,94 @@ impl Cx<'_> {
         let pl = build::local(&mut self.f, t, sp);
         out.push(build::addr_of(&mut self.f, pl, sp));
         Ok(())
+    }
+
+    /// A procedure passed as an actual argument: its address.
+    fn proc_arg(&mut self, d: &DummySig, x: &ast::Expr) -> R<ExprId> {
+        let sp = x.span;
+        let ast::ExprKind::Name(n) = &x.kind else {
+            return Err(self.err(sp, format!("argument `{}` is a procedure: pass a procedure name", d.name)));
+        };
+        let fty = dummy_params(d).remove(0);
+        match self.lookup(&n.text).cloned() {
+            Some(Sym::ProcDummy(l, _)) => return Ok(build::load_local(&mut self.f, l, sp)),
+            Some(Sym::Proc(k)) => {
+                let f = self.sh.procs[&k].func;
+                return Ok(self.mk(ExprKind::FuncAddr(accjit_ir::Callee::Func(f)), fty, sp));
+            }
+            _ => {}
+        }
+        match self.sh.procs.get(&n.text) {
+            Some(p) => {
+                let f = p.func;
+                Ok(self.mk(ExprKind::FuncAddr(accjit_ir::Callee::Func(f)), fty, sp))
+            }
+            None => Err(self.err(sp, format!("`{}` is not a procedure defined in the files compiled", n.text))),
+        }
+    }
+
+    /// A call through a dummy procedure.
+    pub fn call_dummy_proc(&mut self, l: LocalId, sig: &ProcSig, args: &[ast::Arg], sp: Span) -> R<Option<super::expr::Val>> {
+        if sig.result_rank > 0 {
+            return Err(self.err(sp, "array-valued dummy functions are not supported"));
+        }
+        let (ir_args, post) = self.call_args(sig, args, vec![], sp)?;
+        let fp = build::load_local(&mut self.f, l, sp);
+        let ret = sig.result.as_ref().map(|t| t.ir()).unwrap_or(Type::Void);
+        let e = self.mk(ExprKind::CallIndirect(fp, ir_args), ret, sp);
+        match &sig.result {
+            Some(t) => {
+                let r = self.temp("dres", e, sp);
+                self.out.extend(post);
+                let v = build::load_local(&mut self.f, r, sp);
+                Ok(Some(super::expr::Val { e: v, ty: t.clone() }))
+            }
+            None => {
+                self.emit_expr(e, sp);
+                self.out.extend(post);
+                Ok(None)
+            }
+        }
+    }
+
+    /// The specific procedure of generic `keys` that `args` select (by
+    /// the types and ranks of the actual arguments).
+    pub fn resolve_generic(&mut self, name: &str, keys: &[String], args: &[ast::Arg], sp: Span) -> R<String> {
+        'cands: for k in keys {
+            let Some(sig) = self.sh.procs.get(k).cloned() else { continue };
+            if args.len() > sig.dummies.len() {
+                continue;
+            }
+            for (i, a) in args.iter().enumerate() {
+                let d = match &a.keyword {
+                    Some(kw) => match sig.dummies.iter().find(|d| d.name == kw.text) {
+                        Some(d) => d,
+                        None => continue 'cands,
+                    },
+                    None => &sig.dummies[i],
+                };
+                let ArgValue::Expr(x) = &a.value else { continue 'cands };
+                if d.proc.is_some() {
+                    continue;
+                }
+                let rank = self.rank_of(x);
+                let t = self.type_of_expr(x);
+                let rank_ok = rank == d.rank || (sig.elemental && d.rank == 0);
+                if !rank_ok || t.as_ref() != Some(&d.ty) {
+                    continue 'cands;
+                }
+            }
+            if sig
+                .dummies
+                .iter()
+                .enumerate()
+                .any(|(i, d)| !d.optional && i >= args.len() && !args.iter().any(|a| a.keyword.as_ref().is_some_and(|kw| kw.text == d.name)))
+            {
+                continue;
+            }
+            return Ok(k.clone());
+        }
+        Err(self.err(sp, format!("no specific procedure of generic `{name}` matches these arguments")))
     }
 
     /// Is `x` a variable (not a constant, not a function call)?

@@ -118,6 +118,11 @@ pub(crate) enum Sym {
     Builtin(String),
     /// A derived type, by its index in `Shared::dtypes`.
     Type(usize),
+    /// A generic name: its specific procedures' keys.
+    Generic(Vec<String>),
+    /// A dummy procedure: the parameter holding its address, and its
+    /// characteristics.
+    ProcDummy(LocalId, Box<ProcSig>),
 }
 
 /// A component of a derived type.
@@ -158,6 +163,9 @@ pub(crate) struct DummySig {
     /// Declared `allocatable`/`pointer`: passed by reference to the
     /// caller's base pointer and bounds (the callee may allocate it).
     pub allocatable: bool,
+    /// A dummy procedure: its characteristics (the IR parameter is a
+    /// function pointer).
+    pub proc: Option<Box<ProcSig>>,
 }
 
 /// A host variable an internal procedure uses: passed by reference after

@@ -872,6 +872,7 @@ pub(crate) fn compile_module(sh: &mut Shared, u: &ast::ProgramUnit) -> Result<()
         let key = format!("{name}__{pname}");
         scope.insert(pname.clone(), Sym::Proc(key.clone()));
     }
+    generics_into(sh, &u.decls, &mut scope)?;
     for c in &u.contains {
         let pname = super::unit_name(c);
         let key = format!("{name}__{pname}");
@@ -885,5 +886,31 @@ pub(crate) fn compile_module(sh: &mut Shared, u: &ast::ProgramUnit) -> Result<()
     }
     let _ = ArrayShape::Assumed;
     let _: Option<&ProcSig> = None;
+    Ok(())
+}
+
+/// Generic interfaces (`interface name; module procedure a, b; end
+/// interface`) of a specification part into `scope`.
+pub(crate) fn generics_into(sh: &Shared, decls: &[ast::Decl], scope: &mut HashMap<String, Sym>) -> R<()> {
+    for d in decls {
+        let DeclKind::Interface(ib) = &d.kind else { continue };
+        let Some(g) = &ib.generic else { continue };
+        let ast::GenericSpec::Name(gname) = g else {
+            return Err(Diagnostic::error(ib.span, "operator and assignment interfaces are not supported"));
+        };
+        let mut keys = vec![];
+        let names = ib.procedures.iter().cloned().chain(ib.bodies.iter().filter_map(|b| b.name.clone()));
+        for n in names {
+            let key = match scope.get(&n.text) {
+                Some(Sym::Proc(k)) => k.clone(),
+                _ if sh.procs.contains_key(&n.text) => n.text.clone(),
+                _ => {
+                    return Err(Diagnostic::error(n.span, format!("`{}` in generic `{}` is not a procedure defined in the files compiled", n.text, gname.text)))
+                }
+            };
+            keys.push(key);
+        }
+        scope.insert(gname.text.clone(), Sym::Generic(keys));
+    }
     Ok(())
 }

@@ -326,6 +326,7 @@ impl Cx<'_> {
             Sym::External(_) => Err(self.err(sp, format!("`{}` is a procedure; call it with arguments `{}()`", n.text, n.text))),
             Sym::Builtin(b) => super::builtin::builtin_value(self, &b, sp),
             Sym::Type(_) => Err(self.err(sp, format!("`{}` is a type", n.text))),
+            Sym::Generic(_) | Sym::ProcDummy(..) => Err(self.err(sp, format!("`{}` is a procedure; call it with arguments `{}()`", n.text, n.text))),
         }
     }
 
@@ -394,6 +395,14 @@ impl Cx<'_> {
             }
             Some(Sym::Builtin(b)) => super::builtin::builtin_call(self, &b, args, sp),
             Some(Sym::Type(i)) => self.struct_ctor(i, args, sp),
+            Some(Sym::Generic(keys)) => {
+                let k = self.resolve_generic(&n.text, &keys, args, sp)?;
+                self.call_function(&k, args, sp)
+            }
+            Some(Sym::ProcDummy(l, sig)) => match self.call_dummy_proc(l, &sig, args, sp)? {
+                Some(v) => Ok(v),
+                None => Err(self.err(sp, format!("`{}` is a subroutine; call it with `call {}(...)`", n.text, n.text))),
+            },
             // A recursive reference to the function being compiled.
             Some(Sym::Scalar(_)) if self.is_own_name(&n.text) => {
                 let key = self.unit_name.clone();
@@ -553,6 +562,11 @@ impl Cx<'_> {
                     Some(Sym::Array(a)) => Some(a.ty),
                     Some(Sym::ConstArr { ty, .. }) => Some(ty),
                     Some(Sym::Type(i)) => Some(FType::Derived(i, self.sh.m.structs[i].size)),
+                    Some(Sym::ProcDummy(_, sig)) => sig.result.clone(),
+                    Some(Sym::Generic(keys)) => {
+                        let k = self.resolve_generic(&n.text, &keys, args, n.span).ok()?;
+                        self.sh.procs.get(&k).and_then(|p| p.result.clone())
+                    }
                     Some(Sym::Proc(k)) => self.sh.procs.get(&k).and_then(|p| p.result.clone()),
                     None => super::intrinsic::intrinsic_type(self, &n.text, args),
                     _ => None,
@@ -637,6 +651,25 @@ impl Cx<'_> {
                 match self.lookup(&n.text) {
                     Some(Sym::Array(_)) | Some(Sym::ConstArr { .. }) => args.iter().filter(|a| matches!(a.value, ArgValue::Range { .. })).count(),
                     Some(Sym::Proc(k)) if self.sh.procs.get(k).is_some_and(|p| p.result_rank > 0) => self.sh.procs[k].result_rank,
+                    // A generic: the specific whose dummies' ranks match the arguments'.
+                    Some(Sym::Generic(keys)) => keys
+                        .iter()
+                        .filter_map(|k| self.sh.procs.get(k))
+                        .find(|p| {
+                            args.len() <= p.dummies.len()
+                                && args.iter().zip(&p.dummies).all(|(a, d)| match &a.value {
+                                    ArgValue::Expr(x) => self.rank_of(x) == d.rank || (p.elemental && d.rank == 0),
+                                    _ => false,
+                                })
+                        })
+                        .map(|p| {
+                            if p.elemental {
+                                args.iter().map(|a| if let ArgValue::Expr(x) = &a.value { self.rank_of(x) } else { 0 }).max().unwrap_or(0)
+                            } else {
+                                p.result_rank
+                            }
+                        })
+                        .unwrap_or(0),
                     // An elemental function applied to arrays.
                     Some(Sym::Proc(k)) if self.sh.procs.get(k).map(|p| p.elemental).unwrap_or(false) => {
                         args.iter().map(|a| if let ArgValue::Expr(x) = &a.value { self.rank_of(x) } else { 0 }).max().unwrap_or(0)

@@ -768,6 +768,14 @@ impl Cx<'_> {
         match self.lookup(&n.text).cloned() {
             Some(Sym::Proc(key)) => return self.call_subroutine(&key, args, sp),
             Some(Sym::Builtin(b)) => return super::builtin::builtin_call_stmt(self, &b, args, sp),
+            Some(Sym::Generic(keys)) => {
+                let k = self.resolve_generic(&n.text, &keys, args, sp)?;
+                return self.call_subroutine(&k, args, sp);
+            }
+            Some(Sym::ProcDummy(l, sig)) => {
+                self.call_dummy_proc(l, &sig, args, sp)?;
+                return Ok(());
+            }
             Some(Sym::External(_)) | None => {}
             Some(_) => return Err(self.err(n.span, format!("`{}` is not a subroutine", n.text))),
         }
