@@ -296,6 +296,8 @@ FORTRAN_KNOWN_FAILURES = {
     "fortran/226_legacy_features.f": "flower: statement functions",
     "fortran/227_common_blocks.f": "flower: COMMON blocks (outside issue 11's language list)",
     "fortran/228_specific_intrinsic_names.f": "flower: FORTRAN 77 specific intrinsic names (DATAN2, DMOD, AMOD, DNINT, ...)",
+    "fortran/errors/024_directive_in_pure.f90": "flower/fparse: an OpenACC compute directive in a pure procedure accepted",
+    "fortran/errors/028_declare_after_executable.f90": "flower/fparse: declare after an executable statement accepted",
     "fortran/errors/006_wrong_argument_count.f90": "flower: wrong argument count reported at the extra argument, not the callee",
     "fortran/errors/011_seq_gang_conflict.f90": "flower/fparse: `loop seq gang` accepted",
     "fortran/errors/013_assign_intent_in.f90": "flower: assignment to an intent(in) dummy accepted",
