@@ -153,6 +153,12 @@ pub const FORTRAN_ENTRY_POINTS: &[EntryPoint] = &[
     // allocate of an allocated array...): gfortran's `At line N of file F` /
     // `Fortran runtime error: msg` on stderr, exit status 2; never returns.
     entry(F_RUNTIME_ERROR, &[Ptr, I64, CStr], Void),
+    // -> the number of command arguments (`command_argument_count()`)
+    entry(F_COMMAND_ARGUMENT_COUNT, &[], I64),
+    // n, value (null or value_len bytes, blank-padded), value_len, length (null or an
+    // i32), status (null or an i32: 0, -1 value too short, 1 no such argument):
+    // `get_command_argument(n [, value] [, length] [, status])`; argument 0 is the program
+    entry(F_GET_COMMAND_ARGUMENT, &[I64, Ptr, I64, Ptr, Ptr], Void),
     // p (n reals of kind_bytes), n, kind_bytes: uniform in [0, 1)
     entry(F_RANDOM_NUMBER, &[Ptr, I64, I64], Void),
     // size_out (null or an i32), put (null or put_n i32s), put_n, get (null or get_n i32s), get_n
@@ -184,6 +190,8 @@ pub const F_IO_NONADVANCING: &str = "__accjit_f_io_nonadvancing";
 pub const F_IO_IOSTAT: &str = "__accjit_f_io_iostat";
 pub const F_STOP: &str = "__accjit_f_stop";
 pub const F_RUNTIME_ERROR: &str = "__accjit_f_runtime_error";
+pub const F_COMMAND_ARGUMENT_COUNT: &str = "__accjit_f_command_argument_count";
+pub const F_GET_COMMAND_ARGUMENT: &str = "__accjit_f_get_command_argument";
 pub const F_RANDOM_NUMBER: &str = "__accjit_f_random_number";
 pub const F_RANDOM_SEED: &str = "__accjit_f_random_seed";
 pub const F_CPU_TIME: &str = "__accjit_f_cpu_time";

@@ -273,6 +273,8 @@ pub fn run_main(program: &Program, argv: &[String]) -> Result<i32, RunError> {
     env_ptrs.push(std::ptr::null());
     let call_args: [u64; 3] = [args.len() as u64, argv_ptrs.as_ptr() as u64, env_ptrs.as_ptr() as u64];
     let mut ret = [0u64; 2];
+    // Fortran's get_command_argument reads it from the runtime
+    accjit_runtime::fortran::intrinsics::set_command_line(argv);
     program.prepare();
     // SAFETY: the trampoline reads `nparams` slots of `call_args` and writes
     // `ret[0]`; argv/envp and their strings outlive the call.

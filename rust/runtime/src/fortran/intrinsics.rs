@@ -3,11 +3,58 @@
 //! lock, a fixed seed at start as gfortran; the seed is 8 default integers,
 //! and `get` after `put` gives back what was put), `cpu_time` (process CPU
 //! time) and `system_clock` (a monotonic clock: milliseconds for 4-byte
-//! arguments, nanoseconds for 8-byte ones, as gfortran).
+//! arguments, nanoseconds for 8-byte ones, as gfortran), and the command
+//! line (`command_argument_count`, `get_command_argument`: the arguments
+//! the embedder set with [`set_command_line`], `accjit run`'s argv).
 
 #![allow(clippy::missing_safety_doc)]
 
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
+
+/// The program's command line: its name, then its arguments.
+static COMMAND_LINE: RwLock<Vec<String>> = RwLock::new(Vec::new());
+
+/// Sets what `get_command_argument` returns (argv\[0\] the program's name);
+/// `run_main` calls it with the program's argv.
+pub fn set_command_line(argv: &[String]) {
+    *COMMAND_LINE.write().unwrap_or_else(|e| e.into_inner()) = argv.to_vec();
+}
+
+/// `command_argument_count()`: the arguments after the program's name.
+#[no_mangle]
+pub extern "C" fn __accjit_f_command_argument_count() -> i64 {
+    COMMAND_LINE.read().unwrap_or_else(|e| e.into_inner()).len().saturating_sub(1) as i64
+}
+
+/// `get_command_argument(n, value, length, status)`: each pointer null when
+/// absent; `value` is blank-padded (or truncated: status -1); an `n` out of
+/// range gives status 1, blanks and length 0.
+#[no_mangle]
+pub unsafe extern "C" fn __accjit_f_get_command_argument(n: i64, value: *mut u8, value_len: i64, length: *mut i32, status: *mut i32) {
+    let line = COMMAND_LINE.read().unwrap_or_else(|e| e.into_inner());
+    let arg = usize::try_from(n).ok().and_then(|i| line.get(i));
+    let bytes = arg.map(|a| a.as_bytes()).unwrap_or(&[]);
+    let cap = value_len.max(0) as usize;
+    if !value.is_null() {
+        let v = std::slice::from_raw_parts_mut(value, cap);
+        v.fill(b' ');
+        let k = bytes.len().min(cap);
+        v[..k].copy_from_slice(&bytes[..k]);
+    }
+    if !length.is_null() {
+        length.write_unaligned(bytes.len() as i32);
+    }
+    if !status.is_null() {
+        let st = if arg.is_none() {
+            1
+        } else if !value.is_null() && bytes.len() > cap {
+            -1
+        } else {
+            0
+        };
+        status.write_unaligned(st);
+    }
+}
 
 /// The seed's size in default integers.
 pub const SEED_SIZE: usize = 8;
@@ -151,5 +198,45 @@ unsafe fn store(p: *mut u8, v: i64, kind: i64) {
         2 => (p as *mut i16).write_unaligned(v as i16),
         4 => (p as *mut i32).write_unaligned(v as i32),
         _ => (p as *mut i64).write_unaligned(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_arguments_as_gfortran_gives_them() {
+        set_command_line(&["prog".into(), "alpha".into(), "xy".into()]);
+        assert_eq!(__accjit_f_command_argument_count(), 2);
+        let (mut v, mut len, mut st) = ([0u8; 4], 0i32, 9i32);
+        unsafe { __accjit_f_get_command_argument(2, v.as_mut_ptr(), 4, &mut len, &mut st) };
+        assert_eq!((&v, len, st), (b"xy  ", 2, 0));
+        unsafe { __accjit_f_get_command_argument(1, v.as_mut_ptr(), 4, &mut len, &mut st) };
+        assert_eq!((&v, len, st), (b"alph", 5, -1), "truncated");
+        unsafe { __accjit_f_get_command_argument(3, v.as_mut_ptr(), 4, &mut len, &mut st) };
+        assert_eq!((&v, len, st), (b"    ", 0, 1), "no such argument");
+        unsafe { __accjit_f_get_command_argument(0, std::ptr::null_mut(), 0, &mut len, std::ptr::null_mut()) };
+        assert_eq!(len, 4);
+    }
+
+    #[test]
+    fn put_seeds_repeat_and_get_returns_them() {
+        let put: Vec<i32> = (1..=SEED_SIZE as i32).collect();
+        let (mut a, mut b) = ([0f64; 6], [0f64; 6]);
+        let mut got = [0i32; SEED_SIZE];
+        let mut size = 0i32;
+        unsafe {
+            __accjit_f_random_seed(&mut size, std::ptr::null(), 0, std::ptr::null_mut(), 0);
+            __accjit_f_random_seed(std::ptr::null_mut(), put.as_ptr(), put.len() as i64, std::ptr::null_mut(), 0);
+            __accjit_f_random_seed(std::ptr::null_mut(), std::ptr::null(), 0, got.as_mut_ptr(), got.len() as i64);
+            __accjit_f_random_number(a.as_mut_ptr() as *mut u8, 6, 8);
+            __accjit_f_random_seed(std::ptr::null_mut(), put.as_ptr(), put.len() as i64, std::ptr::null_mut(), 0);
+            __accjit_f_random_number(b.as_mut_ptr() as *mut u8, 6, 8);
+        }
+        assert_eq!(size, SEED_SIZE as i32);
+        assert_eq!(&got[..], &put[..]);
+        assert_eq!(a, b);
+        assert!(a.iter().all(|&x| (0.0..1.0).contains(&x)) && a[0] != a[1]);
     }
 }

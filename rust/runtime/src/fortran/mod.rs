@@ -7,7 +7,8 @@
 //!   `format.rs` (format specifications and their walk) and `edit.rs` (the
 //!   text of each edit descriptor, byte for byte as gfortran).
 //! - `stop.rs`: `stop` / `error stop`, run-time errors the program detects.
-//! - `intrinsics.rs`: `random_number`, `random_seed`, `cpu_time`, `system_clock`.
+//! - `intrinsics.rs`: `random_number`, `random_seed`, `cpu_time`, `system_clock`,
+//!   the command line.
 
 pub mod edit;
 pub mod format;
@@ -45,5 +46,7 @@ pub fn symbols() -> Vec<(String, usize)> {
         intrinsics::__accjit_f_random_seed,
         intrinsics::__accjit_f_cpu_time,
         intrinsics::__accjit_f_system_clock,
+        intrinsics::__accjit_f_command_argument_count,
+        intrinsics::__accjit_f_get_command_argument,
     )
 }
