@@ -150,3 +150,12 @@ fn merged_keyword_spellings() {
         "do while (< x 1) {x = (+ x 1)}; if (> x 0) goto 10; select k case default {}; 10:continue"
     );
 }
+
+#[test]
+fn fixed_form_statements_without_blanks() {
+    let f = parse_ok(
+        "t.f",
+        "      PROGRAM T\n      DO10I=1,N\n      IF(I.EQ.2)GOTO10\n      DOJ=1,3,2\n      X=J\n      ENDDO\n   10 CONTINUE\n      DO5=1.5\n      END\n",
+    );
+    assert_eq!(outline(&f.units[0].body), "do 10 i 1 n {if (== i 2) goto 10; do j 1 3 2 {x = j}; 10:continue}; do5 = 1.5");
+}

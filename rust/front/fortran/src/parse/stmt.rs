@@ -85,6 +85,9 @@ impl Cursor<'_> {
             None
         };
         if construct_name.is_none() {
+            if let Some(raw) = self.blankless_do()? {
+                return Ok(raw);
+            }
             if let Some(pointer) = self.assignment_shape() {
                 let lhs = self.primary()?;
                 self.bump();
@@ -219,6 +222,46 @@ impl Cursor<'_> {
         };
         self.expect_end()?;
         Ok(raw)
+    }
+
+    /// `DO10I=1,N` / `DOI=1,N`: fixed form ignores blanks, so a DO statement may
+    /// read as an assignment to a name starting with `do`; the comma after the
+    /// `=` (never valid in an assignment) tells it apart.
+    fn blankless_do(&mut self) -> PResult<Option<Raw>> {
+        let Tok::Name(n) = self.peek().clone() else { return Ok(None) };
+        if !n.starts_with("do") || n.len() < 3 || self.peek_at(1) != &Tok::Assign {
+            return Ok(None);
+        }
+        let mut depth = 0;
+        let has_comma = self.toks[self.pos + 2..].iter().any(|t| match t.tok {
+            Tok::LParen | Tok::LArr | Tok::LBracket => {
+                depth += 1;
+                false
+            }
+            Tok::RParen | Tok::RArr | Tok::RBracket => {
+                depth -= 1;
+                false
+            }
+            Tok::Comma => depth == 0,
+            _ => false,
+        });
+        let rest = &n[2..];
+        let digits = rest.bytes().take_while(|c| c.is_ascii_digit()).count();
+        let var = &rest[digits..];
+        if !has_comma || var.is_empty() || !var.as_bytes()[0].is_ascii_alphabetic() {
+            return Ok(None);
+        }
+        let t = self.bump();
+        let sp = self.tok_span(&t);
+        let label = if digits > 0 { rest[..digits].parse::<u64>().ok() } else { None };
+        let var = Name { text: var.to_string(), span: sp };
+        self.expect(&Tok::Assign, "`=`")?;
+        let start = self.expr()?;
+        self.expect(&Tok::Comma, "`,`")?;
+        let end = self.expr()?;
+        let step = if self.eat(&Tok::Comma) { Some(self.expr()?) } else { None };
+        self.expect_end()?;
+        Ok(Some(Raw::DoStart { name: None, label, control: DoControl::Counted(LoopControl { var, start, end, step }) }))
     }
 
     fn name_list(&mut self) -> PResult<Vec<Name>> {
@@ -690,6 +733,10 @@ impl Cursor<'_> {
                 StmtKind::FileOp { op: kw.to_string(), control }
             }
             "pause" | "assign" => return Err(Diagnostic::error(self.span_from(0), format!("the `{}` statement is not supported", kw))),
+            _ if kw.len() > 4 && kw.starts_with("goto") && kw[4..].bytes().all(|c| c.is_ascii_digit()) => {
+                // `GOTO10`: fixed form ignores blanks.
+                StmtKind::Goto(kw[4..].parse().unwrap_or(0))
+            }
             _ => {
                 self.pos -= 1;
                 return Err(self.err("expected a statement"));
