@@ -163,3 +163,15 @@ fn deeply_nested_constructs_are_an_error_not_a_crash() {
     let text = format!("program p\n{}{}end\n", "do i = 1, 2\n".repeat(25), "end do\n".repeat(25));
     parse_ok("t.f90", &text);
 }
+
+#[test]
+fn declarative_directives_after_executable_statements() {
+    assert_eq!(
+        err("program p\nreal :: a(10)\na = 1\n!$acc declare copyin(a)\nend\n"),
+        "e.f90:4:7: error: `!$acc declare` must be in the specification part, before the first executable statement"
+    );
+    assert_eq!(
+        err("subroutine s\nx = 1\n  !$acc routine seq\nend\n"),
+        "e.f90:3:9: error: `!$acc routine` must be in the specification part, before the first executable statement"
+    );
+}

@@ -93,6 +93,8 @@ struct Line {
     label: Option<u64>,
     raw: Raw,
     span: Span,
+    /// The statement's first word (a directive's name, after the sentinel).
+    head: Span,
 }
 
 /// Parse one statement's text (a logical line) into a `Raw`.
@@ -140,7 +142,8 @@ pub fn parse_file(_sm: &SourceMap, lines: Vec<LogicalLine>) -> Result<File, Diag
             Ok(raw) => {
                 // A stray `!$acc end ...` is reported at its `end`, after the sentinel.
                 let span = if matches!(raw, Raw::AccEnd(_)) { l.span(0, l.text.len()) } else { l.full_span() };
-                out.push(Line { label: l.label.map(|(v, _)| v), raw, span })
+                let word = l.text.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
+                out.push(Line { label: l.label.map(|(v, _)| v), raw, span, head: l.span(0, word.max(1)) })
             }
             Err(d) => diags.push(d),
         }
@@ -459,6 +462,12 @@ impl Structure {
                     self.expect_end(&l, "forall", None)?;
                     Stmt { label: l.label, kind: StmtKind::Forall { indices, mask, body }, span: l.span }
                 }
+                Raw::Acc(d) if matches!(d.kind, AccKind::Declare | AccKind::Routine(_)) => {
+                    return Err(Diagnostic::error(
+                        l.head,
+                        format!("`!$acc {}` must be in the specification part, before the first executable statement", d.kind.name()),
+                    ));
+                }
                 Raw::Acc(d) => {
                     self.pos += 1;
                     self.acc_construct(&l, d)?
@@ -485,7 +494,7 @@ impl Structure {
     /// Expect `end <what> [name]` at the cursor and consume it.
     fn expect_end(&mut self, open: &Line, what: &str, name: Option<&Name>) -> SResult<Span> {
         match self.peek().cloned() {
-            Some(Line { raw: Raw::End { what: Some(w), name: end_name }, span, label }) if w == what => {
+            Some(Line { raw: Raw::End { what: Some(w), name: end_name }, span, label, .. }) if w == what => {
                 self.pos += 1;
                 self.end_label = label.map(|l| (l, span));
                 match (name, &end_name) {
@@ -659,7 +668,7 @@ impl Structure {
                 let mut body = Vec::new();
                 loop {
                     match self.peek().cloned() {
-                        Some(Line { raw: Raw::Stmt(kind), label, span }) if body.len() < 2 => {
+                        Some(Line { raw: Raw::Stmt(kind), label, span, .. }) if body.len() < 2 => {
                             self.pos += 1;
                             body.push(Stmt { label, kind, span });
                             if body.len() == if capture { 2 } else { 1 } {
