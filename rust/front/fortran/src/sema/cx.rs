@@ -123,6 +123,8 @@ pub(crate) enum Sym {
     /// A dummy procedure: the parameter holding its address, and its
     /// characteristics.
     ProcDummy(LocalId, Box<ProcSig>),
+    /// A statement function `f(x, y) = expr`: its dummies, body and type.
+    StmtFunc(Vec<String>, Box<crate::ast::Expr>, FType),
 }
 
 /// A component of a derived type.

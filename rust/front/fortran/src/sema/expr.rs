@@ -326,8 +326,40 @@ impl Cx<'_> {
             Sym::External(_) => Err(self.err(sp, format!("`{}` is a procedure; call it with arguments `{}()`", n.text, n.text))),
             Sym::Builtin(b) => super::builtin::builtin_value(self, &b, sp),
             Sym::Type(_) => Err(self.err(sp, format!("`{}` is a type", n.text))),
-            Sym::Generic(_) | Sym::ProcDummy(..) => Err(self.err(sp, format!("`{}` is a procedure; call it with arguments `{}()`", n.text, n.text))),
+            Sym::Generic(_) | Sym::ProcDummy(..) | Sym::StmtFunc(..) => {
+                Err(self.err(sp, format!("`{}` is a procedure; call it with arguments `{}()`", n.text, n.text)))
+            }
         }
+    }
+
+    /// A reference to a statement function: its expression with the
+    /// dummies bound to the arguments' values.
+    fn stmt_func_value(&mut self, params: &[String], body: &ast::Expr, ty: &FType, args: &[ast::Arg], sp: Span) -> R<Val> {
+        if args.len() != params.len() {
+            return Err(self.err(sp, format!("this statement function takes {} arguments", params.len())));
+        }
+        let mut bound = vec![];
+        for (p, a) in params.iter().zip(args) {
+            let ArgValue::Expr(x) = &a.value else { return Err(self.err(a.span, "not an argument")) };
+            let v = self.value(x)?;
+            // The dummy's type: as declared in the scope, else the argument's.
+            let pty = match self.lookup(p) {
+                Some(Sym::Scalar(s)) => s.ty.clone(),
+                _ => v.ty.clone(),
+            };
+            let e = self.convert(&v, &pty, sp)?;
+            let l = self.temp(p, e, sp);
+            bound.push((p.clone(), ScalarVar { ty: pty, loc: Loc::Local(l), char_len: None, present: None, span: sp }));
+        }
+        self.scopes.push(Default::default());
+        for (p, v) in bound {
+            self.define(&p, Sym::Scalar(v));
+        }
+        let r = self.value(body);
+        self.scopes.pop();
+        let v = r?;
+        let e = self.convert(&v, ty, sp)?;
+        Ok(Val { e, ty: ty.clone() })
     }
 
     /// Is `name` the function being compiled (its result variable)?
@@ -399,6 +431,7 @@ impl Cx<'_> {
                 let k = self.resolve_generic(&n.text, &keys, args, sp)?;
                 self.call_function(&k, args, sp)
             }
+            Some(Sym::StmtFunc(params, body, ty)) => self.stmt_func_value(&params, &body, &ty, args, sp),
             Some(Sym::ProcDummy(l, sig)) => match self.call_dummy_proc(l, &sig, args, sp)? {
                 Some(v) => Ok(v),
                 None => Err(self.err(sp, format!("`{}` is a subroutine; call it with `call {}(...)`", n.text, n.text))),
@@ -563,6 +596,7 @@ impl Cx<'_> {
                     Some(Sym::ConstArr { ty, .. }) => Some(ty),
                     Some(Sym::Type(i)) => Some(FType::Derived(i, self.sh.m.structs[i].size)),
                     Some(Sym::ProcDummy(_, sig)) => sig.result.clone(),
+                    Some(Sym::StmtFunc(_, _, t)) => Some(t),
                     Some(Sym::Generic(keys)) => {
                         let k = self.resolve_generic(&n.text, &keys, args, n.span).ok()?;
                         self.sh.procs.get(&k).and_then(|p| p.result.clone())

@@ -70,7 +70,44 @@ const INQUIRY: &[&str] = &[
     "shape",
 ];
 
+/// The generic name of a FORTRAN 77 specific intrinsic name (`dsqrt`,
+/// `alog`, `amax1`, ...); other names unchanged.
+pub(crate) fn generic_name(name: &str) -> &str {
+    match name {
+        "dabs" | "iabs" | "cabs" => "abs",
+        "dsqrt" | "csqrt" => "sqrt",
+        "dexp" | "cexp" => "exp",
+        "alog" | "dlog" | "clog" => "log",
+        "alog10" | "dlog10" => "log10",
+        "dsin" | "csin" => "sin",
+        "dcos" | "ccos" => "cos",
+        "dtan" => "tan",
+        "dasin" => "asin",
+        "dacos" => "acos",
+        "datan" => "atan",
+        "datan2" => "atan2",
+        "dsinh" => "sinh",
+        "dcosh" => "cosh",
+        "dtanh" => "tanh",
+        "dmod" | "amod" => "mod",
+        "idim" | "ddim" => "dim",
+        "idnint" => "nint",
+        "dnint" => "anint",
+        "dint" => "aint",
+        "dconjg" => "conjg",
+        "dimag" => "aimag",
+        "amax1" | "max0" | "dmax1" | "amax0" | "max1" => "max",
+        "amin1" | "min0" | "dmin1" | "amin0" | "min1" => "min",
+        "isign" | "dsign" => "sign",
+        "idint" | "ifix" => "int",
+        "float" | "sngl" => "real",
+        "dfloat" | "dreal" => "dble",
+        n => n,
+    }
+}
+
 pub(crate) fn is_intrinsic(name: &str) -> bool {
+    let name = generic_name(name);
     MATH1.contains(&name) || ELEMENTAL.contains(&name) || REDUCTIONS.contains(&name) || INQUIRY.contains(&name) || is_transformational_array(name)
 }
 
@@ -137,6 +174,7 @@ impl<'a> Args<'a> {
 
 /// The result type of an intrinsic call (static), for `type_of_expr`.
 pub(crate) fn intrinsic_type(cx: &mut Cx, name: &str, args: &[ast::Arg]) -> Option<FType> {
+    let name = generic_name(name);
     let first = args.first().and_then(|a| if let ArgValue::Expr(x) = &a.value { Some(x) } else { None });
     let kind_arg = args.iter().find(|a| a.keyword.as_ref().map(|k| k.text == "kind").unwrap_or(false)).and_then(|a| {
         if let ArgValue::Expr(x) = &a.value {
@@ -201,6 +239,7 @@ pub(crate) fn intrinsic_type(cx: &mut Cx, name: &str, args: &[ast::Arg]) -> Opti
 
 /// The rank of an intrinsic call's result.
 pub(crate) fn intrinsic_rank(cx: &Cx, name: &str, args: &[ast::Arg]) -> usize {
+    let name = generic_name(name);
     let rank = |i: usize| args.get(i).map(|a| if let ArgValue::Expr(x) = &a.value { cx.rank_of(x) } else { 0 }).unwrap_or(0);
     let dim_pos = |names: &[&str]| {
         args.iter().enumerate().any(|(i, a)| match &a.keyword {
@@ -272,6 +311,7 @@ pub(crate) fn intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) ->
         Ok(())
     };
     // Specific names of the generic ones.
+    let name = generic_name(name);
     let name = match name {
         "dabs" | "iabs" => "abs",
         "dsqrt" => "sqrt",

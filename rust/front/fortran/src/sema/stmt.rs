@@ -23,10 +23,38 @@ impl Cx<'_> {
         for s in stmts {
             self.collect_formats(s);
         }
+        let mut leading = true;
         for s in stmts {
+            // Statement functions `f(x) = expr` lead the execution part.
+            if leading && self.stmt_function(s)? {
+                continue;
+            }
+            leading = false;
             self.stmt(s)?;
         }
         Ok(())
+    }
+
+    /// A statement-function definition (a scalar name applied to dummy
+    /// names on the left of an assignment, not an array): recorded.
+    fn stmt_function(&mut self, s: &ast::Stmt) -> R<bool> {
+        let S::Assign { lhs, rhs } = &s.kind else { return Ok(false) };
+        let ast::ExprKind::Apply { base, args } = &lhs.kind else { return Ok(false) };
+        let ast::ExprKind::Name(n) = &base.kind else { return Ok(false) };
+        let ty = match self.lookup(&n.text) {
+            Some(Sym::Scalar(v)) if !v.ty.is_char() => v.ty.clone(),
+            None if !super::intrinsic::is_intrinsic(&n.text) => self.implicit_type(&n.text, n.span)?,
+            _ => return Ok(false),
+        };
+        let mut params = vec![];
+        for a in args {
+            match &a.value {
+                ArgValue::Expr(ast::Expr { kind: ast::ExprKind::Name(p), .. }) if a.keyword.is_none() => params.push(p.text.clone()),
+                _ => return Ok(false),
+            }
+        }
+        self.define(&n.text, Sym::StmtFunc(params, Box::new(rhs.clone()), ty));
+        Ok(true)
     }
 
     fn collect_formats(&mut self, s: &ast::Stmt) {
