@@ -415,12 +415,42 @@ fn with_scalar_fallback(
     r
 }
 
+/// One reserved address range for all of a module's code and data.
+/// Functions reach each other and the module's globals and constants by
+/// 32-bit PC-relative relocations; with the default provider each segment
+/// is mapped wherever the kernel puts it, and in a process whose address
+/// space is fragmented (the CUDA driver reserves huge ranges) code and data
+/// landed more than 2 GiB apart: relocation overflow, a panic inside
+/// cranelift-jit. The reservation is address space only (PROT_NONE until
+/// used) and is released with the module. `None` (the default provider)
+/// when the module cannot fit: globals over ~1.5 GiB, or aligned beyond a page.
+fn module_arena(m: &Module) -> Option<cranelift_jit::ArenaMemoryProvider> {
+    const CODE_BUDGET: u64 = 256 << 20;
+    const LIMIT: u64 = (2 << 30) - (64 << 20);
+    let mut data = 0u64;
+    for g in m.globals.iter().filter(|g| g.linkage != Linkage::Import) {
+        let align = align_of(&g.ty, &m.structs).max(1);
+        if align > 4096 {
+            return None;
+        }
+        data = data.saturating_add(size_of(&g.ty, &m.structs).max(1).saturating_add(align));
+    }
+    let size = CODE_BUDGET.saturating_add(data);
+    if size > LIMIT {
+        return None;
+    }
+    cranelift_jit::ArenaMemoryProvider::new_with_size(size as usize).ok()
+}
+
 fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Result<CompiledModule, Diagnostics> {
     let isa = isa(opts.verify).map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
     load_libm();
     let cc = isa.default_call_conv();
     let symbols: HashMap<String, usize> = opts.symbols.iter().cloned().collect();
     let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
+    if let Some(arena) = module_arena(m) {
+        builder.memory_provider(Box::new(arena));
+    }
     let table = symbols.clone();
     builder.symbol_lookup_fn(Box::new(move |name| table.get(name).map(|&a| a as *const u8)));
     let jit = JITModule::new(builder);
