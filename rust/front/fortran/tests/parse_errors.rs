@@ -175,3 +175,15 @@ fn declarative_directives_after_executable_statements() {
         "e.f90:3:9: error: `!$acc routine` must be in the specification part, before the first executable statement"
     );
 }
+
+#[test]
+fn directives_in_pure_procedures() {
+    assert_eq!(
+        err("pure real function f(a)\nreal, intent(in) :: a(:)\ninteger :: i\n!$acc parallel loop\ndo i = 1, 2\nend do\nend\n"),
+        "e.f90:4:7: error: `!$acc parallel loop` may not appear in a pure procedure (only `!$acc routine` may)"
+    );
+    assert!(err("elemental subroutine s(x)\nreal, intent(inout) :: x\n!$acc declare create(x)\nend\n")
+        .starts_with("e.f90:3:7: error: `!$acc declare` may not appear"));
+    // routine is allowed; impure elemental is not pure; a contained procedure of a pure one's host is unaffected.
+    parse_ok("t.f90", "pure real function f(x)\n!$acc routine seq\nreal, intent(in) :: x\nf = x\nend\nimpure elemental subroutine g(x)\nreal :: x\n!$acc kernels\nx = 1\n!$acc end kernels\nend\nmodule m\ncontains\npure subroutine p()\nend subroutine\nsubroutine q()\n!$acc kernels\n!$acc end kernels\nend subroutine\nend module\n");
+}

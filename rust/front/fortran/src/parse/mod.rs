@@ -156,7 +156,7 @@ pub fn parse_file(_sm: &SourceMap, lines: Vec<LogicalLine>) -> Result<File, Diag
         _ => Span::DUMMY,
     };
     let marker = 0u8;
-    let mut p = Structure { lines: out, pos: 0, end_label: None, stack_base: &marker as *const u8 as usize };
+    let mut p = Structure { lines: out, pos: 0, end_label: None, in_pure: false, stack_base: &marker as *const u8 as usize };
     let mut units = Vec::new();
     while p.pos < p.lines.len() {
         units.push(p.unit().map_err(Diagnostics::from)?);
@@ -171,6 +171,8 @@ struct Structure {
     /// branch target: the caller places a labelled `continue` where a jump to
     /// it lands (after the construct; at the end of a do loop's or unit's body).
     end_label: Option<(u64, Span)>,
+    /// Inside a pure (or elemental) procedure.
+    in_pure: bool,
     /// Address of a local of `parse_file`: the stack the recursive descent uses
     /// is measured from it and bounded (deep nesting is a diagnostic, not a crash).
     stack_base: usize,
@@ -201,6 +203,10 @@ enum Ended {
 }
 
 impl Structure {
+    fn in_pure_error(&self, l: &Line, d: &AccDirective) -> Diagnostic {
+        Diagnostic::error(l.head, format!("`!$acc {}` may not appear in a pure procedure (only `!$acc routine` may)", d.kind.name()))
+    }
+
     fn too_deep(&self) -> bool {
         let marker = 0u8;
         self.stack_base.abs_diff(&marker as *const u8 as usize) > cursor::STACK_BUDGET
@@ -232,10 +238,19 @@ impl Structure {
             // A main program without a `program` statement.
             _ => UnitHead { kind: UnitKind::Program, name: None, prefix: Prefix::default(), args: vec![], result: None, bind: None },
         };
-        let (decls, mut body) = self.decls()?;
-        if head.kind != UnitKind::Module && head.kind != UnitKind::BlockData {
-            body.extend(self.stmts(None)?.0);
-        }
+        // OpenACC directives other than `routine` may not appear in a pure
+        // procedure (an elemental one is pure unless `impure`), as gfortran says.
+        let outer_pure = self.in_pure;
+        self.in_pure = (head.prefix.pure || head.prefix.elemental) && !head.prefix.impure;
+        let parts = self.decls();
+        let parts = parts.and_then(|(decls, mut body)| {
+            if head.kind != UnitKind::Module && head.kind != UnitKind::BlockData {
+                body.extend(self.stmts(None)?.0);
+            }
+            Ok((decls, body))
+        });
+        self.in_pure = outer_pure;
+        let (decls, mut body) = parts?;
         let mut contains = Vec::new();
         if let Some(Line { raw: Raw::Contains, .. }) = self.peek() {
             self.pos += 1;
@@ -328,6 +343,9 @@ impl Structure {
                     out.push(Decl { kind, span: l.span });
                 }
                 Raw::Acc(d) if matches!(d.kind, AccKind::Declare | AccKind::Routine(_)) => {
+                    if self.in_pure && matches!(d.kind, AccKind::Declare) {
+                        return Err(self.in_pure_error(&l, &d));
+                    }
                     self.pos += 1;
                     out.push(Decl { kind: DeclKind::Acc(d), span: l.span });
                 }
@@ -468,6 +486,7 @@ impl Structure {
                         format!("`!$acc {}` must be in the specification part, before the first executable statement", d.kind.name()),
                     ));
                 }
+                Raw::Acc(d) if self.in_pure => return Err(self.in_pure_error(&l, &d)),
                 Raw::Acc(d) => {
                     self.pos += 1;
                     self.acc_construct(&l, d)?
