@@ -296,6 +296,7 @@ FORTRAN_KNOWN_FAILURES = {
     "fortran/226_legacy_features.f": "flower: statement functions",
     "fortran/227_common_blocks.f": "flower: COMMON blocks (outside issue 11's language list)",
     "fortran/228_specific_intrinsic_names.f": "flower: FORTRAN 77 specific intrinsic names (DATAN2, DMOD, AMOD, DNINT, ...)",
+    "fortran/236_command_arguments.f90": "flower: command_argument_count/get_command_argument not wired to the runtime",
     "fortran/errors/024_directive_in_pure.f90": "flower/fparse: an OpenACC compute directive in a pure procedure accepted",
     "fortran/errors/028_declare_after_executable.f90": "flower/fparse: declare after an executable statement accepted",
     "fortran/errors/006_wrong_argument_count.f90": "flower: wrong argument count reported at the extra argument, not the callee",
