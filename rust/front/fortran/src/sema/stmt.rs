@@ -723,9 +723,16 @@ impl Cx<'_> {
         };
         self.materialise(m0)?;
         let shape = self.shape_of(m0)?;
-        // Masks are evaluated before any assignment: into a logical temporary each.
+        // Masks are evaluated before any assignment: into a logical temporary
+        // each (inside a compute region, where no heap is, per element
+        // just before its assignments).
+        let inline = self.region.is_some();
         let mut masks = vec![];
         for (m, _) in arms {
+            if inline {
+                masks.push(None);
+                continue;
+            }
             if let Some(m) = m {
                 self.materialise(m)?;
                 let exts: Vec<ExprId> = shape.iter().map(|&e| self.clone_expr(e)).collect();
@@ -748,7 +755,7 @@ impl Cx<'_> {
             cx.elem = Some(idx.to_vec());
             let r = (|| {
                 let mut chain: Block = Block::default();
-                for ((_, body), mask) in arms.iter().zip(&masks).rev() {
+                for ((m, body), mask) in arms.iter().zip(&masks).rev() {
                     let b = cx.collect(|cx| {
                         for s in body {
                             match &s.kind {
@@ -764,8 +771,12 @@ impl Cx<'_> {
                         }
                         Ok(())
                     })?;
-                    chain = match mask {
-                        Some(t) => {
+                    chain = match (mask, m) {
+                        (None, Some(m)) if inline => {
+                            let c = cx.cond(m)?;
+                            Block::new(vec![Stmt { kind: StmtKind::If(c, b, chain), span: sp }])
+                        }
+                        (Some(t), _) => {
                             let subs: Vec<ExprId> = idx
                                 .iter()
                                 .map(|&k| {
@@ -778,7 +789,7 @@ impl Cx<'_> {
                             let c = build::load(&mut cx.f, p, sp);
                             Block::new(vec![Stmt { kind: StmtKind::If(c, b, chain), span: sp }])
                         }
-                        None => b,
+                        _ => b,
                     };
                 }
                 cx.out.extend(chain.stmts);
