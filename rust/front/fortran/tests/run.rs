@@ -484,3 +484,52 @@ end program
     let v = reals(&out);
     assert_eq!(v, vec![36.0 * 1.5, 8.0, 1.5, 8.0]);
 }
+
+#[test]
+fn generics_dummy_procedures_and_array_functions() {
+    let out = run(r#"
+module gen
+  implicit none
+  interface twice
+    module procedure twice_i, twice_r
+  end interface twice
+contains
+  integer function twice_i(k)
+    integer, intent(in) :: k
+    twice_i = 2 * k
+  end function twice_i
+  real(8) function twice_r(x)
+    real(8), intent(in) :: x
+    twice_r = 2 * x
+  end function twice_r
+  function ramp(n) result(v)
+    integer, intent(in) :: n
+    real(8) :: v(n)
+    integer :: k
+    v = [(dble(k), k = 1, n)]
+  end function ramp
+  real(8) function apply(f, x)
+    interface
+      real(8) function f(y)
+        real(8), intent(in) :: y
+      end function f
+    end interface
+    real(8), intent(in) :: x
+    apply = f(x) + 1
+  end function apply
+  real(8) function sq(y)
+    real(8), intent(in) :: y
+    sq = y * y
+  end function sq
+end module gen
+
+program p
+  use gen
+  implicit none
+  real(8), allocatable :: r(:)
+  r = ramp(5)
+  print *, twice(21), twice(1.5d0), size(r), sum(r), apply(sq, 3.0d0)
+end program
+"#);
+    assert_eq!(reals(&out), vec![42.0, 3.0, 5.0, 15.0, 10.0]);
+}

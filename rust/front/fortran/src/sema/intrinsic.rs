@@ -186,8 +186,26 @@ pub(crate) fn intrinsic_type(cx: &mut Cx, name: &str, args: &[ast::Arg]) -> Opti
     let t0 = first.and_then(|x| cx.type_of_expr(x));
     Some(match name {
         "int" | "nint" | "floor" | "ceiling" => FType::Int(kind_arg.unwrap_or(4) as u8),
-        "idint" | "ifix" | "ichar" | "iachar" | "size" | "lbound" | "ubound" | "len" | "len_trim" | "kind" | "count" | "maxloc" | "minloc" | "digits"
-        | "precision" | "range" | "selected_real_kind" | "selected_int_kind" | "shape" => FType::INT,
+        "command_argument_count"
+        | "idint"
+        | "ifix"
+        | "ichar"
+        | "iachar"
+        | "size"
+        | "lbound"
+        | "ubound"
+        | "len"
+        | "len_trim"
+        | "kind"
+        | "count"
+        | "maxloc"
+        | "minloc"
+        | "digits"
+        | "precision"
+        | "range"
+        | "selected_real_kind"
+        | "selected_int_kind"
+        | "shape" => FType::INT,
         "real" | "float" | "sngl" => match (&t0, kind_arg) {
             (_, Some(k)) => FType::Real(k as u8),
             (Some(FType::Complex(k)), None) => FType::Real(*k),
@@ -695,6 +713,11 @@ pub(crate) fn intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) ->
             let x = a(0).ok_or_else(|| cx.err(sp, "needs an argument"))?;
             let (_, n) = cx.char_val(x)?;
             let e = cx.cast(n, Type::I32, sp);
+            Val { e, ty: FType::INT }
+        }
+        "command_argument_count" => {
+            let c = cx.rt_call(accjit_abi::F_COMMAND_ARGUMENT_COUNT, vec![], sp);
+            let e = cx.cast(c, Type::I32, sp);
             Val { e, ty: FType::INT }
         }
         "index" => {
@@ -1624,6 +1647,32 @@ pub(crate) fn intrinsic_subroutine(cx: &mut Cx, name: &str, args: &[ast::Arg], s
                 }
             }
             let c = cx.rt_call(accjit_abi::F_SYSTEM_CLOCK, parts, sp);
+            cx.emit_expr(c, sp);
+            Ok(true)
+        }
+        "get_command_argument" => {
+            let ar = args_of(cx, name, args, &["number", "value", "length", "status"], sp)?;
+            let n = cx.int_i64(ar.get(0).ok_or_else(|| cx.err(sp, "get_command_argument needs a number"))?)?;
+            let null = |cx: &mut Cx| cx.int(0, Type::ptr(Type::Void), sp);
+            let (vp, vl) = match ar.get(1) {
+                Some(v) => cx.char_val(v)?,
+                None => (null(cx), cx.i64c(0, sp)),
+            };
+            let mut int_out = |cx: &mut Cx, x: Option<&ast::Expr>| -> R<ExprId> {
+                match x {
+                    Some(x) => {
+                        let (p, t) = cx.place_of(x)?;
+                        if t != FType::INT {
+                            return Err(cx.err(x.span, "a default integer variable is needed"));
+                        }
+                        Ok(build::addr_of(&mut cx.f, p, sp))
+                    }
+                    None => Ok(null(cx)),
+                }
+            };
+            let len = int_out(cx, ar.get(2))?;
+            let status = int_out(cx, ar.get(3))?;
+            let c = cx.rt_call(accjit_abi::F_GET_COMMAND_ARGUMENT, vec![n, vp, vl, len, status], sp);
             cx.emit_expr(c, sp);
             Ok(true)
         }

@@ -980,15 +980,14 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// A block that ends the program with a run-time error message (as gfortran).
+    /// A block that ends the program with a run-time error message (as
+    /// gfortran: "At line N of file F" / "Fortran runtime error: ...", status 2).
     pub fn runtime_error(&mut self, msg: &str, sp: Span) -> R<Block> {
         self.collect(|cx| {
             let m = cx.byte_string(msg.as_bytes(), sp);
             let n = cx.i64c(msg.len() as i64, sp);
-            let code = cx.i64c(1, sp);
-            let zero = cx.i64c(0, sp);
-            let one = cx.i64c(1, sp);
-            let c = cx.rt_call(accjit_abi::F_STOP, vec![code, zero, one, m, n], sp);
+            let loc = cx.loc_str(sp);
+            let c = cx.rt_call(accjit_abi::F_RUNTIME_ERROR, vec![m, n, loc], sp);
             cx.emit_expr(c, sp);
             Ok(())
         })
