@@ -1658,7 +1658,7 @@ pub(crate) fn intrinsic_subroutine(cx: &mut Cx, name: &str, args: &[ast::Arg], s
                 Some(v) => cx.char_val(v)?,
                 None => (null(cx), cx.i64c(0, sp)),
             };
-            let mut int_out = |cx: &mut Cx, x: Option<&ast::Expr>| -> R<ExprId> {
+            let int_out = |cx: &mut Cx, x: Option<&ast::Expr>| -> R<ExprId> {
                 match x {
                     Some(x) => {
                         let (p, t) = cx.place_of(x)?;
