@@ -278,27 +278,12 @@ def describe(res: RunResult) -> str:
 # Fortran programs that fail today because of a known gap or bug of the Fortran front end or its
 # runtime, each with its entry in the session's FBUGS list (owner: what fails). They run as usual
 # but are marked xfail(strict=False): a fix shows up as XPASS, and the entry should then go.
-# (State of main at 15:27 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
+# (State of main at 15:47 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
 FORTRAN_KNOWN_FAILURES = {
-    "fortran/004_comments_and_strings.f90": "flower: the index() intrinsic",
-    "fortran/031_pure_elemental.f90": "flower: an elemental subroutine called on arrays",
-    "fortran/041_pointer_target.f90": "flower: scalar pointers (integer, pointer :: px)",
-    "fortran/050_maxloc_minloc.f90": "flower: maxloc/minloc with dim= on a rank-2 array",
     "fortran/058_character_intrinsics.f90": "flower: character(len=:), allocatable",
     "fortran/079_character_variables.f90": "flower: character arrays and their element substrings",
-    "fortran/098_reduction_eqv_neqv.f90": "flower: reduction(.eqv.:)",
-    "fortran/186_pointer_in_clauses.f90": "flower: array pointer assignment (p => t)",
-    "fortran/195_interfaces_generics.f90": "flower: dummy procedures (a function passed as an argument)",
-    "fortran/201_attach_detach.f90": "flower: pointer assignment of a pointer component (o%p => a)",
-    "fortran/213_allocatable_reallocation.f90": "flower: allocatable assignment does not reallocate on a shape change",
-    "fortran/215_atomic_logical_division.f90": "flower: atomic update with .eqv.",
-    "fortran/216_output_edge_cases.f90": "flower/fdrive: an I/O implied-do leaves its variable at the last value, not last+1",
-    "fortran/226_legacy_features.f": "flower: statement functions",
     "fortran/227_common_blocks.f": "flower: COMMON blocks (outside issue 11's language list)",
-    "fortran/228_specific_intrinsic_names.f": "flower: FORTRAN 77 specific intrinsic names (DATAN2, DMOD, AMOD, DNINT, ...)",
     "fortran/236_command_arguments.f90": "flower: command_argument_count/get_command_argument not wired to the runtime",
-    "fortran/errors/024_directive_in_pure.f90": "flower/fparse: an OpenACC compute directive in a pure procedure accepted",
-    "fortran/errors/028_declare_after_executable.f90": "flower/fparse: declare after an executable statement accepted",
     "fortran/errors/006_wrong_argument_count.f90": "flower: wrong argument count reported at the extra argument, not the callee",
     "fortran/errors/011_seq_gang_conflict.f90": "flower/fparse: `loop seq gang` accepted",
     "fortran/errors/013_assign_intent_in.f90": "flower: assignment to an intent(in) dummy accepted",
