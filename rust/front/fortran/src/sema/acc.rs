@@ -274,11 +274,16 @@ impl Cx<'_> {
         let r = (|| match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(&n.text).cloned() {
                 Some(Sym::Scalar(v)) => {
-                    let root_loc = match v.loc {
-                        Loc::Local(_) | Loc::Global(_) => v.loc,
+                    let root = match v.loc {
+                        Loc::Local(_) | Loc::Global(_) => self.place(v.loc, sp),
+                        // A common-block variable: captured through its block.
+                        Loc::Place(p) => match self.global_in(p) {
+                            Some(g) => g,
+                            None => return Err(self.err(sp, format!("`{}` cannot be named in a clause here", n.text))),
+                        },
                         _ => return Err(self.err(sp, format!("`{}` (a host-associated variable) cannot be named in a clause here", n.text))),
                     };
-                    let root = self.place(root_loc, sp);
+                    let root_loc = v.loc;
                     let base = self.place(root_loc, sp);
                     let p = self.place(root_loc, sp);
                     let addr = build::addr_of(&mut self.f, p, sp);
@@ -394,6 +399,7 @@ impl Cx<'_> {
                 let ty = self.sh.m.globals[g.index()].ty.clone();
                 Ok(self.mk(ExprKind::Global(g), ty, sp))
             }
+            Loc::ArrAt(p) | Loc::Place(p) if self.global_in(p).is_some() && self.struct_root(p).is_none() => Ok(self.global_in(p).unwrap()),
             _ => Err(self.err(sp, format!("`{}` (a host-associated array) cannot be named in a clause here", a.name))),
         }
     }
@@ -423,6 +429,26 @@ impl Cx<'_> {
         let esz = self.i64c(a.ty.ir_size() as i64, sp);
         let bytes = self.bin(BinOp::Mul, n2, esz, Type::I64, sp);
         Ok(VarRef { text, root, base, addr, bytes, sections: vec![Section { lower: Some(lo), length: Some(len) }], elem_ty: a.ty.ir(), deep: false, span: sp })
+    }
+
+    /// A fresh place of the global a place expression is inside (a common
+    /// block), if any.
+    fn global_in(&mut self, p: ExprId) -> Option<ExprId> {
+        let mut stack = vec![p];
+        while let Some(e) = stack.pop() {
+            let x = self.f.expr(e).clone();
+            if let ExprKind::Global(g) = x.kind {
+                return Some(self.mk(ExprKind::Global(g), x.ty, x.span));
+            }
+            stack.extend(x.kind.children());
+        }
+        None
+    }
+
+    /// Whether a place is a member of a structure (component arrays are
+    /// rooted at their structure variable, not here).
+    fn struct_root(&self, p: ExprId) -> Option<()> {
+        matches!(self.f.expr(p).kind, ExprKind::Member(..)).then_some(())
     }
 
     /// `base[lo:len]` (elements from the array's first one).

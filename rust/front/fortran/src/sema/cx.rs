@@ -216,6 +216,8 @@ pub(crate) struct Shared {
     pub nglobals: usize,
     /// Derived types (index = IR struct id).
     pub dtypes: Vec<DType>,
+    /// Common blocks by name (`_blank` for blank common).
+    pub commons: HashMap<String, GlobalId>,
     /// Derived types by the span of their definition (a specification part
     /// is processed once for a procedure's signature and again for its body).
     pub dtype_at: HashMap<(u32, u32), usize>,
@@ -318,6 +320,8 @@ pub(crate) struct Cx<'a> {
     pub routine: Option<accjit_ir::RoutineInfo>,
     /// `format` statements by label.
     pub formats: HashMap<u64, String>,
+    /// `common` statements of the specification part, for `variables`.
+    pub common_decls: Vec<(Option<crate::ast::Name>, Vec<crate::ast::Entity>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -358,6 +362,7 @@ impl<'a> Cx<'a> {
             stmt_temps: vec![],
             routine: None,
             formats: HashMap::new(),
+            common_decls: vec![],
         }
     }
 

@@ -187,8 +187,8 @@ impl Cx<'_> {
                     self.implicit = Some(table);
                 }
                 DeclKind::Unsupported(what) => return Err(self.err(d.span, format!("`{what}` is not supported by accjit's Fortran front end"))),
-                DeclKind::Common(_) => return Err(self.err(d.span, "common blocks are not supported by accjit's Fortran front end").with_hint("use a module")),
                 DeclKind::Interface(_) => {} // explicit interfaces: the definitions are compiled too
+                DeclKind::Common(list) => self.common_decls.extend(list.iter().cloned()),
                 _ => {}
             }
         }
@@ -509,9 +509,103 @@ impl Cx<'_> {
         out
     }
 
+    /// `common /blk/ a, b(10)`: each block is one global (as large as the
+    /// largest layout any unit gives it), its variables at their offsets in
+    /// declaration order (naturally aligned), so units that declare the
+    /// same layout share the storage.
+    fn commons(&mut self, ents: &HashMap<String, EntInfo>) -> R<()> {
+        let decls = std::mem::take(&mut self.common_decls);
+        for (bname, es) in decls {
+            let key = bname.as_ref().map(|n| n.text.clone()).unwrap_or_else(|| "_blank".into());
+            let mut off = 0u64;
+            let mut items = vec![];
+            for e in &es {
+                let info = ents.get(&e.name.text).cloned().unwrap_or_else(|| EntInfo { name: e.name.text.clone(), span: e.name.span, ..Default::default() });
+                let ty = self.entity_type(&info)?;
+                let dims = e.dims.clone().or(info.dims.clone());
+                let mut exts = vec![];
+                let mut lbs = vec![];
+                for d in dims.iter().flatten() {
+                    let lo = match &d.lower {
+                        None => 1,
+                        Some(l) => self.const_int(l).ok_or_else(|| self.err(d.span, "common array bounds must be constants"))?,
+                    };
+                    let hi = match &d.upper {
+                        Bound::Expr(u) => self.const_int(u).ok_or_else(|| self.err(d.span, "common array bounds must be constants"))?,
+                        _ => return Err(self.err(d.span, "common arrays need explicit bounds")),
+                    };
+                    lbs.push(lo);
+                    exts.push((hi - lo + 1).max(0));
+                }
+                let esz = ty.ir_size() as u64;
+                let n: i64 = exts.iter().product();
+                let align = esz.clamp(1, 8);
+                off = off.div_ceil(align) * align;
+                items.push((e.name.text.clone(), ty, lbs, exts, off, e.name.span));
+                off += esz * n.max(1) as u64;
+            }
+            let words = off.div_ceil(8).max(1);
+            let g = match self.sh.commons.get(&key) {
+                Some(&g) => {
+                    let cur = match &self.sh.m.globals[g.index()].ty {
+                        Type::Array(_, Some(w)) => *w,
+                        _ => 0,
+                    };
+                    if words > cur {
+                        self.sh.m.globals[g.index()].ty = Type::Array(Box::new(Type::I64), Some(words));
+                    }
+                    g
+                }
+                None => {
+                    let span = bname.as_ref().map(|n| n.span).unwrap_or(Span::DUMMY);
+                    let g = self.sh.add_global(format!("common.{key}"), Type::Array(Box::new(Type::I64), Some(words)), None, false, span);
+                    self.sh.commons.insert(key.clone(), g);
+                    g
+                }
+            };
+            for (name, ty, lbs, exts, off, sp) in items {
+                // *(T *)((char *)&blk + off)
+                let gty = self.sh.m.globals[g.index()].ty.clone();
+                let gp = self.mk(ExprKind::Global(g), gty, sp);
+                let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+                let a = self.mk(ExprKind::AddrOf(gp), Type::ptr(Type::I64), sp);
+                let a = self.cast(a, u8p.clone(), sp);
+                let o = self.i64c(off as i64, sp);
+                let at = self.bin(BinOp::Add, a, o, u8p, sp);
+                if exts.is_empty() {
+                    let p = self.cast(at, Type::ptr(ty.ir()), sp);
+                    let place = build::deref(&mut self.f, p, sp);
+                    self.define(&name, Sym::Scalar(ScalarVar { ty, loc: Loc::Place(place), char_len: None, present: None, span: sp }));
+                } else {
+                    let n: i64 = exts.iter().product();
+                    let p = self.cast(at, Type::ptr(Type::Array(Box::new(ty.ir()), Some(n.max(1) as u64))), sp);
+                    let place = build::deref(&mut self.f, p, sp);
+                    let ext: Vec<Loc> = exts.iter().map(|e| Loc::Const(*e)).collect();
+                    let stride = self.contiguous_strides(&name, &ext, sp);
+                    let a = ArrVar {
+                        name: name.clone(),
+                        ty,
+                        base: Loc::ArrAt(place),
+                        lb: lbs.iter().map(|l| Loc::Const(*l)).collect(),
+                        ext,
+                        stride,
+                        allocatable: false,
+                        pointer: false,
+                        assumed_size: false,
+                        present: None,
+                        span: sp,
+                    };
+                    self.define(&name, Sym::Array(a));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Declare the variables of a specification part (not parameters,
     /// dummies, nor the function result: the caller binds those first).
     pub fn variables(&mut self, order: &[String], ents: &HashMap<String, EntInfo>, mode: SpecMode, save_all: bool) -> R<()> {
+        self.commons(ents)?;
         for name in order {
             let e = &ents[name];
             if e.parameter || self.local_sym(name).is_some() {
