@@ -533,3 +533,44 @@ end program
 "#);
     assert_eq!(reals(&out), vec![42.0, 3.0, 5.0, 15.0, 10.0]);
 }
+
+/// The error corpus: each program is rejected with its expected message
+/// and `LINE:COL` (a survey: `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn corpus_errors() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/conformance/fortran/errors");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
+    names.sort();
+    let mut bad = 0;
+    for p in &names {
+        let text = std::fs::read_to_string(p).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        let Some(rest) = first.split("compile-error \"").nth(1) else { continue };
+        let (what, pos) = rest.split_once('"').unwrap();
+        let pos = pos.trim();
+        let name = p.to_string_lossy().to_string();
+        let mut sm = accjit_ir::SourceMap::new();
+        let opts = accjit_front_fortran::CompileOptions { include_dirs: vec![dir.clone()], ..Default::default() };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| accjit_front_fortran::compile(&mut sm, &[(name.clone(), text.clone())], &opts)));
+        let fname = p.file_name().unwrap().to_string_lossy().to_string();
+        match r {
+            Err(_) => {
+                bad += 1;
+                println!("PANIC {fname}");
+            }
+            Ok(Ok(_)) => {
+                bad += 1;
+                println!("COMPILES {fname} (want {what:?} at {pos})");
+            }
+            Ok(Err(d)) => {
+                let msg = d.render(&sm);
+                if !msg.contains(what) || !msg.contains(&format!("{fname}:{pos}")) {
+                    bad += 1;
+                    println!("WRONG {fname} (want {what:?} at {pos}): {}", msg.lines().next().unwrap_or(""));
+                }
+            }
+        }
+    }
+    println!("{bad} of {} wrong", names.len());
+}

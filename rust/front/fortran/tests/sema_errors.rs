@@ -29,9 +29,9 @@ fn implicit_none_reports_the_undeclared_name() {
 #[test]
 fn calls_check_their_arguments() {
     let src = "program p\n  call s(1, 2, 3)\ncontains\n  subroutine s(a, b)\n    integer :: a, b\n  end subroutine\nend program\n";
-    expect(src, "takes 2 arguments", 2, 16);
+    expect(src, "takes 2 arguments", 2, 8);
     let src = "program p\n  call s(b=2)\ncontains\n  subroutine s(a, b)\n    integer :: a, b\n  end subroutine\nend program\n";
-    expect(src, "argument `a` of `s` is missing", 2, 3);
+    expect(src, "argument `a` of `s` is missing", 2, 8);
     let src = "program p\n  call nowhere(1)\nend program\n";
     expect(src, "unknown subroutine `nowhere`", 2, 8);
 }
@@ -60,4 +60,13 @@ fn directives_are_checked() {
 #[test]
 fn modules_must_be_found() {
     expect("program p\n  use nosuchmod\nend program\n", "module `nosuchmod` not found", 2, 7);
+}
+
+#[test]
+fn intent_in_and_duplicates_are_rejected() {
+    let src = "program p\n  call s(1)\ncontains\n  subroutine s(v)\n    integer, intent(in) :: v\n    v = 2\n  end subroutine\nend program\n";
+    expect(src, "`v` is an intent(in) argument", 6, 5);
+    expect("program p\n  integer :: d\n  real :: d\nend program\n", "`d` is declared twice", 3, 11);
+    let src = "program p\n  integer :: i\n  !$acc parallel\n  !$acc loop seq gang\n  do i = 1, 2\n  end do\n  !$acc end parallel\nend program\n";
+    expect(src, "`gang` and `seq` cannot both appear", 4, 18);
 }

@@ -87,8 +87,36 @@ fn red_op(op: AccRedOp) -> Option<RedOp> {
 impl Cx<'_> {
     fn clauses(&mut self, d: &ast::AccDirective) -> R<Clauses> {
         let mut c = Clauses::default();
+        let serial = matches!(d.kind, AccKind::Serial | AccKind::SerialLoop);
+        // Per device_type group: the level clauses seen (seq excludes the others).
+        let mut levels: Vec<(&'static str, Span)> = vec![];
         for cl in &d.clauses {
             let sp = cl.span;
+            let level = match &cl.kind {
+                C::Gang { .. } => Some("gang"),
+                C::Worker(_) => Some("worker"),
+                C::Vector(_) => Some("vector"),
+                C::Seq => Some("seq"),
+                C::DeviceType(_) => {
+                    levels.clear();
+                    None
+                }
+                _ => None,
+            };
+            if let Some(l) = level {
+                if let Some((other, _)) = levels.iter().find(|(o, _)| (*o == "seq") != (l == "seq")) {
+                    return Err(self.err(sp, format!("`{l}` and `{other}` cannot both appear on a loop")));
+                }
+                levels.push((l, sp));
+            }
+            if serial && matches!(cl.kind, C::NumGangs(_) | C::NumWorkers(_) | C::VectorLength(_)) {
+                let what = match cl.kind {
+                    C::NumGangs(_) => "num_gangs",
+                    C::NumWorkers(_) => "num_workers",
+                    _ => "vector_length",
+                };
+                return Err(self.err(sp, format!("`{what}` is not allowed on a serial construct")));
+            }
             match &cl.kind {
                 C::DeviceType(names) => {
                     c.compute.per_type.push((names.clone(), ComputeTuning::default()));

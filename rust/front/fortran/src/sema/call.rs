@@ -460,6 +460,9 @@ impl Cx<'_> {
             self.define(name, Sym::ProcDummy(ps[0], p.clone()));
             return Ok(());
         }
+        if d.intent == Intent::In {
+            self.intent_in.insert(name.to_string());
+        }
         if d.rank == 0 {
             if d.ty.is_char() {
                 let len = match d.ty {
@@ -776,7 +779,7 @@ impl Cx<'_> {
                         return Err(self.err(a.span, "a positional argument after a keyword argument"));
                     }
                     if i >= slots.len() {
-                        return Err(self.err(a.span, format!("`{}` takes {} arguments, {} given", sig.name, sig.dummies.len(), args.len())));
+                        return Err(self.err(sp, format!("`{}` takes {} arguments, {} given", sig.name, sig.dummies.len(), args.len())));
                     }
                     slots[i] = Some(a);
                 }

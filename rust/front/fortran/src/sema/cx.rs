@@ -320,6 +320,8 @@ pub(crate) struct Cx<'a> {
     pub routine: Option<accjit_ir::RoutineInfo>,
     /// `format` statements by label.
     pub formats: HashMap<u64, String>,
+    /// intent(in) dummies (assignments to them are errors).
+    pub intent_in: std::collections::HashSet<String>,
     /// `common` statements of the specification part, for `variables`.
     pub common_decls: Vec<(Option<crate::ast::Name>, Vec<crate::ast::Entity>)>,
 }
@@ -363,6 +365,7 @@ impl<'a> Cx<'a> {
             routine: None,
             formats: HashMap::new(),
             common_decls: vec![],
+            intent_in: Default::default(),
         }
     }
 

@@ -18,6 +18,8 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntInfo {
     pub name: String,
+    /// A second type declaration of the name (an error).
+    pub dup: Option<Span>,
     pub span: Span,
     pub ty: Option<ast::TypeSpec>,
     pub char_len: Option<ast::CharLen>,
@@ -69,6 +71,9 @@ pub(crate) fn collect(decls: &[ast::Decl]) -> (Vec<String>, HashMap<String, EntI
                 for ent in &td.entities {
                     let k = get(&ent.name, &mut order, &mut map);
                     let e = map.get_mut(&k).unwrap();
+                    if e.ty.is_some() && e.dup.is_none() {
+                        e.dup = Some(ent.name.span);
+                    }
                     e.ty = Some(td.ty.clone());
                     e.span = ent.name.span;
                     for a in &td.attrs {
@@ -307,6 +312,11 @@ impl Cx<'_> {
 
     /// `parameter` constants, in declaration order.
     pub fn parameters(&mut self, order: &[String], ents: &HashMap<String, EntInfo>) -> R<()> {
+        for name in order {
+            if let Some(sp) = ents[name].dup {
+                return Err(self.err(sp, format!("`{name}` is declared twice")));
+            }
+        }
         for name in order {
             let e = &ents[name];
             if !e.parameter {

@@ -173,7 +173,7 @@ impl Cx<'_> {
                     self.emit(StmtKind::If(c, b, Block::default()), sp);
                 }
             }
-            S::Call { callee, args } => self.call_stmt(callee, args, sp)?,
+            S::Call { callee, args } => self.call_stmt(callee, args, callee.span)?,
             S::Return(v) => {
                 if v.is_some() {
                     return Err(self.err(sp, "alternate returns are not supported"));
@@ -257,6 +257,11 @@ impl Cx<'_> {
     }
 
     fn assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, sp: Span) -> R<()> {
+        if let Some(n) = super::decl::root_name(lhs) {
+            if self.intent_in.contains(&n) && self.local_sym(&n).is_some() {
+                return Err(self.err(lhs.span, format!("`{n}` is an intent(in) argument; it cannot be assigned")));
+            }
+        }
         if self.rank_of(lhs) > 0 {
             return self.assign_array(lhs, rhs, sp);
         }
