@@ -285,6 +285,7 @@ FORTRAN_KNOWN_FAILURES = {
     "fortran/227_common_blocks.f": "flower: COMMON blocks (outside issue 11's language list)",
     "fortran/236_command_arguments.f90": "flower: command_argument_count/get_command_argument not wired to the runtime",
     "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
+    "fortran/241_bind_c_interfaces.f90": "flower: bind(c) interface bodies naming C library functions",
     "fortran/errors/006_wrong_argument_count.f90": "flower: wrong argument count reported at the extra argument, not the callee",
     "fortran/errors/011_seq_gang_conflict.f90": "flower/fparse: `loop seq gang` accepted",
     "fortran/errors/013_assign_intent_in.f90": "flower: assignment to an intent(in) dummy accepted",
