@@ -595,8 +595,8 @@ impl Cx<'_> {
         if rrank > 0 && rrank != lrank {
             return Err(self.err(sp, format!("the two sides have ranks {lrank} and {rrank}")));
         }
-        if self.is_char_expr(rhs) {
-            return Err(self.err(sp, "character arrays are not supported"));
+        if self.is_char_expr(lhs) {
+            return self.assign_char_array(lhs, rhs, sp);
         }
         self.materialise(rhs)?;
         // An allocatable target takes the right side's shape (reallocated:
@@ -685,6 +685,34 @@ impl Cx<'_> {
                 cx.emit_expr(a, sp);
                 Ok(())
             })();
+            cx.elem = None;
+            r
+        })
+    }
+
+    /// `names = [...]` / `names = 'x'` / `names(1:2) = other(2:3)` on
+    /// character arrays: element by element, blank-padded.
+    fn assign_char_array(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, sp: Span) -> R<()> {
+        if let E::ArrayCtor { items, .. } = &rhs.kind {
+            let a = self.array_of(lhs)?;
+            let (E::Name(_), 1, Loc::Const(lb)) = (&lhs.kind, a.rank(), a.lb[0]) else {
+                return Err(self.err(sp, "a character constructor is assigned to a whole rank-1 array"));
+            };
+            for (k, it) in items.iter().enumerate() {
+                let ast::AcItem::Expr(x) = it else { return Err(self.err(sp, "implied do in a character constructor is not supported")) };
+                let idx = ast::Expr { kind: E::Int { value: (lb + k as i64) as u128, kind: None }, span: x.span };
+                let el = ast::Expr {
+                    kind: E::Apply { base: Box::new(lhs.clone()), args: vec![ast::Arg { keyword: None, value: ArgValue::Expr(idx), span: x.span }] },
+                    span: lhs.span,
+                };
+                self.char_assign(&el, x, sp)?;
+            }
+            return Ok(());
+        }
+        let shape = self.shape_of(lhs)?;
+        self.nest(&shape, sp, &mut |cx, idx| {
+            cx.elem = Some(idx.to_vec());
+            let r = cx.char_assign(lhs, rhs, sp);
             cx.elem = None;
             r
         })

@@ -753,12 +753,17 @@ impl Cx<'_> {
             E::Name(n) => match self.lookup(&n.text) {
                 Some(Sym::Scalar(v)) => v.ty.is_char(),
                 Some(Sym::Const(_, t)) => t.is_char(),
+                Some(Sym::Array(a)) => a.ty.is_char(),
                 _ => false,
             },
             E::Apply { base, .. } => {
+                if let E::Apply { .. } = &base.kind {
+                    return self.is_char_expr(base);
+                }
                 let E::Name(n) = &base.kind else { return false };
                 match self.lookup(&n.text) {
                     Some(Sym::Scalar(v)) => v.ty.is_char(),
+                    Some(Sym::Array(a)) => a.ty.is_char(),
                     None => matches!(n.text.as_str(), "trim" | "adjustl" | "adjustr" | "char" | "achar" | "repeat"),
                     _ => false,
                 }
@@ -779,6 +784,13 @@ impl Cx<'_> {
             E::Paren(x) => self.char_val(x),
             E::Name(n) => match self.lookup_or_implicit(&n.text, sp)? {
                 Sym::Scalar(v) if v.ty.is_char() => Ok(self.char_var(&v, sp)),
+                // The current element of a character array (scalarised loop).
+                Sym::Array(a) if a.ty.is_char() && self.elem.is_some() => {
+                    let (place, t) = self.place_of(e)?;
+                    let FType::Char(Some(len)) = t else { return Err(self.err(sp, "not a character value")) };
+                    let p = self.mk(ExprKind::AddrOf(place), Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), sp);
+                    Ok((p, self.i64c(len as i64, sp)))
+                }
                 Sym::Const(ConstVal::Str(s), _) => {
                     let p = self.byte_string(&s, sp);
                     let n = self.i64c(s.len() as i64, sp);
@@ -787,32 +799,23 @@ impl Cx<'_> {
                 _ => Err(self.err(sp, format!("`{}` is not a character value", n.text))),
             },
             E::Apply { base, args } => {
+                if let E::Apply { .. } = &base.kind {
+                    // A substring of an element: names(2)(1:3).
+                    let (p, len) = self.char_val(base)?;
+                    return self.substring(p, len, args, sp);
+                }
                 let E::Name(n) = &base.kind else { return Err(self.err(sp, "not a character value")) };
                 match self.lookup(&n.text).cloned() {
+                    Some(Sym::Array(a)) if a.ty.is_char() => {
+                        let (place, t) = self.designator_place(base, args, sp)?;
+                        let FType::Char(Some(len)) = t else { return Err(self.err(sp, "not a character value")) };
+                        let p = self.mk(ExprKind::AddrOf(place), Type::ptr(Type::Scalar(accjit_ir::Scalar::U8)), sp);
+                        Ok((p, self.i64c(len as i64, sp)))
+                    }
                     Some(Sym::Scalar(v)) if v.ty.is_char() => {
                         // A substring s(i:j).
                         let (p, len) = self.char_var(&v, sp);
-                        let [ast::Arg { value: ArgValue::Range { lo, hi, stride: None }, .. }] = &args[..] else {
-                            return Err(self.err(sp, "a substring is written s(i:j)"));
-                        };
-                        let lo = match lo {
-                            Some(l) => self.int_i64(l)?,
-                            None => self.i64c(1, sp),
-                        };
-                        let hi = match hi {
-                            Some(h) => self.int_i64(h)?,
-                            None => len,
-                        };
-                        let lo = self.settle(lo, sp);
-                        let one = self.i64c(1, sp);
-                        let off = self.bin(BinOp::Sub, lo, one, Type::I64, sp);
-                        let pty = self.ty(p);
-                        let p2 = self.bin(BinOp::Add, p, off, pty, sp);
-                        let lo2 = self.clone_expr(lo);
-                        let d = self.bin(BinOp::Sub, hi, lo2, Type::I64, sp);
-                        let one = self.i64c(1, sp);
-                        let n = self.bin(BinOp::Add, d, one, Type::I64, sp);
-                        Ok((p2, n))
+                        self.substring(p, len, args, sp)
                     }
                     None if n.text == "trim" => {
                         let [a] = &args[..] else { return Err(self.err(sp, "trim takes one argument")) };
@@ -870,6 +873,31 @@ impl Cx<'_> {
             }
             _ => Err(self.err(sp, "not a character value")),
         }
+    }
+
+    /// The substring `(lo:hi)` of the characters at `p` (length `len`).
+    fn substring(&mut self, p: ExprId, len: ExprId, args: &[ast::Arg], sp: Span) -> R<(ExprId, ExprId)> {
+        let [ast::Arg { value: ArgValue::Range { lo, hi, stride: None }, .. }] = args else {
+            return Err(self.err(sp, "a substring is written s(i:j)"));
+        };
+        let lo = match lo {
+            Some(l) => self.int_i64(l)?,
+            None => self.i64c(1, sp),
+        };
+        let hi = match hi {
+            Some(h) => self.int_i64(h)?,
+            None => len,
+        };
+        let lo = self.settle(lo, sp);
+        let one = self.i64c(1, sp);
+        let off = self.bin(BinOp::Sub, lo, one, Type::I64, sp);
+        let pty = self.ty(p);
+        let p2 = self.bin(BinOp::Add, p, off, pty, sp);
+        let lo2 = self.clone_expr(lo);
+        let d = self.bin(BinOp::Sub, hi, lo2, Type::I64, sp);
+        let one = self.i64c(1, sp);
+        let n = self.bin(BinOp::Add, d, one, Type::I64, sp);
+        Ok((p2, n))
     }
 
     /// (pointer, length) of a character variable.

@@ -285,7 +285,7 @@ impl Cx<'_> {
     }
 
     /// Character assignment: copy, blank-padded or truncated to the target.
-    fn char_assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, sp: Span) -> R<()> {
+    pub fn char_assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, sp: Span) -> R<()> {
         let (sp_, sn) = self.char_val(rhs)?;
         let (dp, dn) = self.char_val(lhs)?;
         let dp = self.settle(dp, sp);
