@@ -278,19 +278,11 @@ def describe(res: RunResult) -> str:
 # Fortran programs that fail today because of a known gap or bug of the Fortran front end or its
 # runtime, each with its entry in the session's FBUGS list (owner: what fails). They run as usual
 # but are marked xfail(strict=False): a fix shows up as XPASS, and the entry should then go.
-# (State of main at 15:47 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
+# (State of main at 15:55 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
 FORTRAN_KNOWN_FAILURES = {
     "fortran/058_character_intrinsics.f90": "flower: character(len=:), allocatable",
-    "fortran/079_character_variables.f90": "flower: character arrays and their element substrings",
-    "fortran/227_common_blocks.f": "flower: COMMON blocks (outside issue 11's language list)",
-    "fortran/236_command_arguments.f90": "flower: command_argument_count/get_command_argument not wired to the runtime",
     "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
     "fortran/241_bind_c_interfaces.f90": "flower: bind(c) interface bodies naming C library functions",
-    "fortran/errors/006_wrong_argument_count.f90": "flower: wrong argument count reported at the extra argument, not the callee",
-    "fortran/errors/011_seq_gang_conflict.f90": "flower/fparse: `loop seq gang` accepted",
-    "fortran/errors/013_assign_intent_in.f90": "flower: assignment to an intent(in) dummy accepted",
-    "fortran/errors/015_num_gangs_on_serial.f90": "flower/fparse: num_gangs on serial accepted",
-    "fortran/errors/016_duplicate_declaration.f90": "flower: a name declared twice accepted",
     "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
 }
 
