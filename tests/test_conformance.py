@@ -281,6 +281,7 @@ def describe(res: RunResult) -> str:
 # (State of main at 15:55 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
 FORTRAN_KNOWN_FAILURES = {
     "fortran/058_character_intrinsics.f90": "flower: character(len=:), allocatable",
+    "fortran/079_character_variables.f90": "flower: character array constructors (names = ['alpha ', ...])",
     "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
     "fortran/241_bind_c_interfaces.f90": "flower: bind(c) interface bodies naming C library functions",
     "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
