@@ -574,3 +574,30 @@ fn corpus_errors() {
     }
     println!("{bad} of {} wrong", names.len());
 }
+
+#[test]
+fn character_values() {
+    let out = run(r#"
+program p
+  implicit none
+  character(len=6) :: names(3)
+  character(len=:), allocatable :: joined
+  character(len=10) :: a
+  names = ['alpha ', 'beta  ', 'gamma ']
+  names(2)(1:1) = 'B'
+  a = 'abc'
+  joined = trim(a) // '-' // trim(names(2)) // '!'
+  print *, len(joined), len_trim(names(3)), index('hello world', 'o w'), len(greet('Ada'))
+  print *, joined, '|', adjustl('  x'), '|', greet(trim(names(1)))
+contains
+  function greet(name) result(s)
+    character(len=*), intent(in) :: name
+    character(len=3 + len(name)) :: s
+    s = 'hi ' // name
+  end function greet
+end program
+"#);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(ints(lines[0]), vec![9, 5, 5, 6]);
+    assert_eq!(lines[1], " abc-Beta!|x  |hi alpha", "deferred-length assignment, adjustl, a character function");
+}

@@ -154,18 +154,26 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
         let t = match &u.prefix.type_spec {
             Some(ts) => cx.resolve_type(ts, None)?,
             None => match ents.get(&rname) {
+                // A character result whose length is computed at entry.
+                Some(e) if e.ty.as_ref().is_some_and(|t| t.base == ast::BaseType::Character) && cx.entity_type(e).is_err() => FType::Char(None),
                 Some(e) => cx.entity_type(e)?,
                 None => cx.implicit_type(&rname, u.head_span)?,
             },
         };
-        if t.is_char() {
-            return Err(cx.err(u.head_span, "character functions are not supported"));
+        if t.is_char() && result_rank > 0 {
+            return Err(cx.err(u.head_span, "character array functions are not supported"));
         }
         Some(t)
     } else {
         None
     };
     Ok((dummies, result, result_rank))
+}
+
+/// The hidden parameters of a character function's result: where to
+/// store the address of the (heap) characters and their length.
+fn char_result_params() -> Vec<Type> {
+    vec![Type::ptr(Type::ptr(Type::Scalar(accjit_ir::Scalar::U8))), Type::ptr(Type::I64)]
 }
 
 /// The hidden dummy carrying an array-valued function's result.
@@ -198,6 +206,9 @@ pub(crate) fn declare_proc(
     if let (Some(t), true) = (&result, result_rank > 0) {
         params.extend(dummy_params(&result_dummy(t, result_rank)));
     }
+    if result.as_ref().is_some_and(|t| t.is_char()) {
+        params.extend(char_result_params());
+    }
     let mut host_args = vec![];
     if let Some((hf, hsyms, names)) = host {
         for n in names {
@@ -209,12 +220,16 @@ pub(crate) fn declare_proc(
             }
         }
     }
-    let ret = result.as_ref().filter(|_| result_rank == 0).map(|t| t.ir()).unwrap_or(Type::Void);
+    let ret = result.as_ref().filter(|t| result_rank == 0 && !t.is_char()).map(|t| t.ir()).unwrap_or(Type::Void);
     let linkage = if host.is_some() { Linkage::Internal } else { Linkage::Export };
     let f = Function::new(key, FuncSig { params, ret: ret.clone(), variadic: false }, linkage, u.span);
     sh.m.functions.push(f);
     let func = FuncId(sh.m.functions.len() as u32 - 1);
-    if host.is_none() && result_rank == 0 && !dummies.iter().any(|d| d.ty.is_char() || d.allocatable || d.proc.is_some()) {
+    if host.is_none()
+        && result_rank == 0
+        && !result.as_ref().is_some_and(|t| t.is_char())
+        && !dummies.iter().any(|d| d.ty.is_char() || d.allocatable || d.proc.is_some())
+    {
         sh.interfaces.push(ProcInterface {
             name: name.to_string(),
             symbol: key.to_string(),
@@ -247,7 +262,7 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
     let fsig = sh.m.functions[sig.func.index()].sig.clone();
     let linkage = sh.m.functions[sig.func.index()].linkage;
     let f = Function::new(key, fsig.clone(), linkage, u.span);
-    let kind = if sig.result.is_some() && sig.result_rank == 0 { UnitKind::Function } else { UnitKind::Subroutine };
+    let kind = if sig.result.as_ref().is_some_and(|t| !t.is_char()) && sig.result_rank == 0 { UnitKind::Function } else { UnitKind::Subroutine };
     let (func, internals) = {
         let mut cx = Cx::new(sh, f, kind, key.to_string(), scope.clone());
         // Parameters first, in order.
@@ -297,6 +312,13 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                 }
                 cx.define(&rname, Sym::Array(a));
             }
+            let char_ps: Option<Vec<LocalId>> = if sig.result.as_ref().is_some_and(|t| t.is_char()) {
+                let v = plocals[next..next + 2].to_vec();
+                next += 2;
+                Some(v)
+            } else {
+                None
+            };
             for h in &sig.host_args {
                 let hs = scope.get(&h.name).cloned();
                 if let Some(hs) = hs {
@@ -309,7 +331,45 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
                     cx.scopes[0].insert(h.name.clone(), s);
                 }
             }
-            if let (Some(t), 0) = (&sig.result, sig.result_rank) {
+            if let Some(t) = sig.result.clone().filter(|t| t.is_char()) {
+                // The result's characters on the heap (the caller frees them).
+                let ps = char_ps.clone().unwrap_or_default();
+                let fname = super::unit_name(u);
+                let rname = u.result.as_ref().map(|r| r.text.clone()).unwrap_or(fname.clone());
+                let e = ents.get(&rname).cloned().unwrap_or_default();
+                let len = match &e.char_len.clone().or(e.ty.as_ref().and_then(|t| t.len.clone())) {
+                    Some(ast::CharLen::Expr(x)) => cx.int_i64(x)?,
+                    _ => match t {
+                        FType::Char(Some(n)) => cx.i64c(n as i64, u.head_span),
+                        _ => return Err(cx.err(u.head_span, "a character function's result needs a length")),
+                    },
+                };
+                let sp = u.head_span;
+                let lenp = build::load_local(&mut cx.f, ps[1], sp);
+                let lenp = build::deref(&mut cx.f, lenp, sp);
+                let a = build::assign(&mut cx.f, lenp, len, sp);
+                cx.emit_expr(a, sp);
+                let n = cx.get(Loc::Deref(ps[1]), sp);
+                let one = cx.i64c(1, sp);
+                let buf = cx.libc_call("malloc", vec![n], Type::ptr(Type::Void), sp);
+                let _ = one;
+                cx.set(Loc::Deref(ps[0]), buf, sp);
+                // Blank-filled, as an assignment would leave it.
+                let b = cx.get(Loc::Deref(ps[0]), sp);
+                let b = cx.cast(b, Type::ptr(Type::Void), sp);
+                let blank = cx.int(32, Type::I32, sp);
+                let n = cx.get(Loc::Deref(ps[1]), sp);
+                let n = cx.cast(n, Type::U64, sp);
+                let m = cx.libc_call("memset", vec![b, blank, n], Type::ptr(Type::Void), sp);
+                cx.emit_expr(m, sp);
+                if rname == fname {
+                    cx.own_names.push(fname.clone());
+                }
+                cx.define(
+                    &rname,
+                    Sym::Scalar(ScalarVar { ty: FType::Char(None), loc: Loc::Deref(ps[0]), char_len: Some(Loc::Deref(ps[1])), present: None, span: sp }),
+                );
+            } else if let (Some(t), 0) = (&sig.result, sig.result_rank) {
                 let fname = super::unit_name(u);
                 let rname = u.result.as_ref().map(|r| r.text.clone()).unwrap_or(fname.clone());
                 let l = cx.f.add_local(rname.clone(), t.ir(), u.head_span);
@@ -683,6 +743,9 @@ impl Cx<'_> {
         if sig.result_rank > 0 {
             return Err(self.err(sp, format!("`{}` returns an array; a scalar is needed here", sig.name)));
         }
+        if rt.is_char() {
+            return Err(self.err(sp, format!("`{}` returns characters; they cannot be used here", sig.name)));
+        }
         let (ir_args, post) = self.call_args(&sig, args, vec![], sp)?;
         let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), rt.ir(), sp);
         if !post.is_empty() {
@@ -734,6 +797,31 @@ impl Cx<'_> {
 
     /// Match actual arguments to dummies; the IR arguments and statements to
     /// run after the call (copy-out of temporaries).
+    /// A reference to a character function: (pointer, length) of its result
+    /// (heap characters freed after the statement).
+    pub fn call_char_function(&mut self, key: &str, args: &[ast::Arg], sp: Span) -> R<(ExprId, ExprId)> {
+        let sig = self.sh.procs.get(key).cloned().ok_or_else(|| self.err(sp, format!("unknown procedure `{key}`")))?;
+        let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+        let p = self.new_local("cres", u8p.clone(), sp);
+        let z = self.int(0, u8p, sp);
+        self.emit(StmtKind::Decl(p, Some(z)), sp);
+        let n = self.new_local("cres.n", Type::I64, sp);
+        let z = self.i64c(0, sp);
+        self.emit(StmtKind::Decl(n, Some(z)), sp);
+        let pp = build::local(&mut self.f, p, sp);
+        let np = build::local(&mut self.f, n, sp);
+        let extra = vec![build::addr_of(&mut self.f, pp, sp), build::addr_of(&mut self.f, np, sp)];
+        let saved = self.elem.clone();
+        let r = self.call_args(&sig, args, extra, sp);
+        self.elem = saved;
+        let (ir_args, post) = r?;
+        let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), Type::Void, sp);
+        self.emit_expr(e, sp);
+        self.out.extend(post);
+        self.stmt_temps.push(Loc::Local(p));
+        Ok((build::load_local(&mut self.f, p, sp), build::load_local(&mut self.f, n, sp)))
+    }
+
     /// A reference to an array-valued function: the result in a temporary
     /// array (freed after the statement).
     pub fn call_array_function(&mut self, key: &str, args: &[ast::Arg], sp: Span) -> R<ArrVar> {

@@ -320,6 +320,8 @@ pub(crate) struct Cx<'a> {
     pub routine: Option<accjit_ir::RoutineInfo>,
     /// `format` statements by label.
     pub formats: HashMap<u64, String>,
+    /// Deferred-length allocatable character variables (assignment reallocates).
+    pub deferred_chars: std::collections::HashSet<String>,
     /// intent(in) dummies (assignments to them are errors).
     pub intent_in: std::collections::HashSet<String>,
     /// `common` statements of the specification part, for `variables`.
@@ -366,6 +368,7 @@ impl<'a> Cx<'a> {
             formats: HashMap::new(),
             common_decls: vec![],
             intent_in: Default::default(),
+            deferred_chars: Default::default(),
         }
     }
 

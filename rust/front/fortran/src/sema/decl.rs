@@ -659,7 +659,22 @@ impl Cx<'_> {
         let name = e.name.as_str();
         let sp = e.span;
         if let FType::Char(None) = ty {
-            return Err(self.err(sp, format!("`{name}`: only dummy arguments may have an assumed length (len=*)")));
+            if e.allocatable && e.dims.is_none() && !global {
+                // character(len=:), allocatable: heap characters and their
+                // length, (re)allocated by assignment.
+                let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+                let p = self.f.add_local(name, u8p.clone(), sp);
+                let null = self.int(0, u8p, sp);
+                self.emit(StmtKind::Decl(p, Some(null)), sp);
+                let n = self.f.add_local(format!("{name}.len"), Type::I64, sp);
+                let z = self.i64c(0, sp);
+                self.emit(StmtKind::Decl(n, Some(z)), sp);
+                self.free_at_exit(Loc::Local(p), sp);
+                self.deferred_chars.insert(name.to_string());
+                self.define(name, Sym::Scalar(ScalarVar { ty, loc: Loc::Local(p), char_len: Some(Loc::Local(n)), present: None, span: sp }));
+                return Ok(());
+            }
+            return Err(self.err(sp, format!("`{name}`: only dummy arguments may have an assumed length (len=*), and deferred-length (len=:) characters must be allocatable local scalars")));
         }
         let ir = ty.ir();
         match &e.dims {

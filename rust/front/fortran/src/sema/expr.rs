@@ -764,6 +764,7 @@ impl Cx<'_> {
                 match self.lookup(&n.text) {
                     Some(Sym::Scalar(v)) => v.ty.is_char(),
                     Some(Sym::Array(a)) => a.ty.is_char(),
+                    Some(Sym::Proc(k)) => self.sh.procs.get(k).is_some_and(|p| p.result.as_ref().is_some_and(|t| t.is_char())),
                     None => matches!(n.text.as_str(), "trim" | "adjustl" | "adjustr" | "char" | "achar" | "repeat"),
                     _ => false,
                 }
@@ -806,6 +807,9 @@ impl Cx<'_> {
                 }
                 let E::Name(n) = &base.kind else { return Err(self.err(sp, "not a character value")) };
                 match self.lookup(&n.text).cloned() {
+                    Some(Sym::Proc(k)) if self.sh.procs.get(&k).is_some_and(|p| p.result.as_ref().is_some_and(|t| t.is_char())) => {
+                        self.call_char_function(&k, args, sp)
+                    }
                     Some(Sym::Array(a)) if a.ty.is_char() => {
                         let (place, t) = self.designator_place(base, args, sp)?;
                         let FType::Char(Some(len)) = t else { return Err(self.err(sp, "not a character value")) };
@@ -816,6 +820,74 @@ impl Cx<'_> {
                         // A substring s(i:j).
                         let (p, len) = self.char_var(&v, sp);
                         self.substring(p, len, args, sp)
+                    }
+                    None if n.text == "adjustl" || n.text == "adjustr" => {
+                        let [a] = &args[..] else { return Err(self.err(sp, format!("{} takes one argument", n.text))) };
+                        let ArgValue::Expr(x) = &a.value else { return Err(self.err(sp, "a character value is needed")) };
+                        let (p, len) = self.char_val(x)?;
+                        let p = self.settle(p, sp);
+                        let len = self.settle(len, sp);
+                        let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+                        let l1 = self.clone_expr(len);
+                        let buf = self.mk(ExprKind::Alloca(l1), u8p, sp);
+                        let buf = self.temp("adj", buf, sp);
+                        let b = build::load_local(&mut self.f, buf, sp);
+                        let b = self.cast(b, Type::ptr(Type::Void), sp);
+                        let blank = self.int(32, Type::I32, sp);
+                        let l2 = self.clone_expr(len);
+                        let l2 = self.cast(l2, Type::U64, sp);
+                        let m = self.libc_call("memset", vec![b, blank, l2], Type::ptr(Type::Void), sp);
+                        self.emit_expr(m, sp);
+                        // t = the length without trailing blanks (adjustr), or of the
+                        // text after the leading blanks (adjustl).
+                        let f = super::intrinsic::len_trim_helper(self);
+                        let p2 = self.clone_expr(p);
+                        let l3 = self.clone_expr(len);
+                        let t = self.mk(ExprKind::Call(accjit_ir::Callee::Func(f), vec![p2, l3]), Type::I64, sp);
+                        let t = self.temp("t", t, sp);
+                        if n.text == "adjustl" {
+                            // k = leading blanks: count while p[k] == ' ' and k < t.
+                            let k = self.new_local("k", Type::I64, sp);
+                            let z = self.i64c(0, sp);
+                            self.emit(StmtKind::Decl(k, Some(z)), sp);
+                            let kv = build::load_local(&mut self.f, k, sp);
+                            let tv = build::load_local(&mut self.f, t, sp);
+                            let lt = build::cmp(&mut self.f, BinOp::Lt, kv, tv, sp);
+                            let p3 = self.clone_expr(p);
+                            let kv = build::load_local(&mut self.f, k, sp);
+                            let pt = self.ty(p3);
+                            let at = self.bin(BinOp::Add, p3, kv, pt, sp);
+                            let c = build::deref(&mut self.f, at, sp);
+                            let c = build::load(&mut self.f, c, sp);
+                            let c = self.cast(c, Type::I32, sp);
+                            let bl = self.int(32, Type::I32, sp);
+                            let isb = build::cmp(&mut self.f, BinOp::Eq, c, bl, sp);
+                            let cond = self.bin(BinOp::LogAnd, lt, isb, Type::I32, sp);
+                            let kp = build::local(&mut self.f, k, sp);
+                            let inc = self.mk(ExprKind::IncDec { place: kp, inc: true, prefix: true }, Type::I64, sp);
+                            self.emit(StmtKind::While(cond, accjit_ir::Block::new(vec![build::expr_stmt(inc, sp)])), sp);
+                            let b = build::load_local(&mut self.f, buf, sp);
+                            let p4 = self.clone_expr(p);
+                            let kv = build::load_local(&mut self.f, k, sp);
+                            let pt = self.ty(p4);
+                            let src = self.bin(BinOp::Add, p4, kv, pt, sp);
+                            let tv = build::load_local(&mut self.f, t, sp);
+                            let kv = build::load_local(&mut self.f, k, sp);
+                            let cnt = self.bin(BinOp::Sub, tv, kv, Type::I64, sp);
+                            self.memcpy(b, src, cnt, sp);
+                        } else {
+                            let b = build::load_local(&mut self.f, buf, sp);
+                            let l4 = self.clone_expr(len);
+                            let tv = build::load_local(&mut self.f, t, sp);
+                            let off = self.bin(BinOp::Sub, l4, tv, Type::I64, sp);
+                            let bt = self.ty(b);
+                            let dst = self.bin(BinOp::Add, b, off, bt, sp);
+                            let p4 = self.clone_expr(p);
+                            let tv = build::load_local(&mut self.f, t, sp);
+                            self.memcpy(dst, p4, tv, sp);
+                        }
+                        let b = build::load_local(&mut self.f, buf, sp);
+                        Ok((b, len))
                     }
                     None if n.text == "trim" => {
                         let [a] = &args[..] else { return Err(self.err(sp, "trim takes one argument")) };
@@ -856,7 +928,28 @@ impl Cx<'_> {
                 let (pa, na) = self.char_val(lhs)?;
                 let (pb, nb) = self.char_val(rhs)?;
                 let (Some(x), Some(y)) = (build::const_int(&self.f, na), build::const_int(&self.f, nb)) else {
-                    return Err(self.err(sp, "concatenation of run-time lengths is not supported"));
+                    // Run-time lengths: a stack buffer of na + nb bytes.
+                    let na = self.settle(na, sp);
+                    let nb = self.settle(nb, sp);
+                    let a2 = self.clone_expr(na);
+                    let b2 = self.clone_expr(nb);
+                    let tot = self.bin(BinOp::Add, a2, b2, Type::I64, sp);
+                    let tot = self.settle(tot, sp);
+                    let t2 = self.clone_expr(tot);
+                    let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+                    let buf = self.mk(ExprKind::Alloca(t2), u8p, sp);
+                    let buf = self.temp("cat", buf, sp);
+                    let d = build::load_local(&mut self.f, buf, sp);
+                    let n1 = self.clone_expr(na);
+                    self.memcpy(d, pa, n1, sp);
+                    let d = build::load_local(&mut self.f, buf, sp);
+                    let n1 = self.clone_expr(na);
+                    let dt = self.ty(d);
+                    let d2 = self.bin(BinOp::Add, d, n1, dt, sp);
+                    let n2 = self.clone_expr(nb);
+                    self.memcpy(d2, pb, n2, sp);
+                    let p = build::load_local(&mut self.f, buf, sp);
+                    return Ok((p, tot));
                 };
                 let l = self.new_local("cat", Type::Array(Box::new(Type::Scalar(accjit_ir::Scalar::U8)), Some((x + y).max(1) as u64)), sp);
                 self.emit(StmtKind::Decl(l, None), sp);

@@ -287,6 +287,33 @@ impl Cx<'_> {
     /// Character assignment: copy, blank-padded or truncated to the target.
     pub fn char_assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, sp: Span) -> R<()> {
         let (sp_, sn) = self.char_val(rhs)?;
+        if let ast::ExprKind::Name(n) = &lhs.kind {
+            if self.deferred_chars.contains(&n.text) {
+                if let Some(Sym::Scalar(v)) = self.lookup(&n.text).cloned() {
+                    // Reallocate to the right side's length (its value read first).
+                    let src = self.settle(sp_, sp);
+                    let len = self.settle(sn, sp);
+                    let l2 = self.clone_expr(len);
+                    let one = self.i64c(1, sp);
+                    let sz = self.bin(BinOp::Add, l2, one, Type::I64, sp);
+                    let buf = self.libc_call("malloc", vec![sz], Type::ptr(Type::Void), sp);
+                    let buf = self.temp("cbuf", buf, sp);
+                    let b = build::load_local(&mut self.f, buf, sp);
+                    let l3 = self.clone_expr(len);
+                    let s2 = self.clone_expr(src);
+                    self.memcpy(b, s2, l3, sp);
+                    let old = self.get(v.loc, sp);
+                    let old = self.cast(old, Type::ptr(Type::Void), sp);
+                    let f = self.libc_call("free", vec![old], Type::Void, sp);
+                    self.emit_expr(f, sp);
+                    let b = build::load_local(&mut self.f, buf, sp);
+                    self.set(v.loc, b, sp);
+                    let l4 = self.clone_expr(len);
+                    self.set(v.char_len.unwrap(), l4, sp);
+                    return Ok(());
+                }
+            }
+        }
         let (dp, dn) = self.char_val(lhs)?;
         let dp = self.settle(dp, sp);
         let dn = self.settle(dn, sp);
