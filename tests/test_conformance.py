@@ -284,6 +284,7 @@ FORTRAN_KNOWN_FAILURES = {
     "fortran/079_character_variables.f90": "flower: character array constructors (names = ['alpha ', ...])",
     "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
     "fortran/241_bind_c_interfaces.f90": "flower: bind(c) interface bodies naming C library functions",
+    "fortran/245_scratch_file_io.f90": "flower/fdrive: open/close/rewind of files (standard units only; outside issue 11's list)",
     "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
 }
 
