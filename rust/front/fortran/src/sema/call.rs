@@ -97,8 +97,17 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
         });
         if let Some(b) = body {
             let (ds, r, rr) = signature(cx.sh, b, scope, &format!("{key}.{}", a.text))?;
-            let ps =
-                ProcSig { func: FuncId(0), name: a.text.clone(), dummies: ds, result: r, result_rank: rr, host_args: vec![], elemental: false, span: a.span };
+            let ps = ProcSig {
+                func: FuncId(0),
+                name: a.text.clone(),
+                dummies: ds,
+                result: r,
+                result_rank: rr,
+                host_args: vec![],
+                elemental: false,
+                ext: None,
+                span: a.span,
+            };
             dummies.push(DummySig {
                 name: a.text.clone(),
                 ty: FType::INT,
@@ -168,6 +177,53 @@ fn signature(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap<String, Sym>
         None
     };
     Ok((dummies, result, result_rank))
+}
+
+/// The IR callee of a procedure (a C function for `bind(c)` interfaces).
+fn callee_of(sig: &ProcSig) -> accjit_ir::Callee {
+    match sig.ext {
+        Some(e) => accjit_ir::Callee::Extern(e),
+        None => accjit_ir::Callee::Func(sig.func),
+    }
+}
+
+/// `bind(c)` interface bodies of a specification part: C functions,
+/// declared as externs and callable by their Fortran names.
+pub(crate) fn bind_c_interfaces(cx: &mut Cx, decls: &[ast::Decl]) -> R<()> {
+    for d in decls {
+        let ast::DeclKind::Interface(ib) = &d.kind else { continue };
+        if ib.generic.is_some() {
+            continue;
+        }
+        for b in &ib.bodies {
+            let Some(bind) = &b.bind else { continue };
+            let fname = super::unit_name(b);
+            let cname = bind.clone().unwrap_or_else(|| fname.clone());
+            let scope = cx.scopes[0].clone();
+            let mut all = scope;
+            for (k, v) in cx.scopes.last().unwrap().clone() {
+                all.insert(k, v);
+            }
+            let (dummies, result, rr) = signature(cx.sh, b, &all, &format!("{fname}.bindc"))?;
+            let mut sig = ProcSig {
+                func: FuncId(0),
+                name: fname.clone(),
+                dummies,
+                result,
+                result_rank: rr,
+                host_args: vec![],
+                elemental: false,
+                ext: None,
+                span: b.head_span,
+            };
+            let fsig = proc_func_sig(&sig);
+            sig.ext = Some(cx.sh.extern_fn(&cname, fsig));
+            let key = format!("{}.bindc.{fname}", cx.unit_name);
+            cx.sh.procs.insert(key.clone(), sig);
+            cx.define(&fname, Sym::Proc(key));
+        }
+    }
+    Ok(())
 }
 
 /// The hidden parameters of a character function's result: where to
@@ -251,7 +307,7 @@ pub(crate) fn declare_proc(
     }
     sh.procs.insert(
         key.to_string(),
-        ProcSig { func, name: name.to_string(), dummies, result, result_rank, host_args, elemental: u.prefix.elemental, span: u.head_span },
+        ProcSig { func, name: name.to_string(), dummies, result, result_rank, host_args, elemental: u.prefix.elemental, ext: None, span: u.head_span },
     );
     Ok(())
 }
@@ -403,6 +459,7 @@ pub(crate) fn define_proc(sh: &mut Shared, u: &ast::ProgramUnit, scope: &HashMap
             cx.variables(&order2, &ents2, mode, save_all)?;
             cx.data_stmts(&u.decls)?;
             cx.spec_directives(&u.decls, &super::unit_name(u))?;
+            bind_c_interfaces(&mut cx, &u.decls)?;
             let mut local = cx.scopes.last().unwrap().clone();
             for (k, v) in cx.scopes[0].clone() {
                 local.entry(k).or_insert(v);
@@ -475,6 +532,7 @@ pub(crate) fn define_program(sh: &mut Shared, u: &ast::ProgramUnit) -> Result<()
             cx.variables(&order, &ents, SpecMode::Body, save_all)?;
             cx.data_stmts(&u.decls)?;
             cx.spec_directives(&u.decls, &super::unit_name(u))?;
+            bind_c_interfaces(&mut cx, &u.decls)?;
             let mut local = cx.scopes.last().unwrap().clone();
             for (k, v) in cx.scopes[0].clone() {
                 local.entry(k).or_insert(v);
@@ -747,7 +805,7 @@ impl Cx<'_> {
             return Err(self.err(sp, format!("`{}` returns characters; they cannot be used here", sig.name)));
         }
         let (ir_args, post) = self.call_args(&sig, args, vec![], sp)?;
-        let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), rt.ir(), sp);
+        let e = self.mk(ExprKind::Call(callee_of(&sig), ir_args), rt.ir(), sp);
         if !post.is_empty() {
             let t = self.temp("fres", e, sp);
             self.out.extend(post);
@@ -789,7 +847,7 @@ impl Cx<'_> {
             });
         }
         let (ir_args, post) = self.call_args(&sig, args, vec![], sp)?;
-        let e = self.mk(ExprKind::Call(accjit_ir::Callee::Func(sig.func), ir_args), Type::Void, sp);
+        let e = self.mk(ExprKind::Call(callee_of(&sig), ir_args), Type::Void, sp);
         self.emit_expr(e, sp);
         self.out.extend(post);
         Ok(())

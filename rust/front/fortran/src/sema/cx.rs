@@ -191,6 +191,8 @@ pub(crate) struct ProcSig {
     pub result_rank: usize,
     pub host_args: Vec<HostArg>,
     pub elemental: bool,
+    /// A C function declared by a `bind(c)` interface body: called as this extern.
+    pub ext: Option<accjit_ir::ExternId>,
     #[allow(dead_code)]
     pub span: Span,
 }

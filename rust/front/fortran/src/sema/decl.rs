@@ -191,6 +191,8 @@ impl Cx<'_> {
                     }
                     self.implicit = Some(table);
                 }
+                // `import` in an interface body: the body sees its host's names anyway.
+                DeclKind::Unsupported(what) if what == "import" => {}
                 DeclKind::Unsupported(what) => return Err(self.err(d.span, format!("`{what}` is not supported by accjit's Fortran front end"))),
                 DeclKind::Interface(_) => {} // explicit interfaces: the definitions are compiled too
                 DeclKind::Common(list) => self.common_decls.extend(list.iter().cloned()),
