@@ -512,7 +512,7 @@ impl Cx<'_> {
                 _ => {
                     let a = self.get(prev, sp);
                     let b = self.get(exts[k - 1], sp);
-                    let m = self.bin(BinOp::Mul, a, b, Type::I64, sp);
+                    let m = self.mul_i64(a, b, sp);
                     self.hold(&format!("{name}.s{k}"), m, sp)
                 }
             };
