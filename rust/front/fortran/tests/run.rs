@@ -601,3 +601,44 @@ end program
     assert_eq!(ints(lines[0]), vec![9, 5, 5, 6]);
     assert_eq!(lines[1], " abc-Beta!|x  |hi alpha", "deferred-length assignment, adjustl, a character function");
 }
+
+/// The multi-file programs of the corpus (a survey: `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn corpus_multi() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/conformance/fortran/multi");
+    let mut dirs: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut bad = 0;
+    for d in &dirs {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(d)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| ["f90", "F90", "f", "F"].iter().any(|x| p.extension().is_some_and(|e| e == *x)))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(&p).unwrap()))
+            .collect();
+        files.sort();
+        // `! run-files: a b`: only those.
+        let only: Option<Vec<String>> =
+            files.iter().find_map(|(_, t)| t.lines().find_map(|l| l.split("run-files:").nth(1).map(|r| r.split_whitespace().map(str::to_string).collect())));
+        if let Some(o) = &only {
+            files.retain(|(n, _)| o.contains(n));
+        }
+        let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let r = std::panic::catch_unwind(|| run_on(&refs, "host"));
+        let name = d.file_name().unwrap().to_string_lossy().to_string();
+        match r {
+            Ok((0, _)) => {}
+            Ok((s, out)) => {
+                bad += 1;
+                println!("BAD {name}: status {s}\n{out}");
+            }
+            Err(e) => {
+                bad += 1;
+                println!("BAD {name}: {}", e.downcast_ref::<String>().cloned().unwrap_or_default().lines().nth(1).unwrap_or(""));
+            }
+        }
+    }
+    println!("{bad} of {} fail", dirs.len());
+}
