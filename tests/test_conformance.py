@@ -278,12 +278,9 @@ def describe(res: RunResult) -> str:
 # Fortran programs that fail today because of a known gap or bug of the Fortran front end or its
 # runtime, each with its entry in the session's FBUGS list (owner: what fails). They run as usual
 # but are marked xfail(strict=False): a fix shows up as XPASS, and the entry should then go.
-# (State of main at 15:55 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
+# (State of main at 16:03 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
 FORTRAN_KNOWN_FAILURES = {
-    "fortran/058_character_intrinsics.f90": "flower: character(len=:), allocatable",
-    "fortran/079_character_variables.f90": "flower: character array constructors (names = ['alpha ', ...])",
     "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
-    "fortran/241_bind_c_interfaces.f90": "flower: bind(c) interface bodies naming C library functions",
     "fortran/245_scratch_file_io.f90": "flower/fdrive: open/close/rewind of files (standard units only; outside issue 11's list)",
     "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
 }
