@@ -3,7 +3,8 @@
 //! nvidia and turned into PTX by the PTX back end, and `ptxas` (when
 //! installed: ACCJIT_PTXAS, /opt/nvcc/…/ptxas, or on PATH) assembles it for
 //! sm_80. Programs the front end rejects are skipped (`tests/run.rs`
-//! surveys those).
+//! surveys those), as are those printing from device code, which `lower`
+//! rejects for nvidia (the Fortran runtime's I/O has no device form).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,7 +50,11 @@ fn corpus_compute_regions_become_ptx() {
         let ptx = match accjit_driver::ptx_text_fortran(&files, &opts) {
             Ok(t) => t,
             Err(e) => {
-                failures.push(format!("{fname}: {}", e.to_string().lines().next().unwrap_or("")));
+                let msg = e.to_string();
+                // I/O statements in device code have no nvidia form (host and multicore run them).
+                if !msg.contains("'__accjit_f_") {
+                    failures.push(format!("{fname}: {}", msg.lines().next().unwrap_or("")));
+                }
                 continue;
             }
         };
