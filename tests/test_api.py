@@ -307,6 +307,62 @@ def test_ctrl_c_interrupts_a_long_call():
     assert lib.spin(np.ones(1, dtype=np.int32)) == 0  # the module still works
 
 
+@pytest.mark.parametrize("device", ["multicore", "host"])
+def test_ctrl_c_interrupts_a_long_compute_kernel(device):
+    """A compute kernel whose gangs spin: Ctrl-C raises KeyboardInterrupt within
+    ~1 s although every gang (also one the waiting Python thread could run as a
+    pool guest) is busy. Short calls come first, so that the guest fast path is
+    on for calls like them."""
+    import os
+    import signal
+    import threading
+
+    lib = acc.c(r"""
+    void spin_gangs(const volatile int *stop, long *count, long limit) {
+        #pragma acc parallel loop num_gangs(8) gang
+        for (int g = 0; g < 8; g++) {
+            long k = 0;
+            while (stop[0] == 0 && k < limit) k++;
+            #pragma acc atomic update
+            count[0] += k;
+        }
+    }
+    """, device_type=device)
+    old_device = acc.get_device_type()
+    acc.set_device_type(device)
+    count = np.zeros(1, dtype=np.int64)
+    stop = np.zeros(1, dtype=np.int32)
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    safety = threading.Timer(10.0, lambda: stop.__setitem__(0, 1))
+    try:
+        for _ in range(3):
+            lib.spin_gangs(np.ones(1, np.int32), count, 10)
+        assert count[0] == 0
+        timer.start()
+        safety.start()
+        t = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            lib.spin_gangs(stop, count, 1 << 40)
+        took = time.perf_counter() - t
+        assert took < 1.2, f"KeyboardInterrupt came {took:.2f} s after the call began (Ctrl-C at 0.2 s)"
+    finally:
+        stop[0] = 1  # the abandoned kernel ends
+        timer.cancel()
+        safety.cancel()
+        signal.signal(signal.SIGINT, old_handler)
+        acc.wait()
+        time.sleep(0.1)
+        acc.set_device_type(old_device)
+    fresh = np.zeros(1, dtype=np.int64)
+    acc.set_device_type(device)
+    try:
+        lib.spin_gangs(np.zeros(1, np.int32), fresh, 5)
+    finally:
+        acc.set_device_type(old_device)
+    assert fresh[0] == 8 * 5, "the module still works"
+
+
 def test_gil_is_released_during_calls():
     import threading
 

@@ -30,6 +30,10 @@
 //! wake-up when the call ends (tens of µs on a busy or virtual machine).
 //! After [`GUEST_IDLE`] with no gang to run (host code, a kernel that must
 //! not run on this thread, another device) it parks until the call ends.
+//! A gang cannot be stopped, so a guest busy in one cannot raise
+//! `KeyboardInterrupt`: it is a guest only for calls expected to be short
+//! ([`ShortCalls`]: the function's last call took < [`GUEST_MAX`] and this
+//! one is no bigger), where Ctrl-C waits at most that long anyway.
 
 use accjit_runtime::hosted::{self, Outcome};
 use accjit_runtime::pool::{Assisted, Guest};
@@ -50,6 +54,9 @@ pub const WORKER_SPIN: Duration = Duration::from_micros(200);
 pub const CALLER_SPIN: Duration = Duration::from_micros(30);
 /// How long the caller, as a pool guest, waits for a gang before it parks.
 pub const GUEST_IDLE: Duration = Duration::from_micros(500);
+/// Calls that may take longer than this do not let the waiting thread run
+/// gangs as a pool guest (see [`ShortCalls`]).
+pub const GUEST_MAX: Duration = Duration::from_millis(2);
 /// Nanoseconds the last call took (see [`CALLER_SPIN`]).
 static LAST_CALL_NS: AtomicU64 = AtomicU64::new(0);
 /// Idle workers kept for reuse.
@@ -170,30 +177,68 @@ impl<T> Slot<T> {
     }
 }
 
+/// How much work a call's arguments could ask for: the elements of its
+/// arrays plus the magnitudes of its integer scalars (loop counts). A call
+/// no bigger than a call that was short is expected to be short too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CallSize(u64);
+
+impl CallSize {
+    /// An integer argument (a loop count, an array extent).
+    pub fn add_int(&mut self, v: i128) {
+        self.0 = self.0.saturating_add(v.unsigned_abs().min(u64::MAX as u128) as u64);
+    }
+
+    /// An array argument of `n` elements.
+    pub fn add_elements(&mut self, n: u64) {
+        self.0 = self.0.saturating_add(n);
+    }
+}
+
+/// What the past calls of one callee (a C function, a Python kernel's
+/// specialisation, a program's `main`) say about the next: whether it may
+/// let the waiting thread run gangs as a pool guest.
+#[derive(Debug, Default)]
+pub struct ShortCalls {
+    /// 1 + the biggest [`CallSize`] of the calls since the last one that
+    /// took [`GUEST_MAX`] or more; 0 when the last call was that long (or
+    /// none was made).
+    short_size: AtomicU64,
+}
+
+impl ShortCalls {
+    /// A call of `size` is expected to be short.
+    fn admits(&self, size: CallSize) -> bool {
+        let short = self.short_size.load(Relaxed);
+        short != 0 && size.0 < short
+    }
+
+    /// A call of `size` took `took` (interrupted and failed calls count too).
+    fn record(&self, size: CallSize, took: Duration) {
+        if took < GUEST_MAX {
+            self.short_size.fetch_max(size.0.saturating_add(1), Relaxed);
+        } else {
+            self.short_size.store(0, Relaxed);
+        }
+    }
+}
+
 /// Runs `f` on a worker thread and waits for it with the GIL released,
 /// checking for signals every [`SLICE`]. A panic in `f` becomes
 /// `Err(Internal(message))` (turned into `RuntimeError` by the caller); with
 /// `hosted`, a program that ends early is `Err(Program(outcome))`. A pending
 /// `KeyboardInterrupt` (or any exception a signal handler raises) is
 /// returned at once.
-pub fn run_interruptible<T, F>(py: Python<'_>, hosted: bool, f: F) -> PyResult<Result<T, CallFailure>>
+///
+/// `calls` and `size` decide whether the waiting thread runs gangs as a
+/// pool guest: only when `calls` admits a call of `size`, that is when the
+/// call is expected to be short; this call then teaches `calls`.
+pub fn run_interruptible<T, F>(py: Python<'_>, hosted: bool, calls: &ShortCalls, size: CallSize, f: F) -> PyResult<Result<T, CallFailure>>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    run_interruptible_as(py, hosted, true, f)
-}
-
-/// [`run_interruptible`], where `guest` says whether the waiting thread may
-/// run gangs as a pool guest. A gang cannot be stopped, so while the Python
-/// thread runs one it cannot raise `KeyboardInterrupt`: callers that cannot
-/// tell that the call is short (a first call, bigger inputs than a call
-/// known to be short) pass `false`, and the thread stays free for signals.
-pub fn run_interruptible_as<T, F>(py: Python<'_>, hosted: bool, guest: bool, f: F) -> PyResult<Result<T, CallFailure>>
-where
-    T: Send + 'static,
-    F: FnOnce() -> T + Send + 'static,
-{
+    let guest = calls.admits(size);
     let slot = Arc::new(Slot { done: AtomicBool::new(false), waiting: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
     let s2 = slot.clone();
     let job: Job = Box::new(move || {
@@ -213,7 +258,9 @@ where
     }
     let t0 = Instant::now();
     let r = wait(py, &slot, guest);
-    LAST_CALL_NS.store(t0.elapsed().as_nanos().min(u64::MAX as u128) as u64, Relaxed);
+    let took = t0.elapsed();
+    LAST_CALL_NS.store(took.as_nanos().min(u64::MAX as u128) as u64, Relaxed);
+    calls.record(size, took);
     r
 }
 
@@ -262,4 +309,38 @@ fn wait<T: Send>(py: Python<'_>, slot: &Slot<T>, guest: bool) -> PyResult<Result
 
 fn take<T>(slot: &Slot<T>) -> Result<T, CallFailure> {
     lock(&slot.value).take().unwrap_or_else(|| Err(CallFailure::Internal("call result lost".into())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size(ints: &[i128], elements: &[u64]) -> CallSize {
+        let mut s = CallSize::default();
+        ints.iter().for_each(|&v| s.add_int(v));
+        elements.iter().for_each(|&n| s.add_elements(n));
+        s
+    }
+
+    #[test]
+    fn call_size_adds_magnitudes_and_elements_saturating() {
+        assert_eq!(size(&[-5, 7], &[100]), size(&[112], &[]));
+        assert!(size(&[1 << 40], &[]) > size(&[10], &[1 << 20]));
+        assert_eq!(size(&[i128::MIN, i128::MAX], &[u64::MAX]), size(&[], &[u64::MAX]));
+    }
+
+    #[test]
+    fn guest_only_after_a_short_call_no_smaller() {
+        let calls = ShortCalls::default();
+        let small = size(&[10], &[16]);
+        let big = size(&[1 << 40], &[16]);
+        assert!(!calls.admits(small), "a first call is not known to be short");
+        calls.record(small, Duration::from_micros(5));
+        assert!(calls.admits(small) && calls.admits(size(&[], &[16])));
+        assert!(!calls.admits(big), "a bigger call may be long");
+        calls.record(big, GUEST_MAX);
+        assert!(!calls.admits(small), "after a long call, no call is known to be short");
+        calls.record(big, Duration::from_micros(5));
+        assert!(calls.admits(big) && calls.admits(small));
+    }
 }

@@ -189,7 +189,11 @@ pub fn marshal_fortran(iface: &ProcInterface, f: &FunctionInfo, args: &Bound<'_,
         let what = format!("{}(): argument '{}' ({})", iface.name, p.name, param_decl(p));
         let at = m.slots.len();
         match &p.kind {
-            ParamKind::Scalar { ty, by_value: true } => m.slots.push(scalar_bits(&what, ty, &a)?),
+            ParamKind::Scalar { ty, by_value: true } => {
+                let bits = scalar_bits(&what, ty, &a)?;
+                m.count_scalar(ty, bits);
+                m.slots.push(bits);
+            }
             ParamKind::Scalar { ty, by_value: false } => {
                 // a character dummy is (pointer, length)
                 let is_char = matches!(ty, Type::Scalar(Scalar::U8) | Type::Scalar(Scalar::I8)) && ir.get(at + 1) == Some(&Type::I64);
@@ -300,7 +304,10 @@ fn by_reference(what: &str, p: &ProcParam, t: &Type, a: &Bound<'_, PyAny>, m: &m
                 cell[1] = im.to_bits();
             }
         }
-        _ => cell[0] = scalar_bits(what, t, a)?,
+        _ => {
+            cell[0] = scalar_bits(what, t, a)?;
+            m.count_scalar(t, cell[0]);
+        }
     }
     let addr = cell.as_mut_ptr() as u64;
     m.record(addr, 16, p.intent == Intent::In);
@@ -424,6 +431,7 @@ fn array_arg(what: &str, p: &ProcParam, elem: &Type, rank: usize, shape: ArraySh
         }
     }
     m.keep.push(a.clone().unbind());
+    m.size.add_elements(arr.len() as u64);
     let extent_of_view = if fortran_contiguous || empty { arr.len() } else { span_elems(&dims, &strides, item) };
     m.record(data, extent_of_view * item as usize, p.intent == Intent::In);
     m.slots.push(data);
@@ -472,7 +480,7 @@ pub fn compile_fortran(
         };
         let r = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| accjit_driver::compile_fortran_cached(&files, &opts))));
         match r {
-            Ok(Ok((program, from_cache))) => Ok(crate::module::PyProgram { program, from_cache }),
+            Ok(Ok((program, from_cache))) => Ok(crate::module::PyProgram::new(program, from_cache)),
             Ok(Err(e)) => Err(crate::compile_error(py, &e)),
             Err(p) => Err(pyo3::exceptions::PyRuntimeError::new_err(format!("internal error in accjit (please report): {}", crate::panic_message(&*p)))),
         }

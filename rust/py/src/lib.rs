@@ -105,7 +105,7 @@ fn compile_c(
         };
         let r = py.detach(|| catch_unwind(AssertUnwindSafe(|| accjit_driver::compile_c_cached(&name, &source, &opts))));
         match r {
-            Ok(Ok((program, from_cache))) => Ok(PyProgram { program, from_cache }),
+            Ok(Ok((program, from_cache))) => Ok(PyProgram::new(program, from_cache)),
             Ok(Err(e)) => Err(compile_error(py, &e)),
             Err(p) => Err(PyRuntimeError::new_err(format!("internal error in accjit (please report): {}", panic_message(&*p)))),
         }

@@ -6,6 +6,7 @@
 //! pointers as addresses. Pointer parameters take NumPy arrays (exact dtype,
 //! C-contiguous, writeable unless the pointee is `const`) or `None` (NULL).
 
+use crate::caller::CallSize;
 use accjit_driver::{FunctionInfo, ParamInfo};
 use accjit_ir::{Scalar, Type};
 use numpy::npyffi;
@@ -25,6 +26,9 @@ pub struct Marshalled {
     /// that a kernel using one with no data clause copies it implicitly
     /// (`accjit_runtime::compute::translate_or_copy`); empty otherwise.
     pub arrays: Vec<accjit_runtime::compute::CallArray>,
+    /// How much work the arguments could ask for (whether the waiting
+    /// thread may run gangs: `caller::ShortCalls`).
+    pub size: CallSize,
     /// The current device has no shared memory (arrays are recorded).
     discrete: bool,
 }
@@ -33,7 +37,7 @@ impl Marshalled {
     /// No arguments yet, for the current device.
     pub fn new() -> Marshalled {
         let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
-        Marshalled { slots: Vec::new(), keep: Vec::new(), mapped: Vec::new(), arrays: Vec::new(), discrete }
+        Marshalled { slots: Vec::new(), keep: Vec::new(), mapped: Vec::new(), arrays: Vec::new(), size: CallSize::default(), discrete }
     }
 
     /// Records host memory the call passes (on a discrete device, for
@@ -41,6 +45,17 @@ impl Marshalled {
     pub fn record(&mut self, addr: u64, bytes: usize, readonly: bool) {
         if self.discrete {
             self.arrays.push(accjit_runtime::compute::CallArray { addr: addr as usize, bytes, readonly });
+        }
+    }
+
+    /// Counts a scalar argument of type `ty` passed as the slot `bits` in
+    /// the call's size (integers only: they may be loop counts).
+    pub fn count_scalar(&mut self, ty: &Type, bits: u64) {
+        match ty {
+            Type::Scalar(s) if s.is_float() || *s == Scalar::Bool => {}
+            Type::Scalar(s) if s.is_signed() => self.size.add_int(bits as i64 as i128),
+            Type::Scalar(_) => self.size.add_int(bits as i128),
+            _ => {}
         }
     }
 }
@@ -104,11 +119,15 @@ pub fn marshal(f: &FunctionInfo, args: &Bound<'_, PyTuple>) -> PyResult<Marshall
             f.signature()
         )));
     }
-    let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
-    let mut m = Marshalled { slots: Vec::with_capacity(args.len()), keep: Vec::new(), mapped: Vec::new(), arrays: Vec::new(), discrete };
+    let mut m = Marshalled::new();
+    m.slots.reserve(args.len());
     for (p, a) in f.params.iter().zip(args.iter()) {
         let slot = match &p.ty {
-            Type::Scalar(s) => scalar(f, p, *s, &a)?,
+            Type::Scalar(s) => {
+                let bits = scalar(f, p, *s, &a)?;
+                m.count_scalar(&p.ty, bits);
+                bits
+            }
             Type::Ptr(pointee) => pointer(f, p, pointee, &a, &mut m)?,
             Type::Array(elem, _) => pointer(f, p, elem, &a, &mut m)?,
             _ => return Err(PyTypeError::new_err(format!("{}: this parameter type cannot be passed from Python", prefix(f, p)))),
@@ -187,6 +206,7 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
                 m.mapped.push(addr);
             }
             m.keep.push(a.clone().unbind());
+            m.size.add_elements(cuda.shape.iter().map(|&d| d.max(0) as u64).product());
             m.keep.extend(cuda.keep);
             return Ok(addr);
         }
@@ -252,6 +272,7 @@ fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>
         )));
     }
     keep.push(a.clone().unbind());
+    m.size.add_elements(arr.len() as u64);
     if m.discrete {
         let bytes = arr.len() * dtype.itemsize();
         m.arrays.push(accjit_runtime::compute::CallArray { addr: data as usize, bytes, readonly: p.const_pointee == Some(true) });

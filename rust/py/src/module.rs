@@ -1,7 +1,7 @@
 //! `accjit._core.Module`: one compiled C program, its exported functions and
 //! the ways to call them.
 
-use crate::caller::{run_interruptible, CallFailure};
+use crate::caller::{run_interruptible, CallFailure, CallSize, ShortCalls};
 use crate::marshal::{marshal, required_dtype, unmarshal};
 use accjit_driver::{FunctionInfo, Program};
 use accjit_ir::Type;
@@ -15,6 +15,24 @@ use std::sync::Arc;
 pub struct PyProgram {
     pub program: Arc<Program>,
     pub from_cache: bool,
+    /// The past calls of each exported function (as `program.functions()`)
+    /// and of `main`: whether the next call may run gangs on the Python
+    /// thread (`caller::ShortCalls`).
+    calls: Vec<ShortCalls>,
+    main_calls: ShortCalls,
+}
+
+impl PyProgram {
+    pub fn new(program: Arc<Program>, from_cache: bool) -> PyProgram {
+        let calls = program.functions().iter().map(|_| ShortCalls::default()).collect();
+        PyProgram { program, from_cache, calls, main_calls: ShortCalls::default() }
+    }
+
+    /// The past calls of `f`, one of this program's functions.
+    fn calls_of(&self, f: &FunctionInfo) -> &ShortCalls {
+        let i = self.program.functions().iter().position(|g| std::ptr::eq(g, f));
+        i.and_then(|i| self.calls.get(i)).unwrap_or(&self.main_calls)
+    }
 }
 
 fn find<'a>(p: &'a Program, name: &str) -> PyResult<&'a FunctionInfo> {
@@ -103,7 +121,7 @@ impl PyProgram {
             let keep = m.keep;
             let mapped = m.mapped;
             let arrays = m.arrays;
-            let ret = run_interruptible(py, true, move || {
+            let ret = run_interruptible(py, true, self.calls_of(f), m.size, move || {
                 let mut ret = [0u64; 2];
                 // NumPy arrays a kernel uses with no data clause: copied implicitly (discrete devices).
                 let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
@@ -142,7 +160,7 @@ impl PyProgram {
             let tramp = f.trampoline;
             let program = self.program.clone();
             let (slots, keep, mapped, arrays) = (m.slots, m.keep, m.mapped, m.arrays);
-            let ret = run_interruptible(py, true, move || {
+            let ret = run_interruptible(py, true, self.calls_of(f), m.size, move || {
                 let mut ret = [0u64; 2];
                 let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
                 program.prepare();
@@ -171,7 +189,10 @@ impl PyProgram {
     fn run_main(&self, py: Python<'_>, argv: Vec<String>, hosted: bool) -> PyResult<i32> {
         crate::guard(|| {
             let program = self.program.clone();
-            let r = match run_interruptible(py, hosted, move || accjit_driver::run_main(&program, &argv))? {
+            // Integer arguments may be sizes, as for a function's.
+            let mut size = CallSize::default();
+            argv.iter().filter_map(|a| a.parse::<i128>().ok()).for_each(|v| size.add_int(v));
+            let r = match run_interruptible(py, hosted, &self.main_calls, size, move || accjit_driver::run_main(&program, &argv))? {
                 Ok(r) => r,
                 Err(CallFailure::Program(Outcome::Exit(code))) => return Ok(code),
                 Err(e) => return Err(crate::errors::call_failure(py, "main()", e)),

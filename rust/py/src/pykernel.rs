@@ -16,7 +16,7 @@
 //! `_bind(args, kwargs)` (Python's own argument binding, for keywords and
 //! defaults), `__name__` and the parameter names given to the constructor.
 
-use crate::caller::run_interruptible_as;
+use crate::caller::{run_interruptible, CallSize, ShortCalls};
 use accjit_driver::{PyKernel, Trampoline};
 use accjit_front_python::{ArgType, EntryParam, Layout};
 use accjit_ir::{Scalar, Type};
@@ -26,9 +26,7 @@ use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueErro
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple, PyType};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 /// One compiled specialisation.
 struct Spec {
@@ -36,27 +34,21 @@ struct Spec {
     trampoline: Trampoline,
     args: Vec<ArgType>,
     device: &'static str,
-    /// 1 + the size ([`call_size`]) of the last call, when that call was
-    /// shorter than [`GUEST_MAX`]; 0 when it was not (or none was made).
-    short_size: AtomicU64,
+    /// Its past calls: whether the next may run gangs on the Python thread.
+    calls: ShortCalls,
 }
 
-/// Calls that may take longer than this do not let the Python thread run
-/// gangs as a pool guest (`caller::run_interruptible_as`): a gang cannot
-/// be interrupted, and Ctrl-C must reach Python while a kernel runs.
-const GUEST_MAX: Duration = Duration::from_millis(2);
-
-/// How much work a call's arguments could ask for: the elements of its
-/// arrays plus the magnitudes of its integer scalars (loop counts). A call
-/// no bigger than a call that was short is expected to be short too.
-fn call_size(vals: &[ArgVal]) -> u64 {
-    vals.iter()
-        .map(|v| match v {
-            ArgVal::Int(n) => n.unsigned_abs().min(u64::MAX as u128) as u64,
-            ArgVal::Array { shape, .. } | ArgVal::Cuda { shape, .. } => shape.iter().map(|&d| d.max(0) as u64).product(),
-            _ => 0,
-        })
-        .fold(0u64, u64::saturating_add)
+/// The size of a call (see [`CallSize`]).
+fn call_size(vals: &[ArgVal]) -> CallSize {
+    let mut size = CallSize::default();
+    for v in vals {
+        match v {
+            ArgVal::Int(n) => size.add_int(*n),
+            ArgVal::Array { shape, .. } | ArgVal::Cuda { shape, .. } => size.add_elements(shape.iter().map(|&d| d.max(0) as u64).product()),
+            _ => {}
+        }
+    }
+    size
 }
 
 type Key = (&'static str, Vec<ArgType>);
@@ -392,7 +384,7 @@ impl Dispatcher {
             .program
             .function_info(&kernel.entry.name)
             .ok_or_else(|| PyRuntimeError::new_err(format!("internal error in accjit: entry `{}` missing", kernel.entry.name)))?;
-        let spec = Arc::new(Spec { trampoline: info.trampoline, kernel: kernel.clone(), args: key.1.clone(), device: key.0, short_size: AtomicU64::new(0) });
+        let spec = Arc::new(Spec { trampoline: info.trampoline, kernel: kernel.clone(), args: key.1.clone(), device: key.0, calls: ShortCalls::default() });
         if !keep_clif {
             let mut specs = lock(&me.specs);
             if !specs.contains_key(&key) {
@@ -479,14 +471,11 @@ impl Dispatcher {
             slots.push(slot);
         }
         let size = call_size(&vals);
-        let short = spec.short_size.load(Relaxed);
-        let guest = short != 0 && size < short;
         drop(vals);
         keep.push(args.clone().into_any().unbind());
         let program = spec.kernel.program.clone();
         let tramp = spec.trampoline;
-        let t0 = Instant::now();
-        let out = run_interruptible_as(py, true, guest, move || {
+        let out = run_interruptible(py, true, &spec.calls, size, move || {
             let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
             program.prepare();
             let mut ret = [0u64; 2];
@@ -502,11 +491,6 @@ impl Dispatcher {
             results
         })?
         .map_err(|e| crate::errors::call_failure(py, &format!("{}()", self.name), e))?;
-        if t0.elapsed() < GUEST_MAX {
-            spec.short_size.fetch_max(size.saturating_add(1), Relaxed);
-        } else {
-            spec.short_size.store(0, Relaxed);
-        }
         let vals: Vec<Py<PyAny>> =
             spec.kernel.entry.results.iter().zip(out.iter()).map(|(t, cell)| crate::marshal::unmarshal_cell(py, t, *cell)).collect::<PyResult<_>>()?;
         Ok(match vals.len() {
