@@ -21,6 +21,9 @@ program api_present_or
   do i = 1, n
     b(i) = a(i) * i
   end do
+  ! b's dynamic count is 2: this copyout only decrements it (no copy back), so the kernel's
+  ! values are fetched first (on a device with its own memory they are not on the host yet).
+  call acc_update_self(b)
   call acc_copyout(b)
   if (.not. acc_is_present(b)) nfail = nfail + 1
   call acc_delete(b)

@@ -297,7 +297,7 @@ impl Cx<'_> {
     /// A variable, element or section named in a clause.
     pub fn var_ref(&mut self, e: &ast::Expr) -> R<VarRef> {
         let sp = e.span;
-        let text = expr_text(e);
+        let text = clause_text(e);
         let saved = self.elem.take();
         let r = (|| match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(&n.text).cloned() {
@@ -322,13 +322,20 @@ impl Cx<'_> {
                     if a.assumed_size {
                         return Err(self.err(sp, format!("`{}` is assumed-size: name a section with an upper bound", n.text)));
                     }
-                    let (lo, len) = if a.pointer {
-                        // A pointer's hull (it may point to a strided section).
+                    let (lo, len) = if a.pointer || a.stride.iter().any(|s| !matches!(s, Loc::Const(_))) {
+                        // The hull of a pointer or an assumed-shape dummy (it may
+                        // be a strided section: its element count is not its span).
                         let v = self.whole_view(&a, sp);
-                        let (first, end) = v.hull.unwrap();
-                        let f2 = self.clone_expr(first);
-                        let len = self.bin(BinOp::Sub, end, f2, Type::I64, sp);
-                        (first, self.settle(len, sp))
+                        let mut span_len = self.i64c(1, sp);
+                        for (x, s) in v.exts.iter().zip(&v.strides) {
+                            let x = self.clone_expr(*x);
+                            let one = self.i64c(1, sp);
+                            let xm = self.bin(BinOp::Sub, x, one, Type::I64, sp);
+                            let s = self.clone_expr(*s);
+                            let t = self.bin(BinOp::Mul, xm, s, Type::I64, sp);
+                            span_len = self.bin(BinOp::Add, span_len, t, Type::I64, sp);
+                        }
+                        (self.i64c(0, sp), self.settle(span_len, sp))
                     } else {
                         (self.i64c(0, sp), self.arr_size(&a, sp))
                     };
@@ -995,6 +1002,23 @@ fn root_text(t: &str) -> String {
 }
 
 /// The Fortran text of a clause item (for messages and profiling).
+/// The name a clause variable goes to the runtime with: a section is
+/// written `v[21:80]`, as C's, because the runtime reads the variable of a
+/// section clause as the text before `[` (how a kernel's use of `v` finds
+/// the section its clause made present on a discrete device); other items
+/// keep their Fortran text.
+fn clause_text(e: &ast::Expr) -> String {
+    match &e.kind {
+        ast::ExprKind::Apply { base, args } if args.iter().any(|a| matches!(a.value, ArgValue::Range { .. })) => {
+            let t = expr_text(e);
+            let b = expr_text(base);
+            let inner = t.strip_prefix(b.as_str()).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')')).unwrap_or("");
+            format!("{b}[{inner}]")
+        }
+        _ => expr_text(e),
+    }
+}
+
 pub(crate) fn expr_text(e: &ast::Expr) -> String {
     match &e.kind {
         ast::ExprKind::Name(n) => n.text.clone(),
