@@ -113,6 +113,15 @@ class CModule:
         """True when this module came from the in-process cache."""
         return self._core.from_cache
 
+    def report(self) -> "Report":
+        """The compile report: each compute region with its data clauses
+        (implicit ones with why), each loop with the levels it runs on and
+        why, compile times. ``str()`` is text like ``-Minfo=accel``; in a
+        notebook it renders as HTML tables (``accjit._report.Report``)."""
+        from ._report import Report
+
+        return Report(self._core.report())
+
     @property
     def timings(self) -> dict:
         """Seconds spent in each compiler stage: parse, lower, codegen, total."""

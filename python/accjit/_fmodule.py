@@ -108,6 +108,15 @@ class FModule:
     def from_cache(self) -> bool:
         return self._core.from_cache
 
+    def report(self) -> "Report":
+        """The compile report: each compute region with its data clauses
+        (implicit ones with why), each loop with the levels it runs on and
+        why, compile times. ``str()`` is text like ``-Minfo=accel``; in a
+        notebook it renders as HTML tables (``accjit._report.Report``)."""
+        from ._report import Report
+
+        return Report(self._core.report())
+
     @property
     def timings(self) -> dict:
         return self._core.timings()

@@ -1,6 +1,6 @@
 """The `accjit` command.
 
-    accjit run [-D NAME[=VAL]] [-U NAME] [-I DIR] [--device TYPE] prog.c [args...]
+    accjit run [-D NAME[=VAL]] [-U NAME] [-I DIR] [--device TYPE] [--info] prog.c [args...]
     accjit run [options] main.F90 [mod.F90 ...] [--] [args...]
     accjit clif [options] prog.c      print the generated Cranelift IR
     accjit ir   [options] prog.c      print the lowered accjit IR
@@ -13,6 +13,11 @@ files: the Fortran files right after the first are compiled with it (`--`
 ends them; the rest are the program's arguments), and a module that a file
 `use`s and that is not given is looked for beside the first file
 (`foo.f90`, `foo.F90`, ... or a sibling file defining `module foo`).
+
+`run --info` (or the environment variable ACCJIT_INFO=1) prints the
+compile report on stderr before the program runs: each compute region with
+its data clauses (implicit ones with why), each loop with the levels it
+runs on and why, compile times (`accjit._report`).
 
 `run` exits with main's return value (Fortran: 0, or `stop n`'s n). A
 compile error prints the rendered diagnostics on stderr and exits 1.
@@ -39,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     run = sub.add_parser("run", help="compile and run a C program; exits with main's return value")
     _add_compile_options(run)
+    run.add_argument("--info", action="store_true", help="print the compile report (regions, data, loop schedules, compile times) on stderr before running; also ACCJIT_INFO=1")
     run.add_argument("file", help="the C or Fortran source file")
     run.add_argument("args", nargs=argparse.REMAINDER, help="more Fortran source files, then (after --) arguments passed to main")
     for name, what in (("clif", "print the Cranelift IR of every function and kernel"), ("ir", "print the lowered accjit IR")):
@@ -208,6 +214,10 @@ def main(argv=None) -> int:
         m = _compile(args, files=files)
         if prog_args and prog_args[0] == "--":
             prog_args = prog_args[1:]
+        if args.info or os.environ.get("ACCJIT_INFO", "") not in ("", "0"):
+            from ._report import Report
+
+            print(Report(m.report()), file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
         try:

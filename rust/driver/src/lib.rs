@@ -35,6 +35,7 @@ mod gpu;
 mod hash;
 mod program;
 mod python;
+mod report;
 mod rt;
 
 pub use accjit_back_clif::{Trampoline, Tuning};
@@ -43,7 +44,8 @@ pub use ctype::{type_name, ParamInfo};
 pub use fortran::{compile_fortran, compile_fortran_cached, fortran_sources, is_fortran_file, module_names, ptx_text_fortran, FortranInfo, FORTRAN_EXTENSIONS};
 pub use hash::{hash128, Hasher128};
 pub use program::{run_main, FunctionInfo, Program, RunError, Timings};
-pub use python::{compile_python, LoopReport, PyKernel, RegionReport};
+pub use python::{compile_python, PyKernel};
+pub use report::{LoopReport, RegionReport, Report};
 
 use accjit_ir::validate::Stage;
 use accjit_ir::{Diagnostic, Diagnostics, Module, Severity, SourceMap, Span};
@@ -271,6 +273,7 @@ fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program
 /// the front end started (the `parse` time runs from it to now).
 fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, device: &str, t0: Instant) -> Result<Program, CompileError> {
     let t1 = Instant::now();
+    let written = report::Written::of(&module, &sm, device);
 
     let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
     // With the source map, runtime messages name `file.c:LINE`.
@@ -304,7 +307,10 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
     }
     let t3 = Instant::now();
     let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };
-    Ok(Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings))
+    let report = written.finish(&module, &sm);
+    let mut program = Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings);
+    program.set_report(report);
+    Ok(program)
 }
 
 /// In debug builds, the IR validator between stages: a module that breaks

@@ -66,6 +66,8 @@ pub struct Program {
     declare: Declare,
     /// Fortran programs: the procedures' interfaces and the main program.
     fortran: Option<crate::FortranInfo>,
+    /// What the compiler made of the compute regions and loops (`report.rs`).
+    report: crate::Report,
 }
 
 /// The `declare`d globals of a program and whether they were entered.
@@ -128,7 +130,17 @@ impl Program {
                 })
                 .collect(),
         };
-        Program { compiled, slots, functions, module, sm, name, device_type, timings, declare, fortran: None }
+        Program { compiled, slots, functions, module, sm, name, device_type, timings, declare, fortran: None, report: crate::Report::default() }
+    }
+
+    pub(crate) fn set_report(&mut self, report: crate::Report) {
+        self.report = report;
+    }
+
+    /// The compile report: each compute region with its clauses (implicit
+    /// ones with the reason), each loop with the levels it runs on and why.
+    pub fn report(&self) -> &crate::Report {
+        &self.report
     }
 
     pub(crate) fn set_fortran(&mut self, info: crate::FortranInfo) {

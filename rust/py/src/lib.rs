@@ -10,6 +10,8 @@
 //! - [`data`]: the OpenACC data API on NumPy arrays (`_core.data_api`: views,
 //!   memory, waits, devices, `acc.data` regions) with readable variable names.
 //! - [`profile`]: profiling sessions for `acc.profile()`.
+//! - [`report`]: the compile report of a program as Python data
+//!   (`Module.report()`, `Kernel.inspect()`).
 //! - [`pykernel`]: `Dispatcher`, the call path of Python kernels
 //!   (`@acc.parallel` & co.): specialisation per argument types, marshalling.
 //! - Errors: `CompileError` (file/line/col, rendered diagnostics) and
@@ -29,6 +31,7 @@ mod marshal;
 mod module;
 mod profile;
 mod pykernel;
+mod report;
 mod runtime;
 
 use module::PyProgram;

@@ -230,6 +230,14 @@ impl PyProgram {
         Ok(d)
     }
 
+    /// The compile report: a dict of `name`, `device_type`, `regions` (each
+    /// compute region's clauses, the implicit attributes with why, launch
+    /// clauses, kernels), `loops` (line, schedule, reason), `kernels`,
+    /// `timings`. `accjit._report` renders it.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::guard(|| crate::report::program_report(py, &self.program))
+    }
+
     /// Number of outlined compute regions (kernels).
     #[getter]
     fn kernel_count(&self) -> usize {

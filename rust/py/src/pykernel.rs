@@ -626,27 +626,9 @@ impl Dispatcher {
             }
             d.set_item("entry", entry)?;
             d.set_item("results", k.entry.results.iter().map(dtype_name).collect::<Vec<_>>())?;
-            let regions = PyList::empty(py);
-            for r in &k.regions {
-                let rd = PyDict::new(py);
-                rd.set_item("kind", &r.kind)?;
-                rd.set_item("line", r.line)?;
-                rd.set_item("clauses", r.clauses.clone())?;
-                rd.set_item("scalars", r.scalars.clone())?;
-                rd.set_item("kernels", r.kernels.clone())?;
-                rd.set_item("enclosing", r.enclosing.clone())?;
-                regions.append(rd)?;
-            }
-            d.set_item("regions", regions)?;
-            let loops = PyList::empty(py);
-            for l in &k.loops {
-                let ld = PyDict::new(py);
-                ld.set_item("line", l.line)?;
-                ld.set_item("schedule", &l.schedule)?;
-                ld.set_item("reason", &l.reason)?;
-                loops.append(ld)?;
-            }
-            d.set_item("loops", loops)?;
+            let report = k.program.report();
+            d.set_item("regions", crate::report::regions(py, report, "scalars")?)?;
+            d.set_item("loops", crate::report::loops(py, report)?)?;
             let t = k.program.timings();
             d.set_item("compile_seconds", t.total.as_secs_f64())?;
             d.set_item("kernels", k.program.kernel_count())?;
