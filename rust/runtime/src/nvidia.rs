@@ -429,7 +429,9 @@ impl Compute for GpuCompute {
             }
             events.end();
             match r {
-                Ok(()) if form.ends_program && end != 0 => program_end(gpu, end, stream).map_err(|e| after_error(self.ordinal, name(e))),
+                Ok(()) if form.ends_program && end != 0 => {
+                    program_end(gpu, end, stream, &form.module, dev.num, dev.generation()).map_err(|e| after_error(self.ordinal, name(e)))
+                }
                 r => r.map(|()| None),
             }
         })();
@@ -512,8 +514,9 @@ fn function(dev: &'static Device, gpu: &Gpu, form: &PtxForm) -> AccResult<(RawFu
 /// module's end record (`accjit_abi::device_end`) at `end`, as the outcome
 /// a CPU device's `exit`/`abort`/`__accjit_assert_fail` gives (the failed
 /// assertion's message printed here, as there), the record cleared for
-/// the next launch; `None` when no thread ended the program.
-fn program_end(gpu: &Gpu, end: usize, stream: usize) -> AccResult<Option<crate::hosted::Outcome>> {
+/// the next launch; `None` when no thread ended the program. `text` is the
+/// kernel's module, loaded on device `ordinal` in `generation`.
+fn program_end(gpu: &Gpu, end: usize, stream: usize, text: &PtxModuleText, ordinal: usize, generation: u64) -> AccResult<Option<crate::hosted::Outcome>> {
     use crate::hosted::Outcome;
     use accjit_abi::device_end as rec;
     let mut b = [0u8; rec::BYTES];
@@ -529,8 +532,8 @@ fn program_end(gpu: &Gpu, end: usize, stream: usize) -> AccResult<Option<crate::
     let outcome = match kind {
         rec::EXIT => Outcome::Exit(u32_at(rec::CODE) as i32),
         rec::ASSERT => {
-            let expr = device_cstr(gpu, u64_at(rec::EXPR) as usize, stream);
-            let file = device_cstr(gpu, u64_at(rec::FILE) as usize, stream);
+            let text_at = |at: u64| recorded_cstr(gpu, text, ordinal, generation, at as usize, stream);
+            let (expr, file) = (text_at(u64_at(rec::EXPR)), text_at(u64_at(rec::FILE)));
             let msg = format!("{file}:{}: Assertion `{expr}' failed.", u64_at(rec::LINE) as u32);
             eprintln!("{msg}");
             Outcome::Abort(msg)
@@ -541,33 +544,76 @@ fn program_end(gpu: &Gpu, end: usize, stream: usize) -> AccResult<Option<crate::
     Ok(Some(outcome))
 }
 
-/// The NUL-terminated string at device address `at` (a string literal of
-/// the module), read in aligned 16-byte pieces (an aligned piece never
-/// leaves the page its first byte is on); at most 4 KiB, "?" when unreadable.
-fn device_cstr(gpu: &Gpu, at: usize, stream: usize) -> String {
+/// A text a failed `assert` recorded by its device address `at`: the
+/// expression and the file name are string literals, globals of the
+/// program that the module defines as symbols, so the text is read from
+/// the host global that the symbol was initialised from (constant, alive
+/// as long as the program); an address in no symbol of the module is read
+/// from the device. (On the H100 both texts came out "?" when they were
+/// read from the device; reading the host copy needs no device access
+/// after the kernel ended. `ACCJIT_CUDA_TRACE=1` prints the record's
+/// addresses, the symbol that holds each and what the device read gives,
+/// to compare the two.)
+fn recorded_cstr(gpu: &Gpu, text: &PtxModuleText, ordinal: usize, generation: u64, at: usize, stream: usize) -> String {
+    let host = module_cstr(text, ordinal, generation, at);
+    if cuda::tracing() {
+        let device = device_cstr(gpu, at, stream);
+        cuda::trace(|| {
+            format!("assert record: text at {at:#x}: module symbol {:?}, device read {device:?}", host.as_ref().map(|(sym, s)| (sym.as_str(), s.as_str())))
+        });
+    }
+    match host {
+        Some((_, s)) => s,
+        None => device_cstr(gpu, at, stream).unwrap_or_else(|_| "?".into()),
+    }
+}
+
+/// The NUL-terminated text at device address `at` when it lies in a
+/// global symbol of `text` as loaded on device `ordinal` in `generation`,
+/// read from the host global the symbol mirrors: (symbol, text).
+fn module_cstr(text: &PtxModuleText, ordinal: usize, generation: u64, at: usize) -> Option<(String, String)> {
+    let loaded = lock(&text.loaded);
+    let l = loaded.iter().find(|l| l.ordinal == ordinal && l.generation == generation)?;
+    text.globals.iter().zip(&l.symbols).find_map(|(g, &(sym, size))| {
+        let bytes = g.bytes.min(size);
+        if g.host == 0 || at < sym || at >= sym + bytes {
+            return None;
+        }
+        // SAFETY: `g.host` is the program's host global of at least
+        // `g.bytes` bytes (its JIT data, alive while the module text is).
+        let s = unsafe { std::slice::from_raw_parts((g.host + (at - sym)) as *const u8, bytes - (at - sym)) };
+        let len = s.iter().position(|&c| c == 0).unwrap_or(s.len());
+        Some((g.symbol.clone(), String::from_utf8_lossy(&s[..len]).into_owned()))
+    })
+}
+
+/// The NUL-terminated string at device address `at`, read in aligned
+/// 16-byte pieces (an aligned piece never leaves the page its first byte
+/// is on); at most 4 KiB; the first failed copy's error when nothing was
+/// read, "?" for a null or empty text.
+fn device_cstr(gpu: &Gpu, at: usize, stream: usize) -> Result<String, String> {
     const PIECE: usize = 16;
     let mut bytes = vec![];
     let mut p = at;
     while at != 0 && bytes.len() < 4096 {
         let mut b = [0u8; PIECE];
         let n = PIECE - p % PIECE;
-        if unsafe { gpu.copy_from_async(b.as_mut_ptr(), p, n, stream) }.and_then(|()| gpu.sync_stream(stream)).is_err() {
+        if let Err(e) = unsafe { gpu.copy_from_async(b.as_mut_ptr(), p, n, stream) }.and_then(|()| gpu.sync_stream(stream)) {
+            if bytes.is_empty() {
+                return Err(e.message);
+            }
             break;
         }
         match b[..n].iter().position(|&c| c == 0) {
             Some(k) => {
                 bytes.extend_from_slice(&b[..k]);
-                return String::from_utf8_lossy(&bytes).into_owned();
+                break;
             }
             None => bytes.extend_from_slice(&b[..n]),
         }
         p += n;
     }
-    if bytes.is_empty() {
-        "?".into()
-    } else {
-        String::from_utf8_lossy(&bytes).into_owned()
-    }
+    Ok(if bytes.is_empty() { "?".into() } else { String::from_utf8_lossy(&bytes).into_owned() })
 }
 
 /// The program's module on `dev` (loaded once per generation), with its

@@ -48,6 +48,10 @@ fn nvidia_device_on_a_fake_driver() {
     assert!(stdout.contains("1 passed"), "{stdout}");
 }
 
+/// A failed assert's expression and file, as the program's host globals.
+static ASSERT_EXPR: &[u8] = b"x > 0\0";
+static ASSERT_FILE: &[u8] = b"fake.c\0";
+
 const PTX: &str = "\
 .version 7.8
 .target sm_80
@@ -56,6 +60,8 @@ const PTX: &str = "\
 .visible .global .align 4 .b8 other_table[32];
 .visible .global .align 8 .b8 __accjit_end[32];
 .visible .global .align 4 .b8 linked[64];
+.visible .global .align 1 .b8 assert_expr[6];
+.visible .global .align 1 .b8 assert_file[7];
 .visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 .visible .entry poke(.param .u64 p0) { ret; }
 .visible .entry bump_table() { ret; }
@@ -108,6 +114,9 @@ fn fake_nvidia_child() {
             PtxGlobalRef { symbol: "selftest_table".into(), host: th, bytes: 16, declared: true, link: false },
             PtxGlobalRef { symbol: "other_table".into(), host: oh, bytes: 32, declared: true, link: false },
             PtxGlobalRef { symbol: "linked".into(), host: lh, bytes: 64, declared: false, link: true },
+            // A failed assert's texts: string literals, globals that device code names.
+            PtxGlobalRef { symbol: "assert_expr".into(), host: ASSERT_EXPR.as_ptr() as usize, bytes: 6, declared: false, link: false },
+            PtxGlobalRef { symbol: "assert_file".into(), host: ASSERT_FILE.as_ptr() as usize, bytes: 7, declared: false, link: false },
         ],
     );
     let decl = data::Ctx::directive(Some("other_table[2:4]"), None, acc_construct_data);
@@ -245,9 +254,14 @@ fn fake_nvidia_child() {
     assert_eq!(hosted_launch([1, 7, 0, 0], 2), Some(hosted::Outcome::Exit(7)), "exit(7), asynchronous launch");
     assert_eq!(hosted_launch([0, 0, 0, 0], SYNC), None, "the record was cleared");
     assert_eq!(hosted_launch([2, 0, 0, 0], SYNC), Some(hosted::Outcome::Abort("abort() called".into())));
-    let (expr, file) = (c"x > 0", c"fake.c");
-    let o = hosted_launch([3, 0, expr.as_ptr() as u64, file.as_ptr() as u64], SYNC);
+    // The texts are the device addresses of the module's string symbols
+    // (globals 5 and 6 of the fake's module, by their order in the PTX).
+    let o = hosted_launch([3, 0, 5, 6], SYNC);
     assert_eq!(o, Some(hosted::Outcome::Abort("fake.c:12: Assertion `x > 0' failed.".into())));
+    // Addresses in no symbol of the module are read from the device.
+    let (expr, file) = (c"y < 1", c"other.c");
+    let o = hosted_launch([3, 0, expr.as_ptr() as u64, file.as_ptr() as u64], SYNC);
+    assert_eq!(o, Some(hosted::Outcome::Abort("other.c:12: Assertion `y < 1' failed.".into())));
 
     // if(false)/self: the native form on the calling thread, host data.
     unsafe extern "C" fn twice(args: *const u64, _g: i64, _n: i64) {

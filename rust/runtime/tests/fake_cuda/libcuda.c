@@ -248,7 +248,7 @@ CUresult cuLinkComplete(void *state, void **cubin, size_t *n) {
 CUresult cuLinkDestroy(void *state) { struct link *l = state; free(l->ptx); free(l->cubin); free(l); return OK; }
 
 struct global { char name[64]; void *p; size_t n; };
-struct module { char entries[8][64]; int nentries; struct global globals[4]; int nglobals; };
+struct module { char entries[8][64]; int nentries; struct global globals[8]; int nglobals; };
 struct function { struct module *m; char name[64]; };
 
 static CUresult load_text(void **mod, const char *text);
@@ -274,7 +274,7 @@ static CUresult load_text(void **mod, const char *text) {
         memcpy(m->entries[m->nentries], s, e - s);
         m->nentries++;
     }
-    for (const char *p = text; (p = strstr(p, ".global ")) && m->nglobals < 4; p++) {
+    for (const char *p = text; (p = strstr(p, ".global ")) && m->nglobals < 8; p++) {
         const char *eol = strchr(p, '\n'), *br = strchr(p, '[');
         if (!br || (eol && br > eol)) continue;
         const char *s = br;
@@ -336,7 +336,10 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                 for (unsigned t = 0; t < bx && t < fn->m->globals[i].n / 4; t++) ((unsigned *)fn->m->globals[i].p)[t] += 1;
     } else if (!strcmp(fn->name, "ends")) {
         /* A kernel ending the program (accjit_abi::device_end): params kind,
-           code, expr, file; the line is 12. The first end is kept. */
+           code, expr, file; the line is 12. The first end is kept. An expr
+           or file below 64 names the module's global of that 1-based index
+           (its device address is recorded, as a real kernel records a
+           string literal's symbol). */
         for (int i = 0; i < fn->m->nglobals; i++)
             if (!strcmp(fn->m->globals[i].name, "__accjit_end")) {
                 unsigned char *r = fn->m->globals[i].p;
@@ -344,8 +347,11 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                 if (kind && *(unsigned *)r == 0) {
                     *(unsigned *)r = kind;
                     *(int *)(r + 4) = (int)*(unsigned long long *)params[1];
-                    memcpy(r + 8, params[2], 8);
-                    memcpy(r + 16, params[3], 8);
+                    for (int k = 2; k <= 3; k++) {
+                        unsigned long long at = *(unsigned long long *)params[k];
+                        if (at && at < 64 && at <= (unsigned long long)fn->m->nglobals) at = (uintptr_t)fn->m->globals[at - 1].p;
+                        memcpy(r + 8 * (k - 1), &at, 8);
+                    }
                     *(long long *)(r + 24) = 12;
                 }
             }
