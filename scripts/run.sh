@@ -57,6 +57,22 @@ lint() {
     cargo clippy --workspace --all-targets --quiet -- -D warnings || return 1
 }
 
+# The docs site's tools (mkdocs, mkdocstrings with its Python handler) into the venv; the site
+# reads the package statically (griffe), so it needs no build of the extension.
+DOCS_PACKAGES=("mkdocs>=1.6,<2" "mkdocstrings>=1.0,<2" "mkdocstrings-python>=2.0,<3")
+setup_docs() {
+    if ! "$PY" -c "import mkdocs, mkdocstrings, mkdocstrings_handlers.python" 2>/dev/null; then
+        log "pip install ${DOCS_PACKAGES[*]}"
+        "$PY" -m pip install --disable-pip-version-check -q "${DOCS_PACKAGES[@]}"
+    fi
+}
+
+# Builds the site into site/ with warnings as errors (mkdocs.yml sets strict too).
+docs_build() {
+    log "mkdocs build --strict (site/)"
+    "$VENV/bin/mkdocs" build --strict "$@"  # not --quiet: it hides the warnings strict counts
+}
+
 cmd="${1:-help}"
 shift || true
 case "$cmd" in
@@ -81,11 +97,19 @@ case "$cmd" in
         cargo test --workspace --no-fail-fast "$@" || status=1
         log "pytest tests"
         "$PY" -m pytest -q tests || status=1
+        setup_docs
+        docs_build || status=1
         [ "$status" = 0 ] && log "all tests passed" || log "some tests FAILED (see above)"
         exit "$status"
         ;;
     lint)
         lint
+        ;;
+    docs)
+        setup_venv
+        setup_docs
+        docs_build "$@"
+        log "site built: site/index.html (serve it while editing: $VENV/bin/mkdocs serve)"
         ;;
     bench)
         setup_venv
@@ -95,11 +119,11 @@ case "$cmd" in
         "$PY" benchmarks/bench_multicore.py "$@"
         ;;
     help|-h|--help)
-        sed -n '2,8p' "$ROOT/run" | sed 's/^# \{0,1\}//'
+        sed -n '2,/^[^#]/{/^#/p}' "$ROOT/run" | sed 's/^# \{0,1\}//'
         ;;
     *)
         log "unknown command '$cmd'"
-        sed -n '2,8p' "$ROOT/run" | sed 's/^# \{0,1\}//'
+        sed -n '2,/^[^#]/{/^#/p}' "$ROOT/run" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac

@@ -33,6 +33,9 @@ Environment:
     ACCJIT_CONFORMANCE_REQUIRE=1 fail instead of skip when `python -m accjit` is unavailable
     ACCJIT_CONFORMANCE_GCC=1     also validate the corpus with gcc (gcc_check.py)
     ACCJIT_CONFORMANCE_GFORTRAN=1  also validate fortran/ with gfortran (gfortran_check.py)
+    ACCJIT_RESULTS_JSON=PATH     write each program's outcome per device (pass, fail, xfail,
+                                 skip) as JSON when the session ends; a `{device}` in PATH
+                                 gives one file per device (scripts/support_matrix.py reads them)
 
 The structure tests at the end (counts, names, markers, headers) need neither
 accjit nor gcc.
@@ -286,12 +289,67 @@ FORTRAN_KNOWN_FAILURES = {
 }
 
 
+class _Results:
+    """Per-program outcomes of this session, by device, written as JSON at the end of the session
+    when ACCJIT_RESULTS_JSON names a file (the support matrix of the docs is generated from them)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.by_device: Dict[str, Dict[str, dict]] = {}
+
+    def record(self, prog: Path, device: str, outcome: str, why: str = ""):
+        entry = {"outcome": outcome}
+        lines = why.strip().splitlines()
+        if lines:
+            # the failed check's headline, and the first line the program wrote to stderr
+            err = lines[lines.index("--- stderr (tail) ---") + 1:] if "--- stderr (tail) ---" in lines else []
+            first_err = next((x.strip() for x in err if x.strip()), "")
+            entry["why"] = (lines[0] + (f" — {first_err}" if first_err else ""))[:300]
+        self.by_device.setdefault(device, {})[rel(prog)] = entry
+
+    def write(self):
+        import json
+        files: Dict[str, Dict[str, Dict[str, dict]]] = {}
+        for device, progs in self.by_device.items():
+            files.setdefault(self.path.replace("{device}", device), {})[device] = progs
+        for path, devs in files.items():
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            doc = {"format": 1, "devices": {
+                d: {"outcomes": {name: e["outcome"] for name, e in sorted(progs.items())},
+                    "why": {name: e["why"] for name, e in sorted(progs.items()) if "why" in e}}
+                for d, progs in sorted(devs.items())}}
+            Path(path).write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+@pytest.fixture(scope="session")
+def results():
+    path = os.environ.get("ACCJIT_RESULTS_JSON")
+    rec = _Results(path) if path else None
+    yield rec
+    if rec is not None:
+        rec.write()
+
+
 @pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("prog", PROGRAMS, ids=[rel(p) for p in PROGRAMS])
-def test_program(prog: Path, device: str, batch, request):
+def test_program(prog: Path, device: str, batch, request, results):
     known = FORTRAN_KNOWN_FAILURES.get(rel(prog))
     if known:
         request.applymarker(pytest.mark.xfail(reason=f"known Fortran front-end gap: {known}", strict=False))
+    if results is None:
+        return check_program(prog, device, batch)
+    try:
+        check_program(prog, device, batch)
+    except pytest.skip.Exception as e:
+        results.record(prog, device, "skip", str(e))
+        raise
+    except BaseException as e:
+        results.record(prog, device, "xfail" if known else "fail", f"known gap: {known}" if known else str(e))
+        raise
+    results.record(prog, device, "pass")
+
+
+def check_program(prog: Path, device: str, batch):
     exp = parse_expectation(main_file(prog).read_text(errors="replace"))
     if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
         pytest.skip(f"observes separate device memory; {device} shares memory with the host")

@@ -82,7 +82,11 @@ _MISSING = object()
 
 
 class CModule:
-    """A compiled C source. Its exported functions are attributes."""
+    """A compiled C source, as `c` and `compile_file` return it.
+
+    Its exported functions are attributes (``lib.saxpy``) and items
+    (``lib["saxpy"]``), each a `CFunction`; ``"saxpy" in lib`` tests for one.
+    """
 
     def __init__(self, core_module: "_core.Module"):
         self._core = core_module
@@ -129,10 +133,12 @@ class CModule:
 
     @property
     def kernel_count(self) -> int:
+        """Number of compute regions outlined as kernels."""
         return self._core.kernel_count
 
     @property
     def device_type(self) -> str:
+        """The device type the module was compiled for (``multicore``, ``host``, ``nvidia``)."""
         return self._core.device_type
 
     def clif(self) -> str:
@@ -168,10 +174,22 @@ def c(
     name: str = "<source>",
     keep_clif: bool = False,
 ) -> CModule:
-    """Compile OpenACC C `source` and return a CModule of its functions.
+    """Compile OpenACC C `source` and return a `CModule` of its functions.
+
+    - ``defines``: macros as ``{"N": 64, "DEBUG": None}``, ``["N=64", "DEBUG"]``
+      or ``[("N", "64")]`` (``-D``); ``undefines``: names to ``#undef`` (``-U``).
+    - ``include_dirs``: directories searched by ``#include`` (``-I``); the
+      headers of libc, libm and ``openacc.h`` are bundled.
+    - ``device_type``: ``"multicore"``, ``"host"`` or ``"nvidia"``; by default
+      the current one (``acc.get_device_type()``, ``ACC_DEVICE_TYPE``).
+    - ``name``: the file name errors and profiles show.
+    - ``keep_clif``: keep the Cranelift IR for ``CModule.clif()``.
 
     Compiling the same source with the same options again returns the cached
-    module (in-process LRU, 64 entries). Raises CompileError on bad input.
+    module (in-process LRU, 64 entries; the key also covers every header the
+    compile read). Raises `CompileError` on bad input, with the file, line
+    and column of the first error and ``.rendered`` showing every error with
+    its source line.
     """
     core = _core.compile_c(
         source,
@@ -186,7 +204,8 @@ def c(
 
 
 def compile_file(path: Union[str, os.PathLike], **kwargs) -> CModule:
-    """Compile a C file (its directory is searched for #include "...")."""
+    """Compile the C file at ``path`` (its directory is searched for
+    ``#include "..."``); keywords as for `c`, errors name the file."""
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
         text = f.read()

@@ -106,6 +106,7 @@ class FModule:
 
     @property
     def from_cache(self) -> bool:
+        """True when this module came from the in-process cache."""
         return self._core.from_cache
 
     def report(self) -> "Report":
@@ -119,14 +120,17 @@ class FModule:
 
     @property
     def timings(self) -> dict:
+        """Seconds spent in each compiler stage: parse, lower, codegen, total."""
         return self._core.timings()
 
     @property
     def kernel_count(self) -> int:
+        """Number of compute regions outlined as kernels."""
         return self._core.kernel_count
 
     @property
     def device_type(self) -> str:
+        """The device type the module was compiled for (``multicore``, ``host``, ``nvidia``)."""
         return self._core.device_type
 
     def clif(self) -> str:

@@ -429,8 +429,21 @@ def _construct(kind):
 
 
 parallel = _construct("parallel")
+"""``@acc.parallel`` / ``@acc.parallel(clauses...)``: the function body is one ``parallel``
+compute region, compiled per argument types on the first call (a `Kernel`). Clauses are
+keywords: ``num_gangs``, ``num_workers``, ``vector_length``, the data clauses (lists of
+parameter names, sections allowed: ``copyin=["x[0:n]"]``), ``private``, ``firstprivate``,
+``reduction={"+": "s"}``, ``default``, ``async_``, ``wait``, ``if_``, ``self_``,
+``device_type``. ``with acc.parallel(...):`` inside an ``@acc.jit`` body makes a region of
+its block."""
 kernels = _construct("kernels")
+"""``@acc.kernels`` / ``@acc.kernels(clauses...)``: the body is one ``kernels`` region; its
+loops without clauses are ``auto`` (parallel only when the dependence test proves them
+independent). Clauses as for `parallel`, less ``private``, ``firstprivate`` and
+``reduction``."""
 serial = _construct("serial")
+"""``@acc.serial`` / ``@acc.serial(clauses...)``: the body is one ``serial`` region (one gang,
+one worker, one vector lane). Clauses as for `parallel`, less the sizes."""
 
 
 def jit(fn=None, /):

@@ -99,6 +99,7 @@ class Profile:
 
     @property
     def recording(self) -> bool:
+        """True between ``start()`` and ``stop()``."""
         return self._token is not None
 
     def __enter__(self) -> "Profile":
