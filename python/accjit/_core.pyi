@@ -110,6 +110,8 @@ class Module:
         """The lowered IR as text."""
     def timings(self) -> Dict[str, float]:
         """Seconds spent in each stage: `{parse, lower, codegen, total}`."""
+    def report(self) -> Dict[str, Any]:
+        """The compile report: `name`, `device_type`, `regions`, `loops`, `kernels`, `timings`."""
 
 def compile_c(
     source: str,
