@@ -467,7 +467,26 @@ def main(argv=None) -> int:
         results_path(device).write_text(json.dumps(keep, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     PAGE.write_text(generate())
     print(f"wrote {PAGE.relative_to(REPO)}", file=sys.stderr)
+    print(summary_table())
     return status
+
+
+def summary_table() -> str:
+    """Outcome counts per device of the results files, and the programs that did not pass."""
+    results = load_results()
+    programs = set(corpus_programs())
+    rows = ["== support matrix results", f"{'device':<10} {'pass':>5} {'fail':>5} {'xfail':>5} {'skip':>5} {'missing':>7}"]
+    failing = []
+    for d, progs in results.items():
+        c = defaultdict(int)
+        for name in programs:
+            c[progs.get(name, {}).get("outcome", "missing")] += 1
+        rows.append(f"{d:<10} {c['pass']:>5} {c['fail']:>5} {c['xfail']:>5} {c['skip']:>5} {c['missing']:>7}")
+        failing += [f"  {d}: {name}" for name in sorted(programs) if progs.get(name, {}).get("outcome") == "fail"]
+    if failing:
+        rows.append("failing:")
+        rows += failing
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":
