@@ -12,6 +12,8 @@ the programs using the feature pass, and lists the ones that do not.
     python scripts/support_matrix.py           regenerate docs/support-matrix.md from the JSON
     python scripts/support_matrix.py --run     run the corpus on multicore and host first
                                                (writes docs/data/results-{multicore,host}.json)
+    python scripts/support_matrix.py --update  run only the programs those files lack (a program
+                                               just added to the corpus) and merge them in
     python scripts/support_matrix.py --import nvidia=PATH
                                                take a device's results JSON made elsewhere
                                                (the GPU machine), then regenerate
@@ -300,8 +302,9 @@ def render(programs: List[str], results: Dict[str, Dict[str, dict]], meta: Optio
     w("host). A ✗ links to the programs that fail.")
     w("")
     w("Regenerate it with one command (runs the corpus on multicore and host, several minutes on two")
-    w("cores), `python scripts/support_matrix.py --run`; the nvidia column comes from a results file")
-    w("made on a GPU machine (`--import nvidia=results-nvidia.json`, see the script's help).")
+    w("cores), `python scripts/support_matrix.py --run`; `--update` runs only programs added since. The")
+    w("nvidia column comes from a results file made on a GPU machine (`--run --devices nvidia` there,")
+    w("`--import nvidia=results-nvidia.json` here; see the script's help).")
     w("")
     # measured where
     w("| device | results |")
@@ -419,17 +422,39 @@ def stamp(path: Path, commit: str, date: str):
     path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-def run_corpus(devices: List[str], python: str) -> int:
-    """Runs tests/test_conformance.py on `devices`, writing docs/data/results-<device>.json."""
+def run_corpus(devices: List[str], python: str, update: bool = False) -> int:
+    """Runs tests/test_conformance.py on `devices`, writing docs/data/results-<device>.json.
+    With `update`, runs only the programs a device's results lack and merges their outcomes in
+    (dropping programs no longer in the corpus); the file keeps its commit and date."""
     import datetime
+    import tempfile
     DATA.mkdir(parents=True, exist_ok=True)
+    programs = corpus_programs()
+    old = load_results() if update else {}
+    selection: List[str] = []
+    if update:
+        for d in devices:
+            have = old.get(d, {})
+            selection += [f"tests/test_conformance.py::test_program[{p}-{d}]" for p in programs if p not in have]
+        if not selection:
+            print("[support_matrix] every program has a result on " + ", ".join(devices), file=sys.stderr)
+            for d in devices:
+                _merge(d, {}, programs)
+            return 0
+    out_dir = Path(tempfile.mkdtemp(prefix="accjit-results-")) if update else DATA
     env = dict(os.environ)
     env["ACCJIT_CONFORMANCE_DEVICES"] = ",".join(devices)
-    env["ACCJIT_RESULTS_JSON"] = str(DATA / "results-{device}.json")
+    env["ACCJIT_RESULTS_JSON"] = str(out_dir / "results-{device}.json")
     env["ACCJIT_CONFORMANCE_REQUIRE"] = "1"
-    cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_conformance.py", "-k", "test_program"]
-    print("[support_matrix] " + " ".join(cmd), file=sys.stderr)
+    cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    cmd += selection if update else ["tests/test_conformance.py", "-k", "test_program"]
+    print(f"[support_matrix] pytest on {', '.join(devices)}: {len(selection) or 'all'} runs", file=sys.stderr)
     rc = subprocess.run(cmd, cwd=REPO, env=env).returncode
+    if update:
+        for d in devices:
+            new = load_results(out_dir).get(d, {})
+            _merge(d, new, programs)
+        return rc
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     commit = git_head()
     for d in devices:
@@ -438,9 +463,24 @@ def run_corpus(devices: List[str], python: str) -> int:
     return rc
 
 
+def _merge(device: str, new: Dict[str, dict], programs: List[str]):
+    """Adds `new` outcomes to the device's results file, keeping only corpus programs."""
+    path = results_path(device)
+    doc = json.loads(path.read_text()) if path.is_file() else {"format": 1, "devices": {device: {}}}
+    merged = dict(load_results().get(device, {}))
+    merged.update(new)
+    keep = set(programs)
+    entries = {p: merged[p] for p in sorted(merged) if p in keep}
+    doc["devices"][device] = {"outcomes": {p: e["outcome"] for p, e in entries.items()},
+                              "why": {p: e["why"] for p, e in entries.items() if "why" in e}}
+    path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--run", action="store_true", help="run the corpus on the local devices first")
+    ap.add_argument("--update", action="store_true",
+                    help="run only the programs the results files lack (new corpus programs) and merge them in")
     ap.add_argument("--devices", default=",".join(LOCAL_DEVICES), help="devices for --run (default multicore,host)")
     ap.add_argument("--import", dest="imports", action="append", default=[], metavar="DEVICE=PATH",
                     help="take DEVICE's results from PATH (a results JSON written by the conformance tests)")
@@ -452,8 +492,8 @@ def main(argv=None) -> int:
         print("docs/support-matrix.md is " + ("up to date" if ok else "stale: run python scripts/support_matrix.py"))
         return 0 if ok else 1
     status = 0
-    if args.run:
-        status = run_corpus([d.strip() for d in args.devices.split(",") if d.strip()], args.python)
+    if args.run or args.update:
+        status = run_corpus([d.strip() for d in args.devices.split(",") if d.strip()], args.python, update=args.update)
     for spec in args.imports:
         device, _, path = spec.partition("=")
         doc = json.loads(Path(path).read_text())

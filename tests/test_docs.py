@@ -10,7 +10,8 @@ on the page (before the next ```c block), that is its exact output.
 The support matrix (docs/support-matrix.md) must be what scripts/support_matrix.py makes from
 the committed results (docs/data/results-*.json) and the current corpus, and the results of the
 locally measured devices must name exactly the corpus's programs: a program added to the corpus
-without a new results run fails here (regenerate with `python scripts/support_matrix.py --run`).
+without a results entry fails here (`python scripts/support_matrix.py --update` runs just the new
+programs; `--run` measures everything again).
 The site itself is built with warnings as errors by `./run docs` (mkdocs build --strict).
 """
 
@@ -141,7 +142,7 @@ def test_results_cover_the_corpus():
         have = set(results[device])
         missing = sorted(programs - have)
         assert not missing, (f"results-{device}.json has no result for {missing[:10]} "
-                             f"({len(missing)} in all): python scripts/support_matrix.py --run")
+                             f"({len(missing)} in all): python scripts/support_matrix.py --update (runs only those)")
         extra = sorted(have - programs)
         assert not extra, f"results-{device}.json names programs not in the corpus: {extra[:10]}"
     for device, progs in results.items():
