@@ -573,6 +573,13 @@ class _Atomic:
 
 
 atomic = _Atomic()
+"""The atomic construct inside kernel bodies. ``acc.atomic.add(a, i, v)`` updates ``a[i]``
+atomically (also ``sub``, ``mul``, ``div``, ``max``, ``min``, ``and_``, ``or_``, ``xor``,
+``lshift``, ``rshift``); used as an expression it is a capture and returns the old value.
+``acc.atomic.read(a, i)``, ``acc.atomic.write(a, i, v)``, ``acc.atomic.exchange(a, i, v)``;
+the index may be a tuple ``(i, j)``. The block forms are ``with acc.atomic(): a[i] += v`` and
+``with acc.atomic("capture"): old = a[i]; a[i] += 1``. As plain Python each is a plain
+read-modify-write."""
 
 
 def cache(*sections):
