@@ -381,74 +381,7 @@ def test_gil_is_released_during_calls():
     assert not th.is_alive() and result and result[0] > 0
 
 
-def test_notebooks_execute():
-    """Every notebook in notebooks/ runs top to bottom (code cells, in order)."""
-    import json
-    from pathlib import Path
-
-    nbdir = Path(__file__).resolve().parent.parent / "notebooks"
-    books = sorted(nbdir.glob("*.ipynb"))
-    assert books, "no notebooks found"
-    import linecache
-
-    for book in books:
-        nb = json.loads(book.read_text())
-        env = {"__name__": "__notebook__"}
-        for i, cell in enumerate(nb["cells"]):
-            if cell["cell_type"] != "code":
-                continue
-            src = "".join(cell["source"])
-            name = f"{book.name}[cell {i}]"
-            # As Jupyter does: the cell's text is findable by its file name, so
-            # Python kernels defined in it can be compiled (their source is read).
-            linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-            exec(compile(src, name, "exec"), env)
-
-
-def test_notebook_03_executes():
-    """notebooks/03_python_kernels.ipynb, committed without outputs, runs as Jupyter
-    would and leaves behind what it shows: the @acc.jit Jacobi solver agreeing
-    with NumPy, a profile with two launches per sweep and a drawn timeline, and
-    inspect()'s loop schedule and implicit clauses."""
-    import json
-    import linecache
-    from pathlib import Path
-
-    matplotlib = pytest.importorskip("matplotlib")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    book = Path(__file__).resolve().parent.parent / "notebooks" / "03_python_kernels.ipynb"
-    nb = json.loads(book.read_text())
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code and all(not c.get("outputs") and c.get("execution_count") is None for c in code), "commit with outputs stripped"
-    env = {"__name__": "__notebook__"}
-    for i, cell in enumerate(nb["cells"]):
-        if cell["cell_type"] != "code":
-            continue
-        src = "".join(cell["source"])
-        name = f"{book.name}[cell {i}]"
-        linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-        exec(compile(src, name, "exec"), env)
-    # The solver converged (not cut off by max_iters) and matches NumPy.
-    assert 0 < env["iters"] == env["ref_iters"] < env["max_iters"]
-    assert env["change"] <= env["tol"]
-    assert np.allclose(env["grid"], env["ref"], rtol=1e-12, atol=1e-12)
-    # The profile saw the kernels, and the timeline drew them.
-    prof = env["prof"]
-    assert len(prof.select("enqueue_launch")) == 20 and prof.select("compute_construct")
-    assert env["fig"].axes and env["fig"].axes[0].collections
-    plt.close("all")
-    # inspect(): the jit function's four loops and its two regions' implicit clauses.
-    info = env["info"]
-    assert [lp["schedule"] for lp in info["loops"]] == ["gang", "vector", "gang", "vector"]
-    assert len(info["regions"]) == 2
-    assert all(any(c["implicit"] for c in r["clauses"]) for r in info["regions"])
-    # inside the notebook's acc.data region both arrays are found present in both regions
-    arrays = [c for r in info["regions"] for c in r["clauses"] if c["var"] in ("a", "b")]
-    assert len(arrays) == 4 and all("present" in c.get("why", "") for c in arrays)
-    assert any(c["var"] == "change" for c in info["regions"][1]["clauses"])
-    assert env["jacobi"].signatures and env["saxpy"].signatures
+# The notebooks run in a Jupyter kernel: tests/test_notebooks.py.
 
 
 def test_module_freed_while_async_work_is_queued():

@@ -110,6 +110,10 @@ end subroutine
     (r,) = rep["regions"]
     assert r["kind"] == "kernels"
     (lp,) = r["loops"]
-    # (the dependence message names a dummy by its IR name, `arg1`: the Fortran front end's naming)
-    assert lp["schedule"] == "seq" and "is written at an element that other iterations" in lp["reason"]
+    # the dependence message names the dummy by its Fortran name (the IR's is `arg1`)
+    assert lp["schedule"] == "seq" and "`b` is written at an element that other iterations" in lp["reason"]
+    got = {(c["clause"], c["var"]): c for c in r["clauses"]}
+    assert got[("copy", "b")]["implicit"] and "no clause" in got[("copy", "b")]["why"]
+    assert got[("copyin", "a")]["implicit"], got
+    assert not any(c["var"].startswith("arg") for c in r["clauses"]), r["clauses"]
     assert "loop seq -- the compiler kept it sequential" in str(rep)

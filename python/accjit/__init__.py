@@ -57,6 +57,14 @@ from ._pykernel import __all__ as _pykernel_all
 
 __version__ = _core.__version__
 
+
+def load_ipython_extension(ipython):
+    """``%load_ext accjit``: the ``%%acc c`` / ``%%acc fortran`` cell magics
+    (docs/jupyter.md). IPython is imported only here."""
+    from ._magic import load_ipython_extension as load
+
+    load(ipython)
+
 __all__ = [
     "c",
     "CModule",

@@ -20,6 +20,14 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.1f} ms"
 
 
+# Why the front end added a clause (an array the region uses with no clause, §2.6.2).
+_ADDED_WHY = {
+    "copy": "an array the region uses with no clause: present if on the device, else copied in and out (§2.6.2)",
+    "copyin": "an array the region uses with no clause and never writes: present if on the device, else copied in only",
+    "present": "default(present): an array the region uses must already be on the device",
+}
+
+
 def _clause(c: dict) -> str:
     """``copy(x[0:n])``; a reduction as ``reduction(+:s)``."""
     name, var = c["clause"], c["var"]
@@ -61,21 +69,26 @@ class Report(dict):
     @staticmethod
     def _mark_clauses(r: dict) -> None:
         """Each clause as a dict with ``implicit`` and ``why``."""
-        reduced = {v for c, v in r["clauses"] if c.startswith("reduction")}
+        reduced = {v for c, v, _added in r["clauses"] if c.startswith("reduction")}
         reduced |= {c["var"] for lp in r["loops"] for c in lp["clauses"] if c["clause"].startswith("reduction")}
         around = {}
         for v, line in r.get("enclosing", []):
             around.setdefault(v, line)
         clauses = []
-        for c, v in r["clauses"]:
+        for c, v, added in r["clauses"]:
             root = v.split("[")[0].split("(")[0].strip()
+            implicit = added
             if c == "copy" and root in reduced:
-                why = "implied by the reduction: its result comes back to the host"
+                why, implicit = "implied by the reduction: its result comes back to the host", True
+            elif added and root in around:
+                why = f"found present: the data region of line {around[root]} put it on the device, nothing moves"
+            elif added:
+                why = _ADDED_WHY.get(c, "chosen by the compiler")
             elif root in around and c in ("copy", "copyin", "copyout", "create", "present"):
                 why = f"as written; found present (the data region of line {around[root]})"
             else:
                 why = "as written"
-            clauses.append({"clause": c, "var": v, "implicit": False, "why": why})
+            clauses.append({"clause": c, "var": v, "implicit": implicit, "why": why})
         for c, v, why in r.get("implicit", []):
             clauses.append({"clause": c, "var": v, "implicit": True, "why": why})
         r["clauses"] = clauses

@@ -145,6 +145,17 @@ class Profile:
     def summary(self, by: str = "kind") -> str:
         """A text table grouped by ``by`` (``"kind"``, ``"var"``, ``"kernel"``, ``"file"``, …):
         count, total/mean/max time and bytes per group, longest total first."""
+        header = f"{by:<28} {'count':>7} {'total ms':>10} {'mean us':>10} {'max us':>10} {'bytes':>14}"
+        lines = [f"profile: {len(self.events)} events in {self.duration_ns / 1e6:.3f} ms", header, "-" * len(header)]
+        for key, (n, total, mx, nbytes) in self._groups(by):
+            name = "-" if key is None else str(key)
+            if len(name) > 28:
+                name = name[:25] + "..."
+            lines.append(f"{name:<28} {n:>7} {total / 1e6:>10.3f} {total / n / 1e3:>10.2f} {mx / 1e3:>10.2f} {nbytes:>14}")
+        return "\n".join(lines)
+
+    def _groups(self, by: str) -> list:
+        """[(key, [count, total ns, max ns, bytes])], longest total first."""
         groups: dict = {}
         for e in self.events:
             key = e.get(by)
@@ -155,14 +166,43 @@ class Profile:
             g[1] += e["duration_ns"]
             g[2] = max(g[2], e["duration_ns"])
             g[3] += e["bytes"]
-        header = f"{by:<28} {'count':>7} {'total ms':>10} {'mean us':>10} {'max us':>10} {'bytes':>14}"
-        lines = [f"profile: {len(self.events)} events in {self.duration_ns / 1e6:.3f} ms", header, "-" * len(header)]
-        for key, (n, total, mx, nbytes) in sorted(groups.items(), key=lambda kv: (-kv[1][1], str(kv[0]))):
-            name = "-" if key is None else str(key)
-            if len(name) > 28:
-                name = name[:25] + "..."
-            lines.append(f"{name:<28} {n:>7} {total / 1e6:>10.3f} {total / n / 1e3:>10.2f} {mx / 1e3:>10.2f} {nbytes:>14}")
-        return "\n".join(lines)
+        return sorted(groups.items(), key=lambda kv: (-kv[1][1], str(kv[0])))
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the summary by kind as a table, then the timeline
+        as inline SVG (when matplotlib is installed)."""
+        import html
+
+        if self.recording:
+            return f"<p>{html.escape(repr(self))}</p>"
+        out = [
+            '<div class="accjit-profile">',
+            f"<p><b>accjit profile</b>: {len(self.events)} events in {self.duration_ns / 1e6:.3f} ms</p>",
+            '<table class="accjit-profile-summary"><tr><th>kind</th><th>count</th><th>total ms</th>'
+            "<th>mean us</th><th>max us</th><th>bytes</th></tr>",
+        ]
+        for key, (n, total, mx, nbytes) in self._groups("kind"):
+            out.append(
+                f"<tr><td>{html.escape(str(key))}</td><td>{n}</td><td>{total / 1e6:.3f}</td>"
+                f"<td>{total / n / 1e3:.2f}</td><td>{mx / 1e3:.2f}</td><td>{nbytes}</td></tr>"
+            )
+        out.append("</table>")
+        if self.events:
+            try:
+                import io
+
+                import matplotlib.pyplot as plt
+            except ImportError:
+                out.append("<p>(install matplotlib for the timeline)</p>")
+            else:
+                fig = self.timeline()
+                buf = io.StringIO()
+                fig.savefig(buf, format="svg")
+                plt.close(fig)  # shown here, not again by the inline backend
+                svg = buf.getvalue()
+                out.append('<div class="accjit-timeline">' + svg[svg.find("<svg"):] + "</div>")
+        out.append("</div>")
+        return "\n".join(out)
 
     def rows(self) -> list:
         """The timeline's row labels: ``thread N`` for synchronous events, ``queue Q`` for async ones."""

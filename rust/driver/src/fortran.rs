@@ -16,6 +16,7 @@ use crate::{build_parsed, cache, checked_ir, guarded, normalize_device_type, Com
 use accjit_front_fortran::ProcInterface;
 use accjit_ir::validate::Stage;
 use accjit_ir::{Module, SourceMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -95,11 +96,37 @@ pub fn compile_fortran_cached(files: &[(String, String)], opts: &Options) -> Res
     let t0 = Instant::now();
     let (module, info, sm) = front_end(files, opts)?;
     let mut program = build_parsed(&files[0].0, sm, module, opts, &device, t0)?;
+    let names = dummy_names(&info, program.module());
+    program.report_mut().rename(&names);
     program.set_fortran(info);
     let program = Arc::new(program);
     let given: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     cache::insert_with_sources(key, program.clone(), &given);
     Ok((program, false))
+}
+
+/// The source names of the procedures' IR parameters, for the compile
+/// report: per IR function, parameter name → the dummy's name (an array's
+/// base pointer included), or `None` for an assumed-shape array's extents
+/// and strides. Procedures whose parameters do not line up are left out.
+fn dummy_names(info: &FortranInfo, module: &Module) -> HashMap<String, HashMap<String, Option<String>>> {
+    let mut out = HashMap::new();
+    for p in &info.procedures {
+        let Some(f) = module.functions.iter().find(|f| f.name == p.symbol) else { continue };
+        let mut shown: Vec<Option<String>> = vec![];
+        for d in &p.params {
+            shown.push(Some(d.name.clone()));
+            if let accjit_front_fortran::ParamKind::Array { rank, shape: accjit_front_fortran::ArrayShape::Assumed, .. } = d.kind {
+                shown.extend(std::iter::repeat_n(None, 2 * rank as usize - 1));
+            }
+        }
+        if shown.len() != f.sig.params.len() || f.locals.len() < shown.len() {
+            continue;
+        }
+        let names = f.locals.iter().zip(shown).map(|(l, s)| (l.name.clone(), s)).collect();
+        out.insert(f.name.clone(), names);
+    }
+    out
 }
 
 /// The PTX of a Fortran program's kernels for the nvidia device (`accjit

@@ -137,6 +137,10 @@ impl Program {
         self.report = report;
     }
 
+    pub(crate) fn report_mut(&mut self) -> &mut crate::Report {
+        &mut self.report
+    }
+
     /// The compile report: each compute region with its clauses (implicit
     /// ones with the reason), each loop with the levels it runs on and why.
     pub fn report(&self) -> &crate::Report {

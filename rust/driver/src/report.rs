@@ -30,6 +30,36 @@ pub struct Report {
     pub loops: Vec<LoopReport>,
 }
 
+impl Report {
+    /// Show the variables a front end names differently in the IR by their
+    /// source names: `names[function][ir_name]` is the name to show, or
+    /// `None` to leave the variable out (an array's extents). Fortran
+    /// dummies are the IR parameters `arg0`, `arg1`, ...
+    pub fn rename(&mut self, names: &HashMap<String, HashMap<String, Option<String>>>) {
+        for r in &mut self.regions {
+            let Some(map) = names.get(&r.function) else { continue };
+            r.implicit.retain_mut(|(_, v, _)| match map.get(v.as_str()) {
+                Some(Some(to)) => {
+                    *v = to.clone();
+                    true
+                }
+                Some(None) => false,
+                None => true,
+            });
+            let named: Vec<String> = r.clauses.iter().map(|(_, v)| clause_root(v).to_string()).collect();
+            r.implicit.retain(|(_, v, _)| !named.contains(v));
+        }
+        for l in &mut self.loops {
+            let Some(map) = names.get(&l.function) else { continue };
+            for (from, to) in map {
+                if let Some(to) = to {
+                    l.reason = l.reason.replace(&format!("`{from}`"), &format!("`{to}`"));
+                }
+            }
+        }
+    }
+}
+
 /// A compute region as the front end wrote it, with its clauses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RegionReport {
@@ -46,6 +76,10 @@ pub struct RegionReport {
     /// `("reduction(+)", "s")`. Python kernels' front end writes the
     /// implicit clauses of arrays here too (the Python side marks them).
     pub clauses: Vec<(String, String)>,
+    /// Indices in `clauses` of those the front end added (their span is the
+    /// construct's own): implicit clauses it decides itself (Fortran and
+    /// Python arrays with no clause).
+    pub added: Vec<usize>,
     /// The variables the region uses without a clause, with the attribute
     /// the compiler chose and why (§2.6.2, read off the outlined kernels'
     /// parameters): `("firstprivate", "n", why)` for a value captured at
@@ -66,6 +100,8 @@ pub struct RegionReport {
 /// One loop of a compute region and how it runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopReport {
+    /// The function holding the loop (as in [`RegionReport::function`]).
+    pub function: String,
     pub file: String,
     pub line: u32,
     /// The loop's source line, trimmed.
@@ -94,6 +130,9 @@ pub struct Written {
 }
 
 struct WrittenLoop {
+    function: String,
+    /// The line of the loop this one is collapsed into.
+    collapsed_into: Option<u32>,
     file: u32,
     line: u32,
     tuning: Option<LoopTuning>,
@@ -158,8 +197,12 @@ impl Written {
         let mut w = Written { device: device.to_string(), regions: vec![], reduced: vec![], defaults: vec![], var_types: vec![], loops: vec![] };
         for (f, c, around) in compute_constructs_in_data(parsed) {
             let mut clauses = vec![];
+            let mut added = vec![];
             for d in &c.data {
                 for v in &d.vars {
+                    if d.span == c.span {
+                        added.push(clauses.len());
+                    }
                     clauses.push((d.kind.name().to_string(), v.text.clone()));
                 }
             }
@@ -198,14 +241,29 @@ impl Written {
                 source: line_text(sm, file, line),
                 function: f.name.clone(),
                 clauses,
+                added,
                 implicit: vec![],
                 launch,
                 kernels: vec![],
                 enclosing,
             });
             let mut names = vec![];
+            // Loops of a collapsed nest below its first: span → the first's line.
+            let mut collapsed: HashMap<Span, u32> = HashMap::new();
             visit_stmts(&c.body, &mut |_, s| {
-                if let StmtKind::For { acc, .. } = &s.kind {
+                if let StmtKind::For { acc, body, .. } = &s.kind {
+                    let depth = acc.as_ref().and_then(|d| d.tuning.resolve(device).collapse).map_or(1, |(n, _)| n);
+                    let mut inner = body;
+                    for _ in 1..depth {
+                        let Some((span, next)) = inner.stmts.iter().find_map(|s| match &s.kind {
+                            StmtKind::For { body, .. } => Some((s.span, body)),
+                            _ => None,
+                        }) else {
+                            break;
+                        };
+                        collapsed.insert(span, file_line(sm, s.span).1);
+                        inner = next;
+                    }
                     if let Some(d) = acc {
                         names.extend(d.reductions.iter().flat_map(|r| r.vars.iter().map(|v| clause_root(&v.text).to_string())));
                     }
@@ -223,7 +281,8 @@ impl Written {
                         }
                         clauses.extend(d.private.iter().map(|v| ("private".to_string(), v.text.clone())));
                     }
-                    w.loops.push(WrittenLoop { file, line, tuning, construct: c.kind, tile, clauses });
+                    let collapsed_into = collapsed.get(&s.span).copied();
+                    w.loops.push(WrittenLoop { function: f.name.clone(), collapsed_into, file, line, tuning, construct: c.kind, tile, clauses });
                 }
             });
             if c.combined {
@@ -314,22 +373,26 @@ impl Written {
     }
 
     fn loop_report(&self, lowered: &Module, sm: &SourceMap) -> Vec<LoopReport> {
-        let mut run: Vec<((u32, u32), &AccLoop)> = vec![];
+        let mut run: Vec<((u32, u32), &AccLoop, &str)> = vec![];
         for k in &lowered.kernels {
             visit_stmts(&k.func.body, &mut |_, s| {
                 if let StmtKind::AccLoop(l) = &s.kind {
                     // A combined construct's loop has the directive's span,
                     // its statement the `for`'s: the loop's line is the later.
                     let (a, b) = (file_line(sm, l.span), file_line(sm, s.span));
-                    run.push((if b.1 > a.1 { b } else { a }, l));
+                    let function = self.regions.iter().find(|r| r.kernels.contains(&k.name)).map_or("", |r| r.function.as_str());
+                    run.push((if b.1 > a.1 { b } else { a }, l, function));
                 }
             });
         }
         let mut out = vec![];
         for w in &self.loops {
-            let found = run.iter().find(|(at, _)| *at == (w.file, w.line)).map(|(_, l)| *l);
+            let found = run.iter().find(|(at, _, _)| *at == (w.file, w.line)).map(|(_, l, _)| *l);
             let in_kernels = w.construct == ComputeKind::Kernels;
             let (mut schedule, reason) = match (found, &w.tuning) {
+                (None, _) if w.collapsed_into.is_some() => {
+                    ("collapsed".to_string(), format!("collapsed into the loop of line {}: one iteration space", w.collapsed_into.unwrap_or(0)))
+                }
                 (Some(l), t) => {
                     let reason = match (&l.auto, t) {
                         (Some(AutoChoice::Parallel), _) => "the compiler chose it: the dependence test proved the iterations independent".to_string(),
@@ -354,6 +417,7 @@ impl Written {
                 schedule = format!("{schedule} {t}");
             }
             out.push(LoopReport {
+                function: w.function.clone(),
                 file: file_name(sm, w.file),
                 line: w.line,
                 source: line_text(sm, w.file, w.line),
@@ -364,9 +428,10 @@ impl Written {
         }
         // Loops the lowered kernels have that the written ones do not (none
         // expected; shown rather than hidden).
-        for ((file, line), l) in run {
+        for ((file, line), l, function) in run {
             if !self.loops.iter().any(|w| (w.file, w.line) == (file, line)) {
                 out.push(LoopReport {
+                    function: function.to_string(),
                     file: file_name(sm, file),
                     line,
                     source: line_text(sm, file, line),

@@ -627,7 +627,7 @@ impl Dispatcher {
             d.set_item("entry", entry)?;
             d.set_item("results", k.entry.results.iter().map(dtype_name).collect::<Vec<_>>())?;
             let report = k.program.report();
-            d.set_item("regions", crate::report::regions(py, report, "scalars")?)?;
+            d.set_item("regions", crate::report::regions(py, report, "scalars", false)?)?;
             d.set_item("loops", crate::report::loops(py, report)?)?;
             let t = k.program.timings();
             d.set_item("compile_seconds", t.total.as_secs_f64())?;

@@ -8,9 +8,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 /// Each region as a dict: `kind`, `file`, `line`, `source`, `function`,
-/// `clauses` [(clause, var)], `<implicit_key>` [(clause, var, why)],
+/// `clauses` [(clause, var)] — with `added`, [(clause, var, whether the
+/// front end added it)] —, `<implicit_key>` [(clause, var, why)],
 /// `launch` [(clause, value)], `kernels`, `enclosing` [(var, line)].
-pub fn regions<'py>(py: Python<'py>, r: &Report, implicit_key: &str) -> PyResult<Bound<'py, PyList>> {
+pub fn regions<'py>(py: Python<'py>, r: &Report, implicit_key: &str, added: bool) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     for r in &r.regions {
         let d = PyDict::new(py);
@@ -19,7 +20,12 @@ pub fn regions<'py>(py: Python<'py>, r: &Report, implicit_key: &str) -> PyResult
         d.set_item("line", r.line)?;
         d.set_item("source", &r.source)?;
         d.set_item("function", &r.function)?;
-        d.set_item("clauses", r.clauses.clone())?;
+        if added {
+            let clauses: Vec<(String, String, bool)> = r.clauses.iter().enumerate().map(|(i, (c, v))| (c.clone(), v.clone(), r.added.contains(&i))).collect();
+            d.set_item("clauses", clauses)?;
+        } else {
+            d.set_item("clauses", r.clauses.clone())?;
+        }
         d.set_item(implicit_key, r.implicit.clone())?;
         d.set_item("launch", r.launch.clone())?;
         d.set_item("kernels", r.kernels.clone())?;
@@ -29,12 +35,13 @@ pub fn regions<'py>(py: Python<'py>, r: &Report, implicit_key: &str) -> PyResult
     Ok(out)
 }
 
-/// Each loop as a dict: `file`, `line`, `source`, `schedule`, `reason`,
+/// Each loop as a dict: `function`, `file`, `line`, `source`, `schedule`, `reason`,
 /// `clauses` [(clause, var)] (its reductions and privates).
 pub fn loops<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     for l in &r.loops {
         let d = PyDict::new(py);
+        d.set_item("function", &l.function)?;
         d.set_item("file", &l.file)?;
         d.set_item("line", l.line)?;
         d.set_item("source", &l.source)?;
@@ -53,7 +60,7 @@ pub fn program_report<'py>(py: Python<'py>, p: &Program) -> PyResult<Bound<'py, 
     let d = PyDict::new(py);
     d.set_item("name", p.name())?;
     d.set_item("device_type", p.device_type())?;
-    d.set_item("regions", regions(py, r, "implicit")?)?;
+    d.set_item("regions", regions(py, r, "implicit", true)?)?;
     d.set_item("loops", loops(py, r)?)?;
     d.set_item("kernels", p.kernel_count())?;
     let t = p.timings();
