@@ -133,13 +133,14 @@ MM_SOURCES = {
 KNOBS = {
     "default": {},
     "ACCJIT_PTX_NO_TILES": {"ACCJIT_PTX_NO_TILES": 1},
-    "ACCJIT_PTX_NO_STRENGTH": {"ACCJIT_PTX_NO_STRENGTH": 1},
-    "ACCJIT_PTX_FMA": {"ACCJIT_PTX_FMA": 1},
-    "ACCJIT_PTX_SEQ_UNROLL=4": {"ACCJIT_PTX_SEQ_UNROLL": 4},
-    "ACCJIT_PTX_SEQ_UNROLL=4 + FMA": {"ACCJIT_PTX_SEQ_UNROLL": 4, "ACCJIT_PTX_FMA": 1},
-    "ACCJIT_PTX_SEQ_UNROLL=8 + FMA": {"ACCJIT_PTX_SEQ_UNROLL": 8, "ACCJIT_PTX_FMA": 1},
-    "ACCJIT_PTX_INDEX32": {"ACCJIT_PTX_INDEX32": 1},
-    "all new (UNROLL=4, FMA, INDEX32)": {"ACCJIT_PTX_SEQ_UNROLL": 4, "ACCJIT_PTX_FMA": 1, "ACCJIT_PTX_INDEX32": 1},
+    "FMA": {"ACCJIT_PTX_FMA": 1},
+    "SEQ_UNROLL=4": {"ACCJIT_PTX_SEQ_UNROLL": 4},
+    "SEQ_UNROLL=8": {"ACCJIT_PTX_SEQ_UNROLL": 8},
+    "SEQ_UNROLL=16": {"ACCJIT_PTX_SEQ_UNROLL": 16},
+    "SEQ_UNROLL=4 FMA": {"ACCJIT_PTX_SEQ_UNROLL": 4, "ACCJIT_PTX_FMA": 1},
+    "SEQ_UNROLL=8 FMA": {"ACCJIT_PTX_SEQ_UNROLL": 8, "ACCJIT_PTX_FMA": 1},
+    "SEQ_UNROLL=16 FMA": {"ACCJIT_PTX_SEQ_UNROLL": 16, "ACCJIT_PTX_FMA": 1},
+    "SEQ_UNROLL=16 FMA NO_TILES": {"ACCJIT_PTX_SEQ_UNROLL": 16, "ACCJIT_PTX_FMA": 1, "ACCJIT_PTX_NO_TILES": 1},
 }
 TWIN = r"""
 extern "C" __global__ void twin(int n, const float *P, const float *Q, float *R) {
@@ -241,6 +242,31 @@ def part_matmul(quick):
             row("matmul", f"accjit: {name}", tflops(best), "" if ok else "WRONG RESULT")
         except Exception as ex:  # noqa: BLE001
             row("matmul", f"accjit: {name}", "error", str(ex)[:120])
+
+    # (a') through accjit in a child process per back-end knob setting
+    for name, env in KNOBS.items():
+        code = ("import sys, time, numpy as np, accjit as acc\n"
+                "acc.set_device_type('nvidia')\n"
+                f"n, reps = {n}, {reps}\n"
+                "lib = acc.c(sys.stdin.read(), name='mm.c', device_type='nvidia')\n"
+                "rng = np.random.default_rng(3)\n"
+                "P = rng.random((n, n), dtype=np.float32); Q = rng.random((n, n), dtype=np.float32); R = np.zeros_like(P)\n"
+                "with acc.data(copyin=[P, Q], copyout=[R]):\n"
+                "    lib.matmul(n, P, Q, R)\n"
+                "    best = 1e9\n"
+                "    for _ in range(reps):\n"
+                "        t0 = time.perf_counter(); lib.matmul(n, P, Q, R); best = min(best, time.perf_counter() - t0)\n"
+                "ref = P.astype(np.float64) @ Q.astype(np.float64)\n"
+                "print('OK' if np.allclose(R, ref, rtol=1e-3, atol=1e-2) else 'WRONG', best)\n")
+        try:
+            c = subprocess.run([sys.executable, "-c", code], input=MM_SRC, capture_output=True, text=True, timeout=120, env=child_env(**env))
+            last = (c.stdout.strip().splitlines() or ["? 0"])[-1].split()
+            if c.returncode != 0 or len(last) != 2:
+                row("matmul", f"accjit knobs {name}", "error", c.stderr.strip()[-160:])
+            else:
+                row("matmul", f"accjit knobs {name}", tflops(float(last[1])), "" if last[0] == "OK" else "WRONG RESULT")
+        except subprocess.TimeoutExpired:
+            row("matmul", f"accjit knobs {name}", "TIMEOUT")
 
     # (b) our PTX under knobs and text edits, loaded with CuPy
     texts = {}

@@ -1,6 +1,7 @@
 //! Print the PTX of a C file lowered for the nvidia device (a developer
 //! aid without the Python bindings: `cargo run -p accjit-back-ptx --example
-//! ptx_dump -- prog.c`).
+//! ptx_dump -- prog.c`). The tuning knobs are read here as the driver
+//! reads them: `ACCJIT_PTX_FMA`, `ACCJIT_PTX_SEQ_UNROLL=N`, `ACCJIT_PTX_NO_TILES`.
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: ptx_dump prog.c");
@@ -13,7 +14,12 @@ fn main() {
     if let Err(d) = accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }) {
         return eprint!("{}", d.render(&sm));
     }
-    match accjit_back_ptx::compile(&m, &Default::default()) {
+    let set = |name: &str| std::env::var_os(name).is_some();
+    let mut opts = accjit_back_ptx::PtxOptions::default();
+    opts.tuning.fma = set("ACCJIT_PTX_FMA");
+    opts.tuning.tiles = !set("ACCJIT_PTX_NO_TILES");
+    opts.tuning.seq_unroll = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    match accjit_back_ptx::compile(&m, &opts) {
         Ok(p) => print!("{}", p.text),
         Err(d) => eprint!("{}", d.render(&sm)),
     }

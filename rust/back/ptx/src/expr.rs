@@ -4,7 +4,8 @@
 //! integer scaled by the pointee size, comparisons as int 0/1,
 //! short-circuit `&&`/`||`, `_Complex` arithmetic with Smith's division).
 //! Float `+ - *` carry `.rn`, which keeps ptxas from contracting them into
-//! FMAs: results agree bit for bit with the CPU devices.
+//! FMAs: results agree bit for bit with the CPU devices (unless
+//! `Tuning::fma` asks for the contraction).
 
 use accjit_ir::{BinOp, Builtin, Diagnostic, ExprId, ExprKind, Scalar, Span, Type, UnOp};
 
@@ -348,6 +349,17 @@ impl FnCx<'_> {
                 // contracting a multiply and an add into an FMA, so results
                 // agree bit for bit with the CPU devices (C leaves contraction
                 // to the implementation; accjit chooses agreement).
+                // With `Tuning::fma` they go without, and ptxas contracts.
+                BinOp::Add | BinOp::Sub | BinOp::Mul if self.tuning.fma => format!(
+                    "{}.{t}",
+                    if op == BinOp::Add {
+                        "add"
+                    } else if op == BinOp::Sub {
+                        "sub"
+                    } else {
+                        "mul"
+                    }
+                ),
                 BinOp::Add => format!("add.rn.{t}"),
                 BinOp::Sub => format!("sub.rn.{t}"),
                 BinOp::Mul => format!("mul.rn.{t}"),

@@ -37,6 +37,7 @@ mod printf;
 pub mod private;
 mod reduce;
 mod routine;
+mod seq_unroll;
 mod space;
 mod stmt;
 mod strength;
@@ -67,9 +68,11 @@ impl Default for PtxOptions {
     }
 }
 
-/// The PTX back end's optimisations, each on by default. The driver sets
-/// them (its `BackEndOptions` reads the `ACCJIT_PTX_NO_*` variables once);
-/// this crate reads no environment. Turning one off is for comparisons.
+/// The PTX back end's optimisations. The driver sets them (its
+/// `BackEndOptions` reads the `ACCJIT_PTX_*` variables once); this crate
+/// reads no environment. Those on by default change speed only, never
+/// results; turning one off is for comparisons. `fma` is off by default
+/// because it changes results (see the field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Unroll one-dimensional partitioned loops ×4 with their leading loads first (`unroll.rs`).
@@ -80,11 +83,19 @@ pub struct Tuning {
     pub strength: bool,
     /// `ld.global` through read-only pointer parameters (`space.rs`).
     pub global_loads: bool,
+    /// Float `+ - *` without `.rn`, so that ptxas contracts a multiply and
+    /// an add into an FMA (as nvcc and NVHPC do by default): one rounding
+    /// instead of two, so results may differ from the CPU devices' in the
+    /// last bits.
+    pub fma: bool,
+    /// Counted sequential `for` loops with small straight bodies run this
+    /// many iterations per test of the condition (`seq_unroll.rs`); 1: off.
+    pub seq_unroll: u32,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { unroll: true, tiles: true, strength: true, global_loads: true }
+        Tuning { unroll: true, tiles: true, strength: true, global_loads: true, fma: false, seq_unroll: 1 }
     }
 }
 

@@ -357,7 +357,8 @@ impl<'m> FnCx<'m> {
                 self.lower_block(init)?;
                 // Addresses kept in registers across the steps (`strength.rs`).
                 let reduced = self.begin_reduced_addresses(*cond, *step, body, span)?;
-                let r = self.lower_loop(*cond, *step, false, body, span);
+                // Several iterations per test first (`seq_unroll.rs`), then the plain loop.
+                let r = self.lower_unrolled_part(*cond, *step, body, span).and_then(|()| self.lower_loop(*cond, *step, false, body, span));
                 self.end_reduced_addresses(*step, reduced);
                 r?;
             }

@@ -38,7 +38,7 @@ pub struct Reduced {
 }
 
 impl<'m> FnCx<'m> {
-    fn counted_loop_counter(&self, cond: Option<ExprId>, step: Option<ExprId>, body: &Block) -> Option<LocalId> {
+    pub(crate) fn counted_loop_counter(&self, cond: Option<ExprId>, step: Option<ExprId>, body: &Block) -> Option<LocalId> {
         let f = self.f;
         let step = step?;
         let k = match &f.expr(step).kind {
@@ -78,7 +78,7 @@ impl<'m> FnCx<'m> {
 
     /// Whether `e` uses only constants and never-assigned register locals
     /// through `+ - *` and casts between integers and pointers.
-    fn loop_invariant(&self, e: ExprId, assigned: &BTreeSet<LocalId>) -> bool {
+    pub(crate) fn loop_invariant(&self, e: ExprId, assigned: &BTreeSet<LocalId>) -> bool {
         let f = self.f;
         match &f.expr(e).kind {
             ExprKind::Int(_) => true,

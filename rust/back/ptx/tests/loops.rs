@@ -185,3 +185,64 @@ fn kernels_with_private_storage_are_not_register_capped() {
     assert_eq!(text.matches("ld.global.s32").count(), 5, "four prefetched v[] loads and the plain loop's");
     assert!(!text.contains(".maxnreg"));
 }
+
+fn compile_tuned(src: &str, tuning: accjit_back_ptx::Tuning) -> String {
+    let mut sm = accjit_ir::SourceMap::new();
+    let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).map_err(|d| d.render(&sm)).unwrap();
+    accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }).map_err(|d| d.render(&sm)).unwrap();
+    let opts = accjit_back_ptx::PtxOptions { tuning, ..Default::default() };
+    accjit_back_ptx::compile(&m, &opts).map_err(|d| d.render(&sm)).unwrap().text
+}
+
+/// `counted(inner)` compiled with `seq_unroll` = `times`.
+fn counted_unrolled(inner: &str, times: u32) -> String {
+    compile_tuned(
+        &format!(
+            "void f(int n, const float *P, float *R) {{\n\
+             #pragma acc parallel loop present(P[0:n*n], R[0:n])\n\
+             for (int i = 0; i < n; i++) {{\n\
+             float s = 0.0f;\n\
+             {inner}\n\
+             R[i] = s;\n\
+             }}\n\
+             }}\n"
+        ),
+        accjit_back_ptx::Tuning { seq_unroll: times, ..Default::default() },
+    )
+}
+
+fn global_loads(text: &str) -> usize {
+    text.lines().filter(|l| l.trim_start().starts_with("ld.global.")).count()
+}
+
+#[test]
+fn counted_sequential_loops_run_several_iterations_per_test() {
+    let inner = "for (int k = 0; k < n; k++) s += P[i * n + k] * P[k * n + i];";
+    let plain = global_loads(&counted_unrolled(inner, 1));
+    // Four copies of the body's two loads before the plain loop's two.
+    assert_eq!(global_loads(&counted_unrolled(inner, 4)), plain + 4 * 2);
+    let text = counted_unrolled(inner, 4);
+    // The test is k + 3 < n, in 64 bits.
+    assert!(text.contains("sub.s64") && text.contains("setp.ge.s64"), "{text}");
+    // Bodies that leave the loop or loops with other conditions stay plain.
+    for other in [
+        "for (int k = 0; k < n; k++) { s += P[i * n + k]; if (s > 4.0f) break; }",
+        "for (int k = 0; k <= n; k++) s += P[i * n + k];",
+        "for (int k = 0; k < n; k += 2) s += P[i * n + k];",
+        "for (int k = 0; k < n; k++) { int q = 0; while (q < 2) { s += P[i * n + k]; q++; } }",
+    ] {
+        assert_eq!(global_loads(&counted_unrolled(other, 4)), global_loads(&counted_unrolled(other, 1)), "{other}");
+    }
+}
+
+#[test]
+fn fma_contraction_only_when_asked() {
+    let src = "void f(int n, const float *x, float *y) {\n\
+               #pragma acc parallel loop present(x[0:n], y[0:n])\n\
+               for (int i = 0; i < n; i++) y[i] = y[i] + 2.0f * x[i];\n\
+               }\n";
+    let exact = compile_tuned(src, Default::default());
+    assert!(exact.contains("mul.rn.f32") && exact.contains("add.rn.f32"), "{exact}");
+    let fused = compile_tuned(src, accjit_back_ptx::Tuning { fma: true, ..Default::default() });
+    assert!(!fused.contains("mul.rn.f32") && fused.contains("mul.f32") && fused.contains("add.f32"), "{fused}");
+}

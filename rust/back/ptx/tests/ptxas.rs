@@ -24,12 +24,19 @@ fn ptxas() -> Option<PathBuf> {
     cands.into_iter().find(|p| p.is_file())
 }
 
-/// C source → lowered for nvidia → PTX.
+/// C source → lowered for nvidia → PTX. The knobs off by default can be
+/// turned on for a run as the driver does (`ACCJIT_PTX_FMA=1`,
+/// `ACCJIT_PTX_SEQ_UNROLL=N`), to assemble the corpus with them.
 pub fn ptx_of(name: &str, src: &str) -> Result<String, String> {
     let mut sm = accjit_ir::SourceMap::new();
     let mut m = accjit_front_c::compile(&mut sm, name, src, &Default::default()).map_err(|d| format!("front end: {}", d.render(&sm)))?;
     accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }).map_err(|d| format!("lower: {}", d.render(&sm)))?;
-    accjit_back_ptx::compile(&m, &Default::default()).map(|p| p.text).map_err(|d| d.render(&sm))
+    let mut opts = accjit_back_ptx::PtxOptions::default();
+    opts.tuning.fma |= std::env::var_os("ACCJIT_PTX_FMA").is_some();
+    if let Some(n) = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()) {
+        opts.tuning.seq_unroll = n;
+    }
+    accjit_back_ptx::compile(&m, &opts).map(|p| p.text).map_err(|d| d.render(&sm))
 }
 
 fn assemble(ptxas: &Path, text: &str, tag: &str) -> Result<(), String> {
