@@ -121,7 +121,7 @@ def test_class_members_have_stubs_and_back():
         have = class_members(obj)
         missing = sorted(have - set(members))
         assert not missing, f"{name} has members {missing} with no stub in _core.pyi"
-        extra = sorted(m for m in members if m not in have and m != "__init__")
+        extra = sorted(m for m in members if m not in have and m not in ("__init__", "__new__"))
         assert not extra, f"the stub of {name} has {extra}, which the class does not have"
         checked += 1
     assert checked >= 3, "expected at least Module, Dispatcher and DeviceView"
@@ -148,7 +148,7 @@ def _signature_pairs():
         elif isinstance(node, ast.ClassDef) and hasattr(core, name):
             owner = core.data_api if name == "data_api" else getattr(core, name)
             for m, sub in defined_names(node.body).items():
-                if not isinstance(sub, ast.FunctionDef) or m == "__init__" or not hasattr(owner, m):
+                if not isinstance(sub, ast.FunctionDef) or m in ("__init__", "__new__") or not hasattr(owner, m):
                     continue
                 if any(isinstance(d, ast.Name) and d.id == "property" for d in sub.decorator_list):
                     continue
@@ -170,6 +170,25 @@ def test_signatures_agree_where_readable():
 
 def test_docstrings_in_stubs():
     for qual, node, _obj, _m in _signature_pairs():
-        if node.name in ("__init__",):
+        if node.name in ("__init__", "__new__"):
             continue
         assert ast.get_docstring(node), f"_core.pyi {qual} has no one-line docstring"
+
+
+def test_mypy_stubtest(tmp_path):
+    """mypy's stubtest: the stubs against the runtime module, as type checkers will read them
+    (the intended differences are in tests/stubtest-allowlist.txt, each with its reason)."""
+    pytest.importorskip("mypy", reason="mypy is not installed (./run test installs it)")
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ)
+    env["MYPYPATH"] = str(PACKAGE.parent)
+    env["PYTHONPATH"] = os.pathsep.join(x for x in (env.get("PYTHONPATH"), str(PACKAGE.parent)) if x)
+    allow = Path(__file__).resolve().parent / "stubtest-allowlist.txt"
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\ncache_dir = {tmp_path / 'cache'}\n")
+    cp = subprocess.run([sys.executable, "-m", "mypy.stubtest", "accjit._core", "--allowlist", str(allow),
+                         "--mypy-config-file", str(config)],
+                        capture_output=True, text=True, env=env, cwd=PACKAGE.parent, timeout=600)
+    assert cp.returncode == 0, cp.stdout[-6000:] + cp.stderr[-2000:]

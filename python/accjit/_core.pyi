@@ -5,7 +5,9 @@
 # signatures agree wherever inspect can read the module's own. Most users call these through the
 # `accjit` package (acc.c, acc.fortran, acc.data, ...), not directly.
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
+
+from typing_extensions import disjoint_base
 
 import numpy as np
 
@@ -75,6 +77,7 @@ class ProgramAbort(RuntimeError):
 # ---------------------------------------------------------------------------
 # Compiled programs
 
+@final
 class Module:
     """A compiled program (C or Fortran): its exported functions, IR, timings and `main`."""
 
@@ -196,10 +199,11 @@ def profile_active() -> int:
 # ---------------------------------------------------------------------------
 # Python kernels and interop
 
+@disjoint_base
 class Dispatcher:
     """The call path of a Python kernel: one compiled specialisation per argument types."""
 
-    def __init__(self, name: str, params: List[str]) -> None: ...
+    def __new__(cls, name: str, params: List[str]) -> "Dispatcher": ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the kernel, compiling for these argument types on first use."""
     def _compile_like(self, samples: Sequence[Any]) -> str:
@@ -209,10 +213,11 @@ class Dispatcher:
     def _inspect(self, index: Optional[int] = None, code: bool = False) -> Dict[str, Any]:
         """What `inspect()` shows of one specialisation (the last compiled by default)."""
 
+@final
 class DeviceView:
     """The device copy of a present NumPy array, for CuPy/PyTorch/Numba (CUDA array interface, DLPack)."""
 
-    def __init__(self, x: np.ndarray) -> None: ...
+    def __new__(cls, x: np.ndarray) -> "DeviceView": ...
     @property
     def base(self) -> np.ndarray:
         """The host array this view is the device copy of."""
