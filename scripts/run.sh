@@ -86,7 +86,7 @@ case "$cmd" in
         "$PY" -m accjit.demo "$@"
         ;;
     test)
-        setup_venv pytest pandas matplotlib nbclient ipykernel nbformat
+        setup_venv pytest pandas matplotlib nbclient ipykernel nbformat mypy
         setup_ptxas
         build
         # Both suites always run (a Rust failure must not hide the Python
