@@ -117,3 +117,23 @@ end subroutine
     assert got[("copyin", "a")]["implicit"], got
     assert not any(c["var"].startswith("arg") for c in r["clauses"]), r["clauses"]
     assert "loop seq -- the compiler kept it sequential" in str(rep)
+
+
+def test_nvidia_report_names_thread_blocks():
+    """Compiled for nvidia (no GPU needed: the PTX is made here), each region
+    says the thread block its kernel launches with: the back end's choice,
+    or vector_length x num_workers as given."""
+    import re
+
+    lib = acc.c(r"""
+    void f(int n, float *x) {
+        #pragma acc parallel loop copy(x[0:n])
+        for (int i = 0; i < n; i++) x[i] += 1;
+        #pragma acc parallel loop gang worker num_workers(2) vector_length(64) copy(x[0:n])
+        for (int i = 0; i < n; i++) x[i] += 1;
+    }""", device_type="nvidia")
+    first, second = lib.report()["regions"]
+    blocks = dict(first["launch"])
+    assert re.fullmatch(r"\d+x1", blocks["thread block"]), first["launch"]
+    assert dict(second["launch"])["thread block"] == "64x2"
+    assert "thread block 64x2" in str(lib.report())

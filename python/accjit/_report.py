@@ -36,6 +36,11 @@ def _clause(c: dict) -> str:
     return f"{name}({var})"
 
 
+def _launch(clause: str, value: str) -> str:
+    """``num_gangs(8)``; the GPU's ``thread block 256x1``."""
+    return f"{clause} {value}" if " " in clause else f"{clause}({value})"
+
+
 def _base(path: str) -> str:
     return os.path.basename(path) or path
 
@@ -49,7 +54,8 @@ class Report(dict):
     ``kernels`` (the outlined kernels), ``clauses`` (each a dict of
     ``clause``, ``var``, ``implicit``, ``why``: written clauses and the
     attributes the compiler chose, §2.6.2), ``launch`` (num_gangs,
-    num_workers, vector_length, async as given) and ``loops`` (those
+    num_workers, vector_length, async as given; on nvidia also the ``thread
+    block`` each kernel launches with, lanes x workers) and ``loops`` (those
     inside it). Each loop: ``file``, ``line``, ``source``, ``schedule``
     (``"gang vector(128)"``, ``"collapse(2) gang vector"``, ``"seq"``),
     ``reason`` (why: as written, chosen by the compiler, or why a
@@ -123,7 +129,7 @@ class Report(dict):
                 lines.append(f"{function}:")
             where = f"{_base(r['file'])}:{r['line']}"
             kern = f" -> kernel{'s' if len(r['kernels']) != 1 else ''} {', '.join(r['kernels'])}" if r["kernels"] else ""
-            launch = "".join(f", {c}({v})" for c, v in r["launch"])
+            launch = "".join(f", {_launch(c, v)}" for c, v in r["launch"])
             lines.append(f"  {where}: {r['kind']} region{kern}{launch}")
             width = max((len(_clause(c)) for c in r["clauses"]), default=0)
             for c in r["clauses"]:
@@ -148,7 +154,7 @@ class Report(dict):
             out.append("<p>no compute regions</p>")
         for r in self["regions"]:
             kern = ", ".join(r["kernels"])
-            launch = "".join(f", {e(c)}({e(v)})" for c, v in r["launch"])
+            launch = "".join(f", {e(_launch(c, v))}" for c, v in r["launch"])
             out.append('<table class="accjit-region" style="border-collapse:collapse;margin-bottom:0.8em">')
             out.append(
                 f'<caption style="text-align:left"><b>{e(r["kind"])} region</b> in <code>{e(r["function"])}</code> '

@@ -11,7 +11,9 @@ pub use accjit_back_ptx::PtxKernel;
 
 /// Compiles `module`'s kernels to PTX and gives every slot its PTX form.
 /// `host_globals[i]`: the host address of IR global `i` (0: none).
-pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], opts: &accjit_back_ptx::PtxOptions) -> Result<(), Diagnostics> {
+/// Returns each kernel's suggested block shape (vector lanes, workers), in
+/// `module.kernels` order, for the compile report.
+pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], opts: &accjit_back_ptx::PtxOptions) -> Result<Vec<(u32, u32)>, Diagnostics> {
     let ptx = crate::guarded("the PTX back end", || accjit_back_ptx::compile(module, opts))?;
     if ptx.kernels.len() != slots.len() {
         return Err(Diagnostic::error(
@@ -34,5 +36,5 @@ pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], o
     for (slot, k) in slots.iter().zip(&ptx.kernels) {
         slot.set_ptx(&text, k);
     }
-    Ok(())
+    Ok(ptx.kernels.iter().map(|k| (k.vector, k.workers)).collect())
 }

@@ -304,12 +304,15 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
     for ((slot, &addr), &any) in slots.iter().zip(&compiled.kernels).zip(&compiled.kernel_any_thread) {
         slot.set_host_fn(addr, any);
     }
-    if device == "nvidia" {
-        gpu::attach_ptx(&module, &compiled.globals, &slots, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    }
+    let blocks = if device == "nvidia" {
+        gpu::attach_ptx(&module, &compiled.globals, &slots, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?
+    } else {
+        vec![]
+    };
     let t3 = Instant::now();
     let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };
-    let report = written.finish(&module, &sm);
+    let mut report = written.finish(&module, &sm);
+    report.add_blocks(&module, &blocks);
     let mut program = Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings);
     program.set_report(report);
     Ok(program)

@@ -31,6 +31,23 @@ pub struct Report {
 }
 
 impl Report {
+    /// The GPU back end's thread block per kernel (`blocks[i]` = (vector
+    /// lanes, workers) of `lowered.kernels[i]`), as each region's launch
+    /// `block`: `vector_length`/`num_workers` given as constants override
+    /// the back end's choice, as the runtime does (which also caps the
+    /// product to the device's limit).
+    pub fn add_blocks(&mut self, lowered: &Module, blocks: &[(u32, u32)]) {
+        for (k, &(vector, workers)) in lowered.kernels.iter().zip(blocks) {
+            let Some(r) = self.regions.iter_mut().find(|r| r.kernels.contains(&k.name)) else { continue };
+            let given = |name: &str| r.launch.iter().find(|(c, _)| c == name).and_then(|(_, v)| v.parse::<u32>().ok());
+            let serial = k.construct == ComputeKind::Serial;
+            let v = if serial { 1 } else { given("vector_length").unwrap_or(vector) };
+            let w = if serial { 1 } else { given("num_workers").unwrap_or(workers) };
+            let what = if r.kernels.len() == 1 { "thread block".to_string() } else { format!("thread block of {}", k.name) };
+            r.launch.push((what, format!("{v}x{w}")));
+        }
+    }
+
     /// Show the variables a front end names differently in the IR by their
     /// source names: `names[function][ir_name]` is the name to show, or
     /// `None` to leave the variable out (an array's extents). Fortran
