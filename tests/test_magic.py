@@ -88,6 +88,7 @@ def cells():
         "with acc.profile() as prof:\n"
         "    scale(x.size, x)\n"
         "prof",
+        "print(acc.get_device_type())",
     )
 
 
@@ -107,6 +108,11 @@ def test_magic_renders_the_report_as_html(cells):
     assert "compiled in" in html
     fhtml = html_of(cells[3])
     assert "kernels region" in fhtml and "<b>seq</b>" in fhtml and "kept it sequential" in fhtml and "for host" in fhtml
+
+
+def test_magic_device_option_sets_the_device_type(cells):
+    # the Fortran cell's --device host: compiled for host, and host is now current
+    assert outputs_text(cells[9]).strip() == "host"
 
 
 def test_magic_quiet_shows_nothing(cells):

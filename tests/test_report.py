@@ -52,7 +52,7 @@ def test_run_info_prints_the_report_on_stderr(prog):
     assert r.returncode == 0, r.stderr
     assert r.stdout == "ok\n"
     err = r.stderr
-    assert "rep.c for multicore: 2 kernels, compiled in" in err
+    assert "rep.c for multicore: 2 kernels (gangs on the pool's " in err and "compiled in" in err
     assert "rep.c:10: parallel region" in err and "vector_length(64)" in err
     assert "rep.c:11: loop gang vector(64) reduction(+:sum)" in err
     assert "rep.c:12: kernels region" in err
@@ -137,3 +137,23 @@ def test_nvidia_report_names_thread_blocks():
     assert re.fullmatch(r"\d+x1", blocks["thread block"]), first["launch"]
     assert dict(second["launch"])["thread block"] == "64x2"
     assert "thread block 64x2" in str(lib.report())
+
+
+def test_fortran_internal_procedures_by_source_names():
+    """Kernels go to their own region whatever the order of the procedures
+    in the file; dummies (IR parameters `arg0`, ...) are shown by the names
+    the clauses give them, and an assumed-shape array's extents are left out."""
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parent / "conformance" / "fortran"
+    rep = acc.fortran_files([corpus / "104_nested_data_present.f90"], device_type="host").report()
+    by_line = {r["line"]: r for r in rep["regions"]}
+    inner, outer = by_line[32], by_line[14]
+    assert inner["function"].endswith("scale_present") and inner["kernels"] == ["nested_data_present__scale_present_parallel_0"]
+    assert outer["kernels"] == ["main_parallel_0"]
+    assert {(c["clause"], c["var"], c["implicit"]) for c in inner["clauses"]} == {
+        ("present", "v", False), ("firstprivate", "m", True), ("firstprivate", "f", True)}
+    rep = acc.fortran_files([corpus / "038_assumed_shape.f90"], device_type="host").report()
+    import re
+
+    assert not re.search(r"\barg\d+\b", str(rep)), str(rep)

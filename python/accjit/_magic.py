@@ -60,7 +60,7 @@ class AccMagics(Magics):
     @argument("--name", default=None, help="bind the compiled module to this name in the notebook (also the source's name in messages)")
     @argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]", help="define a macro")
     @argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add an include directory")
-    @argument("--device", default=None, metavar="TYPE", help="device type to compile for (multicore, host, nvidia); default: the current one")
+    @argument("--device", default=None, metavar="TYPE", help="compile for this device type (multicore, host, nvidia) and make it the current one; default: the current one")
     @argument("--quiet", action="store_true", help="do not show the compile report")
     @cell_magic
     def acc(self, line, cell):
@@ -83,6 +83,11 @@ class AccMagics(Magics):
                 functions = module.procedures
         except _core.CompileError as e:
             raise CellCompileError(e) from None
+        if args.device:
+            # Kernels launch on the runtime's current device type, not on
+            # the one a module was compiled for: make it this one, as
+            # `accjit run --device` does.
+            acc.set_device_type(args.device)
         ns = self.shell.user_ns
         for fname, fn in functions.items():
             ns[fname] = fn

@@ -113,8 +113,14 @@ class Report(dict):
     def headline(self) -> str:
         t = self["timings"]
         n = self["kernels"]
+        where = ""
+        if self["device_type"] == "multicore" and n:
+            from . import _core
+
+            threads = _core.get_num_threads()
+            where = f" (gangs on the pool's {threads} thread{'s' if threads != 1 else ''})"
         return (
-            f"{_base(self['name'])} for {self['device_type']}: {n} kernel{'s' if n != 1 else ''}, compiled in {_ms(t['total'])} "
+            f"{_base(self['name'])} for {self['device_type']}: {n} kernel{'s' if n != 1 else ''}{where}, compiled in {_ms(t['total'])} "
             f"(parse {_ms(t['parse'])}, lower {_ms(t['lower'])}, codegen {_ms(t['codegen'])})"
         )
 

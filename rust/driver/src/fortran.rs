@@ -117,7 +117,7 @@ fn dummy_names(info: &FortranInfo, module: &Module) -> HashMap<String, HashMap<S
         for d in &p.params {
             shown.push(Some(d.name.clone()));
             if let accjit_front_fortran::ParamKind::Array { rank, shape: accjit_front_fortran::ArrayShape::Assumed, .. } = d.kind {
-                shown.extend(std::iter::repeat_n(None, 2 * rank as usize - 1));
+                shown.extend(std::iter::repeat_n(None, (2 * rank as usize).saturating_sub(1)));
             }
         }
         if shown.len() != f.sig.params.len() || f.locals.len() < shown.len() {

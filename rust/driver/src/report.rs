@@ -143,6 +143,14 @@ pub struct Written {
     /// Per region: the types of the variables it may name (its function's
     /// locals, then the globals).
     var_types: Vec<HashMap<String, Type>>,
+    /// Per function: IR local name → the name the source gives it, where
+    /// they differ (Fortran dummies are `arg0`, ...), learnt from the
+    /// clauses naming them.
+    aliases: HashMap<String, HashMap<String, String>>,
+    /// Per function: parameter → the pointer parameter before it, for the
+    /// i64 parameters that follow one (a Fortran assumed-shape array's
+    /// extents and strides come after its base pointer).
+    after_pointer: HashMap<String, HashMap<String, String>>,
     loops: Vec<WrittenLoop>,
 }
 
@@ -211,7 +219,16 @@ fn clause_root(text: &str) -> &str {
 impl Written {
     /// Read `parsed` (the front end's module, before `lower`) for `device`.
     pub fn of(parsed: &Module, sm: &SourceMap, device: &str) -> Written {
-        let mut w = Written { device: device.to_string(), regions: vec![], reduced: vec![], defaults: vec![], var_types: vec![], loops: vec![] };
+        let mut w = Written {
+            device: device.to_string(),
+            regions: vec![],
+            reduced: vec![],
+            defaults: vec![],
+            var_types: vec![],
+            aliases: HashMap::new(),
+            after_pointer: HashMap::new(),
+            loops: vec![],
+        };
         for (f, c, around) in compute_constructs_in_data(parsed) {
             let mut clauses = vec![];
             let mut added = vec![];
@@ -316,6 +333,33 @@ impl Written {
                 types.entry(g.name.clone()).or_insert_with(|| g.ty.clone());
             }
             w.var_types.push(types);
+            let mut last_pointer: Option<&str> = None;
+            let after = w.after_pointer.entry(f.name.clone()).or_default();
+            for l in f.locals.iter().take(f.sig.params.len()) {
+                match (&l.ty, last_pointer) {
+                    (Type::Ptr(_), _) => last_pointer = Some(&l.name),
+                    (&Type::I64, Some(base)) => {
+                        after.insert(l.name.clone(), base.to_string());
+                    }
+                    _ => last_pointer = None,
+                }
+            }
+            let aliases = w.aliases.entry(f.name.clone()).or_default();
+            let mut learn = |v: &accjit_ir::VarRef| {
+                if let accjit_ir::ExprKind::Local(l) = f.expr(v.root).kind {
+                    let (ir, src) = (&f.local(l).name, clause_root(&v.text));
+                    if ir != src && !src.is_empty() {
+                        aliases.entry(ir.clone()).or_insert_with(|| src.to_string());
+                    }
+                }
+            };
+            c.data.iter().chain(around.iter().copied()).flat_map(|d| &d.vars).for_each(&mut learn);
+            c.private.iter().chain(&c.firstprivate).chain(c.reductions.iter().flat_map(|r| &r.vars)).for_each(&mut learn);
+            visit_stmts(&c.body, &mut |_, s| {
+                if let StmtKind::For { acc: Some(d), .. } = &s.kind {
+                    d.private.iter().chain(d.reductions.iter().flat_map(|r| &r.vars)).for_each(&mut learn);
+                }
+            });
         }
         w.loops.sort_by_key(|l| (l.file, l.line));
         w.loops.dedup_by_key(|l| (l.file, l.line));
@@ -325,12 +369,17 @@ impl Written {
     /// The report, from the lowered module of the same program.
     pub fn finish(mut self, lowered: &Module, sm: &SourceMap) -> Report {
         self.implicit_attributes(lowered, sm);
-        let loops = self.loop_report(lowered, sm);
+        let mut loops = self.loop_report(lowered, sm);
+        for l in &mut loops {
+            for (ir, src) in self.aliases.get(&l.function).into_iter().flatten() {
+                l.reason = l.reason.replace(&format!("`{ir}`"), &format!("`{src}`"));
+            }
+        }
         Report { device_type: self.device, regions: self.regions, loops }
     }
 
     /// Fill each region's `kernels` and `implicit` from the lowered module:
-    /// a kernel belongs to the last region of its file starting at or before
+    /// a kernel belongs to the region of its file starting last at or before
     /// its line (compute regions do not nest); each of its parameters that no
     /// clause of the region names is a variable the compiler chose an
     /// attribute for.
@@ -338,7 +387,12 @@ impl Written {
         for k in &lowered.kernels {
             let (file, line) = file_line(sm, k.span);
             let file = file_name(sm, file);
-            let Some(r) = self.regions.iter().rposition(|r| r.file == file && r.line <= line) else { continue };
+            // The region of the kernel's file starting last at or before it.
+            let Some(r) =
+                (0..self.regions.len()).filter(|&i| self.regions[i].file == file && self.regions[i].line <= line).max_by_key(|&i| self.regions[i].line)
+            else {
+                continue;
+            };
             let region = &self.regions[r];
             let named = |v: &str| region.clauses.iter().any(|(_, c)| clause_root(c) == v);
             let is_extent = |v: &str| {
@@ -346,8 +400,19 @@ impl Written {
             };
             let found_in = |v: &str| region.enclosing.iter().find(|(n, _)| n == v).map(|(_, l)| *l);
             let mut found = vec![];
+            let aliases = self.aliases.get(&region.function);
+            // An unnamed i64 parameter after an array's base pointer whose
+            // source name differs from the IR's: that array's extent or stride.
+            let fortran_extent = |ir: &str| {
+                let base = self.after_pointer.get(&region.function).and_then(|a| a.get(ir));
+                !aliases.is_some_and(|a| a.contains_key(ir)) && base.is_some_and(|b| aliases.is_some_and(|a| a.contains_key(b)))
+            };
             for p in &k.params {
-                let v = p.name.as_str();
+                let ir = p.name.as_str();
+                if fortran_extent(ir) {
+                    continue;
+                }
+                let v = aliases.and_then(|a| a.get(ir)).map_or(ir, |s| s.as_str());
                 if v.starts_with("__")
                     || named(v)
                     || is_extent(v)
@@ -357,7 +422,7 @@ impl Written {
                     continue;
                 }
                 let reduction = self.reduced.get(r).is_some_and(|names| names.iter().any(|n| n == v));
-                let var_ty = self.var_types.get(r).and_then(|t| t.get(v));
+                let var_ty = self.var_types.get(r).and_then(|t| t.get(ir));
                 let pointer_value = var_ty.is_some_and(|t| t.is_ptr() && *t == p.ty);
                 let aggregate = var_ty.is_some_and(|t| matches!(t, Type::Array(..) | Type::Struct(_) | Type::Complex(_) | Type::Desc { .. }));
                 let default_present = self.defaults.get(r).copied().flatten() == Some(DefaultKind::Present);
