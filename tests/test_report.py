@@ -157,3 +157,22 @@ def test_fortran_internal_procedures_by_source_names():
     import re
 
     assert not re.search(r"\barg\d+\b", str(rep)), str(rep)
+
+
+@acc.kernels
+def _prefix_kernel(x, s):
+    for i in range(1, len(x)):
+        s[i] = s[i - 1] + x[i]
+
+
+def test_python_kernel_inspect_renders_the_same_html():
+    x = np.random.default_rng(3).random(100)
+    s = np.zeros_like(x)
+    s[0] = x[0]
+    _prefix_kernel(x, s)
+    assert np.allclose(s, np.cumsum(x))
+    info = _prefix_kernel.inspect()
+    html = info._repr_html_()
+    assert '<table class="accjit-region"' in html and "<b>kernels region</b>" in html
+    assert '<tr class="accjit-loop">' in html and "<b>seq</b>" in html and "kept it sequential" in html
+    assert "for i in range(1, len(x)):" in html

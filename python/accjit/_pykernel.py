@@ -271,6 +271,19 @@ class Inspection(dict):
     def _repr_pretty_(self, p, cycle):  # IPython
         p.text(str(self))
 
+    def _repr_html_(self):  # Jupyter: the compile report's tables (accjit._report)
+        from ._report import regions_html
+
+        k = self._kernel
+        regions = []
+        ordered = sorted(self["regions"], key=lambda r: r["line"])
+        for i, r in enumerate(ordered):
+            end = ordered[i + 1]["line"] if i + 1 < len(ordered) else float("inf")
+            regions.append(dict(r, loops=[lp for lp in self["loops"] if r["line"] <= lp["line"] < end]))
+        headline = (f"{k.__qualname__}({', '.join(self['signature'])}) on {self['device_type']}: @acc.{k._accjit_kind}, "
+                    f"{self['kernels']} kernel(s), compiled in {self['compile_seconds'] * 1e3:.1f} ms")
+        return regions_html(headline, regions)
+
 
 def _why(clause: str, implicit: bool, array: bool) -> str:
     """Why a data clause of a region is there."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import os
 
-__all__ = ["Report", "error_html"]
+__all__ = ["Report", "error_html", "regions_html"]
 
 
 def _ms(seconds: float) -> str:
@@ -151,40 +151,51 @@ class Report(dict):
     # -- HTML ---------------------------------------------------------------
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        out = [
-            '<div class="accjit-report">',
-            f"<p><b>accjit</b> {e(self.headline())}</p>",
-        ]
-        if not self["regions"]:
-            out.append("<p>no compute regions</p>")
-        for r in self["regions"]:
-            kern = ", ".join(r["kernels"])
-            launch = "".join(f", {e(_launch(c, v))}" for c, v in r["launch"])
-            out.append('<table class="accjit-region" style="border-collapse:collapse;margin-bottom:0.8em">')
-            out.append(
-                f'<caption style="text-align:left"><b>{e(r["kind"])} region</b> in <code>{e(r["function"])}</code> '
-                f"at {e(_base(r['file']))}:{r['line']}{' &rarr; ' + e(kern) if kern else ''}{launch}</caption>"
-            )
-            out.append("<tr><th>line</th><th>source</th><th>became</th><th>why</th></tr>")
-            for c in r["clauses"]:
-                tag = "implicit: " if c["implicit"] else ""
-                out.append(
-                    f'<tr class="accjit-data"><td>{r["line"]}</td><td>data</td>'
-                    f'<td><code>{e(_clause(c))}</code></td><td>{tag}{e(c["why"])}</td></tr>'
-                )
-            for lp in r["loops"]:
-                extra = "".join(f" {e(_clause(c))}" for c in lp["clauses"])
-                out.append(
-                    f'<tr class="accjit-loop"><td>{lp["line"]}</td><td><code>{e(lp["source"])}</code></td>'
-                    f'<td><b>{e(lp["schedule"])}</b>{extra}</td><td>{e(lp["reason"])}</td></tr>'
-                )
-            out.append("</table>")
-        out.append("</div>")
-        return "\n".join(out)
+        return regions_html(self.headline(), self["regions"])
 
     def _repr_pretty_(self, p, cycle):  # IPython's plain-text display
         p.text(str(self))
+
+
+def regions_html(headline: str, regions: list) -> str:
+    """The report's HTML: the headline, then a table per region (its data
+    clauses, then its loops). Also `Kernel.inspect()`'s HTML."""
+    e = html.escape
+    out = [
+        '<div class="accjit-report">',
+        f"<p><b>accjit</b> {e(headline)}</p>",
+    ]
+    if not regions:
+        out.append("<p>no compute regions</p>")
+    for r in regions:
+        kern = ", ".join(r["kernels"])
+        launch = "".join(f", {e(_launch(c, v))}" for c, v in r.get("launch", []))
+        out.append('<table class="accjit-region" style="border-collapse:collapse;margin-bottom:0.8em">')
+        out.append(
+            f'<caption style="text-align:left"><b>{e(r["kind"])} region</b> in <code>{e(r.get("function", ""))}</code> '
+            f"at {e(_base(r['file']))}:{r['line']}{' &rarr; ' + e(kern) if kern else ''}{launch}</caption>"
+        )
+        out.append("<tr><th>line</th><th>source</th><th>became</th><th>why</th></tr>")
+        for c in r["clauses"]:
+            tag = "implicit: " if c["implicit"] else ""
+            out.append(
+                f'<tr class="accjit-data"><td>{r["line"]}</td><td>data</td>'
+                f'<td><code>{e(_clause(c))}</code></td><td>{tag}{e(c["why"])}</td></tr>'
+            )
+        for lp in r.get("loops", []):
+            extra = "".join(f" {e(_clause(c))}" for c in _as_dicts(lp.get("clauses", [])))
+            out.append(
+                f'<tr class="accjit-loop"><td>{lp["line"]}</td><td><code>{e(lp["source"])}</code></td>'
+                f'<td><b>{e(lp["schedule"])}</b>{extra}</td><td>{e(lp["reason"])}</td></tr>'
+            )
+        out.append("</table>")
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _as_dicts(clauses) -> list:
+    """Clauses as dicts of ``clause`` and ``var`` (the binding gives pairs)."""
+    return [c if isinstance(c, dict) else {"clause": c[0], "var": c[1]} for c in clauses]
 
 
 def error_html(err) -> str:
