@@ -295,7 +295,8 @@ def part_matmul(quick):
             mod = cp.RawModule(path=fn)
             k = mod.get_function("matmul_parallel_0")
             regs = k.num_regs
-            shapes = [(256, None)] if quick and name != "default" else [(256, None), (128, None), (512, None), (1024, None), (256, 8), (256, 16)]
+            sweep = name in ("default", "SEQ_UNROLL=16 FMA", "SEQ_UNROLL=16", "edit: fma + .maxnreg 32") and not quick
+            shapes = [(256, None), (128, None), (512, None), (1024, None), (256, 8), (256, 16)] if sweep else [(256, None)]
             for threads, per_sm in shapes:
                 if threads > k.max_threads_per_block:
                     continue
@@ -322,12 +323,12 @@ def part_matmul(quick):
             src = TWIN.replace("PRAGMA", pragma)
             mod = cp.RawModule(code=src, options=tuple(opts))
             k = mod.get_function("twin")
-            for threads in ([128] if quick else [128, 256, 64]):
+            for threads in ([128] if quick else [128, 256]):
                 cR.fill(0)
                 t = time_gpu(lambda: k(((n + threads - 1) // threads, n), (threads,), (np.int32(n), cP, cQ, cR)))
                 row("matmul", f"cuda {name}: block {threads}", tflops(t), f"{k.num_regs} regs" + ("" if check(cR) else " WRONG RESULT"))
             kt = mod.get_function("tiled")
-            for threads in ([256] if quick else [256, 128]):
+            for threads in [256]:
                 per_sm = max(1, min(2048 // threads, 65536 // max(1, ((kt.num_regs + 7) // 8 * 8) * threads)))
                 grid = sms * per_sm
                 cR.fill(0)
