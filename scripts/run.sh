@@ -57,11 +57,12 @@ lint() {
     cargo clippy --workspace --all-targets --quiet -- -D warnings || return 1
 }
 
-# The docs site's tools (mkdocs, mkdocstrings with its Python handler) into the venv; the site
-# reads the package statically (griffe), so it needs no build of the extension.
-DOCS_PACKAGES=("mkdocs>=1.6,<2" "mkdocstrings>=1.0,<2" "mkdocstrings-python>=2.0,<3")
+# The docs site's tools (mkdocs, mkdocstrings with its Python handler, ruff to lay out the
+# signatures) into the venv; the site reads the package statically (griffe), so it needs no
+# build of the extension.
+DOCS_PACKAGES=("mkdocs>=1.6,<2" "mkdocstrings>=1.0,<2" "mkdocstrings-python>=2.0,<3" "ruff")
 setup_docs() {
-    if ! "$PY" -c "import mkdocs, mkdocstrings, mkdocstrings_handlers.python" 2>/dev/null; then
+    if ! "$PY" -c "import mkdocs, mkdocstrings, mkdocstrings_handlers.python, ruff" 2>/dev/null; then
         log "pip install ${DOCS_PACKAGES[*]}"
         "$PY" -m pip install --disable-pip-version-check -q "${DOCS_PACKAGES[@]}"
     fi
