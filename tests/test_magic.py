@@ -89,6 +89,9 @@ def cells():
         "    scale(x.size, x)\n"
         "prof",
         "print(acc.get_device_type())",
+        "import os, tempfile\ninc = tempfile.mkdtemp()\nwith open(os.path.join(inc, 'factor.h'), 'w') as f:\n    f.write('#define FACTOR 7\\n')",
+        '%%acc c --quiet -I {inc} -D OFFSET=1\n#include "factor.h"\nint scaled(int v) { return FACTOR * v + OFFSET; }',
+        "print(scaled(6))",
     )
 
 
@@ -113,6 +116,12 @@ def test_magic_renders_the_report_as_html(cells):
 def test_magic_device_option_sets_the_device_type(cells):
     # the Fortran cell's --device host: compiled for host, and host is now current
     assert outputs_text(cells[9]).strip() == "host"
+
+
+def test_magic_include_dirs_and_defines(cells):
+    # -I {inc}: IPython expands the notebook variable in the magic's line
+    assert not [o for o in cells[11].outputs if o["output_type"] == "error"], outputs_text(cells[11])
+    assert outputs_text(cells[12]).strip() == "43"
 
 
 def test_magic_quiet_shows_nothing(cells):

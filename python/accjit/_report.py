@@ -3,9 +3,6 @@
 HTML tables (the ``%%acc`` cell magic, ``lib.report()`` as a notebook
 cell's value). The data comes from the Rust driver (``report.rs``), the same
 for C, Fortran and Python kernels; this module only lays it out.
-
-Also the HTML of a compile error (source line and caret, no traceback) for
-the magic.
 """
 
 from __future__ import annotations
@@ -13,7 +10,7 @@ from __future__ import annotations
 import html
 import os
 
-__all__ = ["Report", "error_html", "regions_html"]
+__all__ = ["Report", "regions_html"]
 
 
 def _ms(seconds: float) -> str:
@@ -196,13 +193,3 @@ def regions_html(headline: str, regions: list) -> str:
 def _as_dicts(clauses) -> list:
     """Clauses as dicts of ``clause`` and ``var`` (the binding gives pairs)."""
     return [c if isinstance(c, dict) else {"clause": c[0], "var": c[1]} for c in clauses]
-
-
-def error_html(err) -> str:
-    """A compile error as HTML: every diagnostic with its source line and
-    caret (``CompileError.rendered``), no Python traceback."""
-    text = getattr(err, "rendered", None) or str(err)
-    return (
-        '<div class="accjit-error"><p style="color:#b00"><b>accjit: compile error</b></p>'
-        f'<pre style="color:#b00">{html.escape(text.rstrip())}</pre></div>'
-    )
