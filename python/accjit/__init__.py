@@ -46,6 +46,7 @@ from ._errors import *  # noqa: F401,F403  (CompileError, AccError and subclasse
 from ._errors import __all__ as _errors_all
 from . import _core
 from ._cmodule import CFunction, CModule, c, cache_stats, clear_cache, compile_file  # noqa: F401
+from ._cache import cache_clear, cache_info  # noqa: F401
 from ._fmodule import FModule, FProcedure, fortran, fortran_files  # noqa: F401
 from ._runtime import *  # noqa: F401,F403
 from ._runtime import __all__ as _runtime_all
@@ -77,6 +78,8 @@ __all__ = [
     "compile_file",
     "cache_stats",
     "clear_cache",
+    "cache_info",
+    "cache_clear",
     *_runtime_all,
     *_data_all,
     "profile",

@@ -166,6 +166,18 @@ def cache_stats() -> Dict[str, int]:
 def clear_cache() -> None:
     """Empty the in-process cache (modules already returned stay usable)."""
 
+def disk_cache_info() -> Dict[str, Any]:
+    """`{dir, exists, entries, bytes, max_bytes}` of the on-disk kernel cache."""
+
+def disk_cache_clear() -> Dict[str, int]:
+    """Removes the disk cache's entries (accjit's own files only); `{entries, bytes}` removed."""
+
+def _disk_cache_store(ptx: str, payload: bytes) -> bool:
+    """Stores `payload` in the disk cache under the key of a cubin of `ptx` (for tests)."""
+
+def cuda_devices() -> Dict[str, Any]:
+    """`{available, driver_version, devices: [{ordinal, name, memory, compute_capability, sm_count} | {ordinal, error}]}`."""
+
 # ---------------------------------------------------------------------------
 # Runtime settings
 

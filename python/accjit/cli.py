@@ -5,7 +5,9 @@
     accjit clif [options] prog.c      print the generated Cranelift IR
     accjit ir   [options] prog.c      print the lowered accjit IR
     accjit ptx  [options] prog.c      print the PTX of its kernels for the nvidia device
-    accjit info                       device types, threads, versions
+    accjit info                       version, devices of each type, threads, cache
+    accjit cache info                 the on-disk kernel cache: directory, entries, size, limit
+    accjit cache clear                remove the disk cache's entries (accjit's own files only)
 
 The language is the file's: `.f90 .F90 .f .F .f95 .f03 .f08 ...` (either
 case) are Fortran, everything else C. A Fortran program may be several
@@ -58,7 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add an include directory")
     p.add_argument("file", help="the C or Fortran source file")
     p.add_argument("more", nargs="*", help="more Fortran source files of the program")
-    sub.add_parser("info", help="list device types, thread count and versions")
+    sub.add_parser("info", help="version, each device type with its devices (or why it has none), threads, cache")
+    cache = sub.add_parser("cache", help="inspect or empty the on-disk kernel cache")
+    cache_sub = cache.add_subparsers(dest="cache_cmd", metavar="ACTION")
+    cache_sub.add_parser("info", help="directory, entries, bytes and size limit (ACCJIT_CACHE_MAX_MB)")
+    cache_sub.add_parser("clear", help="remove the cache's entries (only accjit's own files)")
     return ap
 
 
@@ -143,22 +149,104 @@ def _set_device(args):
             sys.exit(2)
 
 
+def _size(n: int) -> str:
+    """Bytes for people: 0 B, 812 B, 4.2 KiB, 1.5 MiB, 80.0 GiB."""
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def _libcuda_present() -> bool:
+    """libcuda (the NVIDIA driver's library) can be loaded."""
+    import ctypes
+
+    for name in ("libcuda.so.1", "libcuda.so"):
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+def _nvidia_lines() -> list:
+    """The nvidia device type's devices, or why there are none."""
+    from . import _core
+
+    cuda = _core.cuda_devices()
+    if not cuda["available"]:
+        if not _libcuda_present():
+            return ["    none: libcuda.so not found (no NVIDIA driver installed)"]
+        return ["    none: libcuda.so was found but the CUDA driver did not initialise (cuInit failed: no usable GPU, or the driver is too old)"]
+    if not cuda["devices"]:
+        return ["    none: the CUDA driver reports no GPU"]
+    v = cuda["driver_version"]
+    lines = [f"    CUDA driver {v // 1000}.{v % 1000 // 10}"]
+    for g in cuda["devices"]:
+        if "error" in g:
+            lines.append(f"    {g['ordinal']}: cannot be opened: {g['error']}")
+        else:
+            major, minor = g["compute_capability"]
+            lines.append(f"    {g['ordinal']}: {g['name']}, {_size(g['memory'])}, compute capability {major}.{minor}, {g['sm_count']} SMs")
+    return lines
+
+
 def _info() -> int:
     import accjit as acc
+    from . import _core
 
-    print(f"accjit {acc.__version__} ({acc._core.ENGINE_VERSION})")
-    print("device types:")
+    print(f"accjit {acc.__version__} ({_core.ENGINE_VERSION})")
+    print(f"python {sys.version.split()[0]}, numpy {__import__('numpy').__version__}")
     current = acc.get_device_type()
-    for d in acc.device_types():
-        mark = "  (current)" if d == current else ""
-        print(f"  {d}{mark}")
+    print(f"device types (current: {current}):")
+    for d in ("host", "multicore", "nvidia", "opencl"):
+        print(f"  {d}")
+        if d in ("host", "multicore"):
+            name = acc.get_property("name", 0, d)
+            print(f"    0: {name}, {_size(acc.get_property('memory', 0, d))} memory")
+        elif d == "nvidia":
+            for line in _nvidia_lines():
+                print(line)
+        else:
+            print("    none: the opencl back end is not built yet")
     print(f"threads: {acc.get_num_threads()} (CPU count {os.cpu_count()})")
     print("back ends: cranelift (host code and multicore kernels), ptx (nvidia kernels)")
-    print(f"nvidia devices: {acc.get_num_devices('nvidia')}")
-    for var in ("ACC_DEVICE_TYPE", "ACC_DEVICE_NUM", "ACCJIT_NUM_THREADS", "ACC_NUM_CORES"):
+    _print_cache_info(indent="")
+    for var in ("ACC_DEVICE_TYPE", "ACC_DEVICE_NUM", "ACCJIT_NUM_THREADS", "ACC_NUM_CORES", "ACCJIT_CACHE_DIR", "ACCJIT_CACHE_MAX_MB"):
         if os.environ.get(var):
             print(f"{var}={os.environ[var]}")
     return 0
+
+
+def _print_cache_info(indent: str) -> None:
+    from ._cache import cache_info
+
+    i = cache_info()
+    where = i["dir"] if i["exists"] else f"{i['dir']} (not created yet)"
+    print(f"{indent}cache directory: {where}")
+    print(f"{indent}cache entries: {i['entries']} ({_size(i['bytes'])}; limit {_size(i['max_bytes'])}, ACCJIT_CACHE_MAX_MB)")
+
+
+def _cache(args) -> int:
+    from ._cache import cache_clear, cache_info
+
+    if args.cache_cmd == "info":
+        i = cache_info()
+        print(f"directory: {i['dir']}{'' if i['exists'] else ' (not created yet)'}")
+        print(f"entries: {i['entries']}")
+        print(f"bytes: {i['bytes']} ({_size(i['bytes'])})")
+        print(f"limit: {i['max_bytes']} ({_size(i['max_bytes'])}, ACCJIT_CACHE_MAX_MB)")
+        print("holds: cubins of nvidia kernels (CPU devices store nothing on disk)")
+        return 0
+    if args.cache_cmd == "clear":
+        dir = cache_info()["dir"]
+        r = cache_clear()
+        print(f"removed {r['entries']} entries ({_size(r['bytes'])}) from {dir}")
+        return 0
+    print("usage: accjit cache {info,clear}", file=sys.stderr)
+    return 2
 
 
 def main(argv=None) -> int:
@@ -168,6 +256,8 @@ def main(argv=None) -> int:
         return 2
     if args.cmd == "info":
         return _info()
+    if args.cmd == "cache":
+        return _cache(args)
     if args.cmd == "clif":
         m = _compile(args, keep_clif=True)
         sys.stdout.write(m.clif())

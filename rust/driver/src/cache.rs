@@ -20,6 +20,11 @@
 //!
 //! Evicting an entry drops the cache's reference only; the program (and its
 //! native code) is freed when its last user lets go of it.
+//!
+//! The disk cache is the runtime's (`accjit_runtime::cuda::DiskCache`: the
+//! cubins the CUDA driver compiled from the PTX of nvidia kernels; programs
+//! for the CPU devices store nothing on disk). [`disk_cache_info`] and
+//! [`disk_cache_clear`] inspect and empty it for `accjit cache`.
 
 use crate::hash::{hash128, Hasher128};
 use crate::program::Program;
@@ -243,4 +248,30 @@ pub fn clear() {
     for c in [&HITS, &MISSES, &STALE, &COMPILATIONS] {
         c.store(0, Ordering::Relaxed);
     }
+}
+
+/// The on-disk kernel cache as the environment configures it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiskCacheInfo {
+    /// `ACCJIT_CACHE_DIR`, else `$XDG_CACHE_HOME/accjit`, else `~/.cache/accjit`.
+    pub dir: PathBuf,
+    /// Whether the directory exists (it is created by the first store).
+    pub exists: bool,
+    pub entries: u64,
+    pub bytes: u64,
+    /// The size limit (`ACCJIT_CACHE_MAX_MB`) in bytes.
+    pub max_bytes: u64,
+}
+
+/// The disk cache's directory, entries, size and limit.
+pub fn disk_cache_info() -> DiskCacheInfo {
+    let cache = accjit_runtime::cuda::DiskCache::from_env();
+    let usage = cache.usage();
+    DiskCacheInfo { dir: cache.dir().to_path_buf(), exists: cache.dir().is_dir(), entries: usage.entries, bytes: usage.bytes, max_bytes: cache.max_bytes() }
+}
+
+/// Removes the disk cache's entries (only accjit's own files); returns
+/// the entries and bytes removed.
+pub fn disk_cache_clear() -> accjit_runtime::cuda::CacheUsage {
+    accjit_runtime::cuda::DiskCache::from_env().clear()
 }

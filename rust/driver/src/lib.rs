@@ -39,7 +39,9 @@ mod report;
 mod rt;
 
 pub use accjit_back_clif::{Trampoline, Tuning};
-pub use cache::{clear as clear_cache, stats as cache_stats, CacheStats, CAPACITY as CACHE_CAPACITY, ENGINE_VERSION};
+pub use cache::{
+    clear as clear_cache, disk_cache_clear, disk_cache_info, stats as cache_stats, CacheStats, DiskCacheInfo, CAPACITY as CACHE_CAPACITY, ENGINE_VERSION,
+};
 pub use ctype::{type_name, ParamInfo};
 pub use fortran::{compile_fortran, compile_fortran_cached, fortran_sources, is_fortran_file, module_names, ptx_text_fortran, FortranInfo, FORTRAN_EXTENSIONS};
 pub use hash::{hash128, Hasher128};

@@ -26,6 +26,7 @@ mod caller;
 mod data;
 mod errors;
 mod fortran;
+mod info;
 mod interop;
 mod marshal;
 mod module;
@@ -187,5 +188,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     profile::register(m)?;
     pykernel::register(m)?;
     fortran::register(m)?;
+    info::register(m)?;
     Ok(())
 }

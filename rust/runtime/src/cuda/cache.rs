@@ -22,6 +22,14 @@
 //! Other processes may share the directory: a file they removed first, or
 //! one that vanishes mid-scan, is simply skipped.
 //!
+//! Inspection and cleanup (`accjit cache info`, `accjit cache clear`):
+//! [`DiskCache::usage`] counts the cache files, [`DiskCache::clear`] removes
+//! them. Both touch only accjit's own files — an entry's name
+//! (`cuda-<32 hex digits>.bin`) *and* its header's magic, or a writer's
+//! temporary file (`.cuda-<32 hex>.<pid>.<n>.tmp`) old enough that no writer
+//! can still be renaming it — so a cache directory shared with anything
+//! else, or pointed at the wrong place, loses nothing but accjit's entries.
+//!
 //! Nothing here needs a GPU: the unit tests run everywhere.
 
 use std::collections::hash_map::DefaultHasher;
@@ -37,6 +45,40 @@ const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
 
 /// The size limit when `ACCJIT_CACHE_MAX_MB` is unset, in MiB.
 pub const DEFAULT_MAX_MB: u64 = 1024;
+
+/// A temporary file younger than this may belong to a store in progress
+/// (in this or another process): [`DiskCache::clear`] leaves it.
+const TEMP_FILE_GRACE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// What a cache directory holds: accjit's cache entries and their size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheUsage {
+    pub entries: u64,
+    pub bytes: u64,
+}
+
+/// `cuda-<32 hex digits>.bin`: the name of a cache entry.
+fn is_entry_name(name: &str) -> bool {
+    name.strip_prefix("cuda-").and_then(|r| r.strip_suffix(".bin")).is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// `.cuda-<32 hex digits>.<pid>.<serial>.tmp`: a writer's temporary file.
+fn is_temp_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(".cuda-").and_then(|r| r.strip_suffix(".tmp")) else { return false };
+    let mut parts = rest.split('.');
+    let hex = parts.next().unwrap_or_default();
+    hex.len() == 32
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && parts.clone().count() == 2
+        && parts.all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The file starts with the cache's magic (a cache entry of any format).
+fn has_magic(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == MAGIC
+}
 
 /// Set once the "cannot write" warning has been printed (one per process).
 static WARNED: AtomicBool = AtomicBool::new(false);
@@ -144,7 +186,7 @@ impl DiskCache {
         let Ok(rd) = std::fs::read_dir(&self.dir) else { return 0 };
         let mut files: Vec<(std::time::SystemTime, PathBuf, u64)> = rd
             .flatten()
-            .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with("cuda-") && n.ends_with(".bin")))
+            .filter(|e| e.file_name().to_str().is_some_and(is_entry_name))
             .filter_map(|e| {
                 let m = e.metadata().ok()?;
                 Some((m.modified().unwrap_or(std::time::UNIX_EPOCH), e.path(), m.len()))
@@ -168,6 +210,47 @@ impl DiskCache {
             }
             // Gone either way (another process may have removed it first).
             total -= len;
+        }
+        removed
+    }
+
+    /// The files named as cache entries in the directory now, as the size
+    /// limit counts them (a missing directory holds none; other files are
+    /// not counted).
+    pub fn usage(&self) -> CacheUsage {
+        let mut u = CacheUsage::default();
+        let Ok(rd) = std::fs::read_dir(&self.dir) else { return u };
+        for e in rd.flatten() {
+            if !e.file_name().to_str().is_some_and(is_entry_name) {
+                continue;
+            }
+            if let Some(m) = e.metadata().ok().filter(|m| m.is_file()) {
+                u.entries += 1;
+                u.bytes += m.len();
+            }
+        }
+        u
+    }
+
+    /// Removes the cache's entries (files named as entries that start with
+    /// the cache's magic) and writers' temporary files older than a minute;
+    /// leaves every other file, and the directory. Returns what was removed
+    /// (entries and the bytes of entries and temporary files). Files another
+    /// process removes first are skipped.
+    pub fn clear(&self) -> CacheUsage {
+        let mut removed = CacheUsage::default();
+        let Ok(rd) = std::fs::read_dir(&self.dir) else { return removed };
+        let now = std::time::SystemTime::now();
+        for e in rd.flatten() {
+            let Some(name) = e.file_name().to_str().map(str::to_owned) else { continue };
+            let Some(m) = e.metadata().ok().filter(|m| m.is_file()) else { continue };
+            let path = e.path();
+            let entry = is_entry_name(&name) && has_magic(&path);
+            let stale_temp = is_temp_name(&name) && m.modified().ok().and_then(|t| now.duration_since(t).ok()).is_some_and(|age| age >= TEMP_FILE_GRACE);
+            if (entry || stale_temp) && std::fs::remove_file(&path).is_ok() {
+                removed.entries += entry as u64;
+                removed.bytes += m.len();
+            }
         }
         removed
     }
@@ -434,6 +517,69 @@ mod tests {
         assert!(!off.store(&keys[0], &bytes[0]));
         assert_eq!(off.load(&keys[0]), None);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn usage_and_clear_touch_only_the_caches_own_files() {
+        let dir = scratch("clear");
+        let c = DiskCache::new(&dir);
+        assert_eq!(c.usage(), CacheUsage::default(), "a missing directory holds nothing");
+        assert_eq!(c.clear(), CacheUsage::default());
+        let keys: Vec<CacheKey> = (0..3).map(|i| CacheKey::for_cubin(&format!("c{i}"), (9, 0), 6)).collect();
+        let sizes = [100usize, 2000, 30_000];
+        for (k, n) in keys.iter().zip(sizes) {
+            assert!(c.store(k, &payload(n, n as u64)));
+        }
+        let want = CacheUsage { entries: 3, bytes: sizes.iter().map(|n| (n + HEADER) as u64).sum() };
+        assert_eq!(c.usage(), want);
+        // Files that are not the cache's own: other names, an entry-like
+        // name without the magic, a fresh temporary file (a store in
+        // progress), a subdirectory named like an entry.
+        let foreign = ["notes.txt", "cuda-1234.bin", "kernel.cubin"];
+        for f in foreign {
+            std::fs::write(dir.join(f), b"user data").unwrap();
+        }
+        let impostor = format!("cuda-{}.bin", "ab".repeat(16));
+        std::fs::write(dir.join(&impostor), b"NOTMAGIC and more bytes").unwrap();
+        let fresh_tmp = format!(".cuda-{}.77.0.tmp", keys[0].hex());
+        std::fs::write(dir.join(&fresh_tmp), b"partial").unwrap();
+        let old_tmp = format!(".cuda-{}.78.1.tmp", keys[1].hex());
+        std::fs::write(dir.join(&old_tmp), b"abandoned").unwrap();
+        let old = std::time::SystemTime::now() - TEMP_FILE_GRACE * 2;
+        std::fs::File::options().append(true).open(dir.join(&old_tmp)).unwrap().set_modified(old).unwrap();
+        let subdir = format!("cuda-{}.bin", "cd".repeat(16));
+        std::fs::create_dir(dir.join(&subdir)).unwrap();
+        // The impostor has an entry's name: usage counts it (as evict
+        // does), clear keeps it (no magic).
+        let impostor_len = std::fs::metadata(dir.join(&impostor)).unwrap().len();
+        assert_eq!(c.usage(), CacheUsage { entries: 4, bytes: want.bytes + impostor_len });
+        let removed = c.clear();
+        assert_eq!(removed, CacheUsage { entries: 3, bytes: want.bytes + "abandoned".len() as u64 });
+        let mut left = cached(&c);
+        let mut expect: Vec<String> = foreign.iter().map(|s| s.to_string()).chain([impostor.clone(), fresh_tmp, subdir]).collect();
+        left.sort();
+        expect.sort();
+        assert_eq!(left, expect);
+        for k in &keys {
+            assert_eq!(c.load(k), None);
+        }
+        // The cache works after a clear.
+        assert!(c.store(&keys[0], b"again"));
+        assert_eq!(c.load(&keys[0]).as_deref(), Some(&b"again"[..]));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn entry_and_temp_names() {
+        let hex = "0123456789abcdef0123456789ABCDEF";
+        assert!(is_entry_name(&format!("cuda-{hex}.bin")));
+        assert!(!is_entry_name(&format!("cuda-{hex}0.bin")));
+        assert!(!is_entry_name("cuda-.bin"));
+        assert!(!is_entry_name(&format!("cuda-{hex}.bin.old")));
+        assert!(is_temp_name(&format!(".cuda-{hex}.123.4.tmp")));
+        assert!(!is_temp_name(&format!(".cuda-{hex}.123.tmp")));
+        assert!(!is_temp_name(&format!(".cuda-{hex}.x.4.tmp")));
+        assert!(!is_temp_name(&format!("cuda-{hex}.123.4.tmp")));
     }
 
     #[test]

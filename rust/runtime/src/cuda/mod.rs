@@ -34,7 +34,7 @@ mod staging;
 mod stream;
 
 pub use alloc::PoolStats;
-pub use cache::{CacheKey, DiskCache};
+pub use cache::{CacheKey, CacheUsage, DiskCache};
 pub use cudarc::driver::sys::CUdevice_attribute as Attr;
 pub use driver::{driver_version, init_timings};
 pub use launch::RECOVERY_STRATEGIES;
