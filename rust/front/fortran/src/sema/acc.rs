@@ -10,6 +10,7 @@
 //! construct uses without a clause get an implicit `copy` (`copyin` when
 //! the region never writes them) of the whole array, as C's fixed arrays do.
 
+use super::byref::data_clause_names;
 use super::cx::{ArrVar, Cx, Loc, Region, Sym, R};
 use super::types::FType;
 use crate::ast::{self, AccClauseKind as C, AccKind, AccRedOp, ArgValue};
@@ -305,11 +306,11 @@ impl Cx<'_> {
                     let root = match v.loc {
                         Loc::Local(_) | Loc::Global(_) => self.place(v.loc, sp),
                         // A common-block variable: captured through its block.
-                        Loc::Place(p) => match self.global_in(p) {
-                            Some(g) => g,
-                            None => return Err(self.err(sp, format!("`{}` cannot be named in a clause here", n.text))),
-                        },
-                        _ => return Err(self.err(sp, format!("`{}` (a host-associated variable) cannot be named in a clause here", n.text))),
+                        Loc::Common(i) => self.common_root(i, sp),
+                        // Host-associated, a pointer scalar, or a common variable
+                        // a compute construct shares (byref.rs): its pointer.
+                        Loc::Deref(p) => build::local(&mut self.f, p, sp),
+                        _ => return Err(self.err(sp, format!("`{}` cannot be named in a clause here", n.text))),
                     };
                     let root_loc = v.loc;
                     let base = self.place(root_loc, sp);
@@ -434,7 +435,7 @@ impl Cx<'_> {
                 let ty = self.sh.m.globals[g.index()].ty.clone();
                 Ok(self.mk(ExprKind::Global(g), ty, sp))
             }
-            Loc::ArrAt(p) | Loc::Place(p) if self.global_in(p).is_some() && self.struct_root(p).is_none() => Ok(self.global_in(p).unwrap()),
+            Loc::CommonArr(i) => Ok(self.common_root(i, sp)),
             _ => Err(self.err(sp, format!("`{}` (a host-associated array) cannot be named in a clause here", a.name))),
         }
     }
@@ -454,6 +455,7 @@ impl Cx<'_> {
     fn section_ref_at(&mut self, a: &ArrVar, root: ExprId, text: String, lo: ExprId, len: ExprId, sp: Span) -> R<VarRef> {
         let base = match a.base {
             Loc::Place(p) | Loc::ArrAt(p) => self.clone_expr(p),
+            Loc::CommonArr(i) => self.common_place(i, sp),
             _ => self.array_root(a, sp)?,
         };
         let b = self.get(a.base, sp);
@@ -466,24 +468,12 @@ impl Cx<'_> {
         Ok(VarRef { text, root, base, addr, bytes, sections: vec![Section { lower: Some(lo), length: Some(len) }], elem_ty: a.ty.ir(), deep: false, span: sp })
     }
 
-    /// A fresh place of the global a place expression is inside (a common
-    /// block), if any.
-    fn global_in(&mut self, p: ExprId) -> Option<ExprId> {
-        let mut stack = vec![p];
-        while let Some(e) = stack.pop() {
-            let x = self.f.expr(e).clone();
-            if let ExprKind::Global(g) = x.kind {
-                return Some(self.mk(ExprKind::Global(g), x.ty, x.span));
-            }
-            stack.extend(x.kind.children());
-        }
-        None
-    }
-
-    /// Whether a place is a member of a structure (component arrays are
-    /// rooted at their structure variable, not here).
-    fn struct_root(&self, p: ExprId) -> Option<()> {
-        matches!(self.f.expr(p).kind, ExprKind::Member(..)).then_some(())
+    /// The global of a COMMON variable's block (what a clause on it captures
+    /// outside compute constructs).
+    fn common_root(&mut self, slot: usize, sp: Span) -> ExprId {
+        let g = self.sh.common_slots[slot].global;
+        let ty = self.sh.m.globals[g.index()].ty.clone();
+        self.mk(ExprKind::Global(g), ty, sp)
     }
 
     /// `base[lo:len]` (elements from the array's first one).
@@ -519,7 +509,11 @@ impl Cx<'_> {
                     return Err(self.err(d.span, "a data construct inside a compute construct"));
                 }
                 let c = self.clauses(d)?;
-                let b = self.block(body)?;
+                let depth = self.data_names.len();
+                self.data_names.extend(data_clause_names(d));
+                let b = self.block(body);
+                self.data_names.truncate(depth);
+                let b = b?;
                 let dc = DataConstruct { if_cond: c.if_cond, default: c.default, tuning: c.compute, data: c.data, body: b, span: d.span };
                 self.emit(StmtKind::Data(Box::new(dc)), sp);
                 Ok(())
@@ -541,6 +535,9 @@ impl Cx<'_> {
             | AccKind::Set
             | AccKind::Declare => {
                 let c = self.clauses(d)?;
+                if matches!(d.kind, AccKind::Declare) {
+                    self.data_names.extend(data_clause_names(d));
+                }
                 let kind = match &d.kind {
                     AccKind::EnterData => ExecKind::EnterData,
                     AccKind::ExitData => ExecKind::ExitData { finalize: c.finalize },
@@ -590,6 +587,16 @@ impl Cx<'_> {
             AccKind::Kernels | AccKind::KernelsLoop => ComputeKind::Kernels,
             _ => ComputeKind::Serial,
         };
+        let depth = self.scopes.len();
+        let r = self.compute_in_scope(d, body, combined, kind);
+        self.scopes.truncate(depth);
+        let cc = r?;
+        self.emit(StmtKind::Compute(Box::new(cc)), d.span);
+        Ok(())
+    }
+
+    fn compute_in_scope(&mut self, d: &ast::AccDirective, body: &[ast::Stmt], combined: bool, kind: ComputeKind) -> R<ComputeConstruct> {
+        let shared = self.localize_by_ref(d, body, kind)?;
         let c = self.clauses(d)?;
         self.region = Some(Region { kind });
         let r = (|| -> R<ComputeConstruct> {
@@ -630,11 +637,28 @@ impl Cx<'_> {
                 cc.body = self.block(body)?;
             }
             self.implicit_clauses(&mut cc, body)?;
+            self.implicit_shared_copies(&mut cc, &shared)?;
             Ok(cc)
         })();
         self.region = None;
-        let cc = r?;
-        self.emit(StmtKind::Compute(Box::new(cc)), d.span);
+        r
+    }
+
+    /// `copy` of the by-reference scalars the construct shares with the
+    /// host that no data clause names (byref.rs).
+    fn implicit_shared_copies(&mut self, cc: &mut ComputeConstruct, shared: &[String]) -> R<()> {
+        let sp = cc.span;
+        let mut vars = vec![];
+        for n in shared {
+            if cc.data.iter().flat_map(|d| d.vars.iter()).any(|v| root_text(&v.text) == *n) {
+                continue;
+            }
+            let e = ast::Expr { kind: ast::ExprKind::Name(ast::Name { text: n.clone(), span: sp }), span: sp };
+            vars.push(self.var_ref(&e)?);
+        }
+        if !vars.is_empty() {
+            cc.data.push(DataClause { kind: DataClauseKind::Copy, readonly: false, zero: false, vars, span: sp });
+        }
         Ok(())
     }
 
@@ -863,6 +887,7 @@ impl Cx<'_> {
                 }
                 AccKind::Declare => {
                     let c = self.clauses(dir)?;
+                    self.data_names.extend(data_clause_names(dir));
                     if c.data.is_empty() {
                         return Err(self.err(dir.span, "`declare` needs at least one data clause"));
                     }
@@ -998,7 +1023,7 @@ pub(crate) fn written_names(stmts: &[ast::Stmt]) -> Vec<String> {
 
 /// The variable name at the start of a clause item's text.
 fn root_text(t: &str) -> String {
-    t.split(['(', '%']).next().unwrap_or("").trim().to_string()
+    t.split(['(', '%', '[']).next().unwrap_or("").trim().to_string()
 }
 
 /// The Fortran text of a clause item (for messages and profiling).

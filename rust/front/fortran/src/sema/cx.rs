@@ -42,6 +42,21 @@ pub(crate) enum Loc {
     /// The decayed address of an array-typed place expression (a fixed-size
     /// array component), copied at each use.
     ArrAt(ExprId),
+    /// A COMMON-block scalar: its slot in `Shared::common_slots` (built
+    /// anew in each function that uses it, internal procedures included).
+    Common(usize),
+    /// The decayed address of a COMMON-block array: its slot.
+    CommonArr(usize),
+}
+
+/// A COMMON-block variable: where it lives in its block's global.
+#[derive(Clone, Debug)]
+pub(crate) struct CommonSlot {
+    pub global: GlobalId,
+    /// Byte offset in the block.
+    pub offset: u64,
+    /// The variable's IR type (a fixed-size array for arrays).
+    pub ty: Type,
 }
 
 /// An array variable.
@@ -220,6 +235,8 @@ pub(crate) struct Shared {
     pub dtypes: Vec<DType>,
     /// Common blocks by name (`_blank` for blank common).
     pub commons: HashMap<String, GlobalId>,
+    /// COMMON-block variables (`Loc::Common`, `Loc::CommonArr`).
+    pub common_slots: Vec<CommonSlot>,
     /// Derived types by the span of their definition (a specification part
     /// is processed once for a procedure's signature and again for its body).
     pub dtype_at: HashMap<(u32, u32), usize>,
@@ -328,6 +345,10 @@ pub(crate) struct Cx<'a> {
     pub intent_in: std::collections::HashSet<String>,
     /// `common` statements of the specification part, for `variables`.
     pub common_decls: Vec<(Option<crate::ast::Name>, Vec<crate::ast::Entity>)>,
+    /// Variables the enclosing data constructs (and this procedure's
+    /// `declare` directives) name: a compute construct reaches those of
+    /// them held by reference through their device copies.
+    pub data_names: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -369,6 +390,7 @@ impl<'a> Cx<'a> {
             routine: None,
             formats: HashMap::new(),
             common_decls: vec![],
+            data_names: vec![],
             intent_in: Default::default(),
             deferred_chars: Default::default(),
         }
@@ -471,6 +493,8 @@ impl<'a> Cx<'a> {
             Loc::GlobalArr(g) => Type::ptr(elem_of(&self.sh.m.globals[g.index()].ty)),
             Loc::Place(e) => self.f.expr(e).ty.clone(),
             Loc::ArrAt(e) => Type::ptr(elem_of(&self.f.expr(e).ty)),
+            Loc::Common(i) => self.sh.common_slots[i].ty.clone(),
+            Loc::CommonArr(i) => Type::ptr(elem_of(&self.sh.common_slots[i].ty)),
         }
     }
 
@@ -487,8 +511,23 @@ impl<'a> Cx<'a> {
                 build::deref(&mut self.f, v, sp)
             }
             Loc::Place(e) => self.clone_expr(e),
-            Loc::Const(_) | Loc::LocalArr(_) | Loc::GlobalArr(_) | Loc::ArrAt(_) => panic!("no place for {loc:?}"),
+            Loc::Common(i) => self.common_place(i, sp),
+            Loc::Const(_) | Loc::LocalArr(_) | Loc::GlobalArr(_) | Loc::ArrAt(_) | Loc::CommonArr(_) => panic!("no place for {loc:?}"),
         }
+    }
+
+    /// `*(T *)((char *)&block + offset)`: a COMMON variable's place.
+    pub fn common_place(&mut self, slot: usize, sp: Span) -> ExprId {
+        let CommonSlot { global, offset, ty } = self.sh.common_slots[slot].clone();
+        let gty = self.sh.m.globals[global.index()].ty.clone();
+        let g = self.mk(ExprKind::Global(global), gty, sp);
+        let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
+        let a = self.mk(ExprKind::AddrOf(g), Type::ptr(Type::I64), sp);
+        let a = self.cast(a, u8p.clone(), sp);
+        let o = self.i64c(offset as i64, sp);
+        let at = self.bin(BinOp::Add, a, o, u8p, sp);
+        let p = self.cast(at, Type::ptr(ty), sp);
+        build::deref(&mut self.f, p, sp)
     }
 
     /// The value at `loc`.
@@ -505,6 +544,11 @@ impl<'a> Cx<'a> {
             Loc::ArrAt(e) => {
                 let p = self.clone_expr(e);
                 let elem = elem_of(&self.f.expr(e).ty);
+                self.mk(ExprKind::AddrOf(p), Type::ptr(elem), sp)
+            }
+            Loc::CommonArr(i) => {
+                let p = self.common_place(i, sp);
+                let elem = elem_of(&self.sh.common_slots[i].ty);
                 self.mk(ExprKind::AddrOf(p), Type::ptr(elem), sp)
             }
             _ => {

@@ -576,28 +576,19 @@ impl Cx<'_> {
                 }
             };
             for (name, ty, lbs, exts, off, sp) in items {
-                // *(T *)((char *)&blk + off)
-                let gty = self.sh.m.globals[g.index()].ty.clone();
-                let gp = self.mk(ExprKind::Global(g), gty, sp);
-                let u8p = Type::ptr(Type::Scalar(accjit_ir::Scalar::U8));
-                let a = self.mk(ExprKind::AddrOf(gp), Type::ptr(Type::I64), sp);
-                let a = self.cast(a, u8p.clone(), sp);
-                let o = self.i64c(off as i64, sp);
-                let at = self.bin(BinOp::Add, a, o, u8p, sp);
+                let n: i64 = exts.iter().product();
+                let ir = if exts.is_empty() { ty.ir() } else { Type::Array(Box::new(ty.ir()), Some(n.max(1) as u64)) };
+                self.sh.common_slots.push(super::cx::CommonSlot { global: g, offset: off, ty: ir });
+                let slot = self.sh.common_slots.len() - 1;
                 if exts.is_empty() {
-                    let p = self.cast(at, Type::ptr(ty.ir()), sp);
-                    let place = build::deref(&mut self.f, p, sp);
-                    self.define(&name, Sym::Scalar(ScalarVar { ty, loc: Loc::Place(place), char_len: None, present: None, span: sp }));
+                    self.define(&name, Sym::Scalar(ScalarVar { ty, loc: Loc::Common(slot), char_len: None, present: None, span: sp }));
                 } else {
-                    let n: i64 = exts.iter().product();
-                    let p = self.cast(at, Type::ptr(Type::Array(Box::new(ty.ir()), Some(n.max(1) as u64))), sp);
-                    let place = build::deref(&mut self.f, p, sp);
                     let ext: Vec<Loc> = exts.iter().map(|e| Loc::Const(*e)).collect();
                     let stride = self.contiguous_strides(&name, &ext, sp);
                     let a = ArrVar {
                         name: name.clone(),
                         ty,
-                        base: Loc::ArrAt(place),
+                        base: Loc::CommonArr(slot),
                         lb: lbs.iter().map(|l| Loc::Const(*l)).collect(),
                         ext,
                         stride,

@@ -14,11 +14,13 @@
 //! expressions), `array` (sections, array expressions as loops,
 //! constructors), `intrinsic`, `call` (procedures and calls), `stmt`
 //! (execution part), `io` (print/write/read/stop), `acc` (directives),
+//! `byref` (variables a compute construct reaches by reference),
 //! `builtin` (the `openacc`, `iso_c_binding`, `iso_fortran_env` modules).
 
 mod acc;
 mod array;
 mod builtin;
+mod byref;
 mod call;
 mod consts;
 mod cx;

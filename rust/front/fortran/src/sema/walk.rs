@@ -237,7 +237,7 @@ fn io_control(c: &ast::IoControl, f: &mut dyn FnMut(&ast::Expr) -> bool) {
     }
 }
 
-fn clause_exprs(k: &ast::AccClauseKind, f: &mut dyn FnMut(&ast::Expr) -> bool) {
+pub(crate) fn clause_exprs(k: &ast::AccClauseKind, f: &mut dyn FnMut(&ast::Expr) -> bool) {
     use ast::AccClauseKind as C;
     match k {
         C::Data { vars, .. } | C::Private(vars) | C::FirstPrivate(vars) | C::Reduction { vars, .. } | C::NumGangs(vars) => {
