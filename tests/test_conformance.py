@@ -33,9 +33,18 @@ Environment:
     ACCJIT_CONFORMANCE_REQUIRE=1 fail instead of skip when `python -m accjit` is unavailable
     ACCJIT_CONFORMANCE_GCC=1     also validate the corpus with gcc (gcc_check.py)
     ACCJIT_CONFORMANCE_GFORTRAN=1  also validate fortran/ with gfortran (gfortran_check.py)
+    ACCJIT_CONFORMANCE_DISCRETE_HOST  1/0: run (or not) the Fortran programs once more on
+                                 `discrete-host` (below); by default they run there unless
+                                 ACCJIT_CONFORMANCE_DEVICES is given
     ACCJIT_RESULTS_JSON=PATH     write each program's outcome per device (pass, fail, xfail,
                                  skip) as JSON when the session ends; a `{device}` in PATH
                                  gives one file per device (scripts/support_matrix.py reads them)
+
+`discrete-host` is the host device with discrete memory (`ACC_DEVICE_TYPE=host` and
+`ACCJIT_DISCRETE_HOST=1`: every device copy in a separate junk-filled block, transfers as the
+clauses say). The Fortran programs (not fortran/errors/) run on it too, so that what only a
+discrete device shows — a kernel reaching a variable through another variable's mapping, a value
+that never comes back — fails here, without a GPU. `expect: discrete` programs run there.
 
 The structure tests at the end (counts, names, markers, headers) need neither
 accjit nor gcc.
@@ -62,6 +71,7 @@ FORTRAN_SUFFIXES = (".f90", ".F90", ".f", ".F")
 # fortran/: single-file programs and multi/ folders together; fortran/errors/ apart
 FORTRAN_MINIMUM = {"fortran": 150, "fortran/errors": 8}
 SHARED_MEMORY_DEVICES = {"multicore", "host"}
+DISCRETE_HOST = "discrete-host"
 TIMEOUT_S = 60
 ALLOWED_HEADERS = {
     "stdio.h", "stdlib.h", "math.h", "time.h", "string.h", "limits.h", "float.h",
@@ -154,9 +164,20 @@ def rel(p: Path) -> str:
     return str(p.relative_to(CORPUS))
 
 
+def discrete_host_pass() -> bool:
+    flag = os.environ.get("ACCJIT_CONFORMANCE_DISCRETE_HOST")
+    if flag is not None:
+        return flag == "1"
+    return "ACCJIT_CONFORMANCE_DEVICES" not in os.environ
+
+
 def child_env(device: str) -> Dict[str, str]:
     env = dict(os.environ)
     env["ACC_DEVICE_TYPE"] = device
+    env.pop("ACCJIT_DISCRETE_HOST", None)
+    if device == DISCRETE_HOST:
+        env["ACC_DEVICE_TYPE"] = "host"
+        env["ACCJIT_DISCRETE_HOST"] = "1"
     # Let a source checkout (python/accjit with a built _core) work without installing;
     # an installed accjit earlier on the path still wins.
     extra = str(REPO / "python")
@@ -244,9 +265,9 @@ class _Batch:
         pairs = []
         for item in self.session.items:
             cs = getattr(item, "callspec", None)
-            if cs is None or item.originalname != "test_program":
+            if cs is None or item.originalname not in ("test_program", "test_fortran_discrete_host"):
                 continue
-            path, device = cs.params["prog"], cs.params["device"]
+            path, device = cs.params["prog"], cs.params.get("device", DISCRETE_HOST)
             exp = parse_expectation(main_file(path).read_text(errors="replace"))
             if exp.kind == "discrete" and device in SHARED_MEMORY_DEVICES:
                 continue
@@ -333,6 +354,20 @@ def results():
 @pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("prog", PROGRAMS, ids=[rel(p) for p in PROGRAMS])
 def test_program(prog: Path, device: str, batch, request, results):
+    run_and_record(prog, device, batch, request, results)
+
+
+F_DISCRETE_PROGRAMS = [p for p in PROGRAMS if part_of(p) == "fortran"]
+
+
+@pytest.mark.skipif(not discrete_host_pass(), reason="the discrete-host pass is off (ACCJIT_CONFORMANCE_DISCRETE_HOST "
+                    "or ACCJIT_CONFORMANCE_DEVICES without it)")
+@pytest.mark.parametrize("prog", F_DISCRETE_PROGRAMS, ids=[rel(p) for p in F_DISCRETE_PROGRAMS])
+def test_fortran_discrete_host(prog: Path, batch, request, results):
+    run_and_record(prog, DISCRETE_HOST, batch, request, results)
+
+
+def run_and_record(prog: Path, device: str, batch, request, results):
     known = FORTRAN_KNOWN_FAILURES.get(rel(prog))
     if known:
         request.applymarker(pytest.mark.xfail(reason=f"known Fortran front-end gap: {known}", strict=False))
