@@ -1,11 +1,13 @@
 ! Device code mixing features: complex intrinsics (exp, abs, conjg, real, aimag) per element, a
 ! named inner search loop left with exit name, and array intrinsics (maxval, minval, any, count)
 ! over a small local array, all inside one parallel loop with private work arrays.
+! The device's exp/sin may differ from the host's in the last bit (nvidia's libdevice): results
+! are compared with relative tolerances, not for equality.
 program device_code_mix
   implicit none
   integer, parameter :: n = 400, k = 8
   complex(8) :: z(n)
-  real(8) :: mag(n), hi(n), lo(n), w(k)
+  real(8) :: mag(n), hi(n), lo(n), w(k), want
   integer :: found(n), cnt(n), i, j, nfail
   logical :: anyneg(n)
   nfail = 0
@@ -31,11 +33,12 @@ program device_code_mix
     end do search
   end do
   do i = 1, n
-    if (abs(mag(i) - (abs(exp(z(i)) * conjg(z(i))) + real(z(i)) - aimag(z(i)))) > 1.0d-13) nfail = nfail + 1
+    want = abs(exp(z(i)) * conjg(z(i))) + real(z(i)) - aimag(z(i))
+    if (abs(mag(i) - want) > 1.0d-12 * abs(want)) nfail = nfail + 1
     do j = 1, k
       w(j) = sin(dble(i * j))
     end do
-    if (hi(i) /= maxval(w) .or. lo(i) /= minval(w)) nfail = nfail + 1
+    if (abs(hi(i) - maxval(w)) > 1.0d-14 .or. abs(lo(i) - minval(w)) > 1.0d-14) nfail = nfail + 1
     if ((anyneg(i) .neqv. any(w < -0.9d0)) .or. cnt(i) /= count(w > 0.0d0)) nfail = nfail + 1
     j = findloc_first(w)
     if (found(i) /= j) nfail = nfail + 1
