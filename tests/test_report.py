@@ -55,7 +55,7 @@ def test_run_info_prints_the_report_on_stderr(prog):
     assert "rep.c for multicore: 2 kernels (gangs on the pool's " in err and "compiled in" in err
     assert "rep.c:10: parallel region" in err and "vector_length(64)" in err
     assert "rep.c:11: loop gang vector(64) reduction(+:sum)" in err
-    assert "rep.c:12: kernels region" in err
+    assert "rep.c:12: kernels region -> kernel main_kernels_1, gangs(1)" in err  # its only loop stayed sequential
     assert "rep.c:13: loop seq -- the compiler kept it sequential" in err and "`b`" in err
     assert "copy(a)          implicit: an array the region uses with no clause" in err or "implicit: an array the region uses with no clause" in err
 
@@ -136,7 +136,7 @@ def test_nvidia_report_names_thread_blocks():
     blocks = dict(first["launch"])
     assert re.fullmatch(r"\d+x1", blocks["thread block"]), first["launch"]
     assert dict(second["launch"])["thread block"] == "64x2"
-    assert "thread block 64x2" in str(lib.report())
+    assert "thread block: 64x2" in str(lib.report())
 
 
 def test_fortran_internal_procedures_by_source_names():

@@ -34,8 +34,8 @@ def _clause(c: dict) -> str:
 
 
 def _launch(clause: str, value: str) -> str:
-    """``num_gangs(8)``; the GPU's ``thread block 256x1``."""
-    return f"{clause} {value}" if " " in clause else f"{clause}({value})"
+    """``num_gangs(8)``; ``thread block: 256x1``, ``gangs of k: 1``."""
+    return f"{clause}: {value}" if " " in clause else f"{clause}({value})"
 
 
 def _base(path: str) -> str:

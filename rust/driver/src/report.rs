@@ -451,6 +451,17 @@ impl Written {
             let region = &mut self.regions[r];
             region.kernels.push(k.name.clone());
             region.implicit.extend(found);
+            // One gang for a region that is not `serial`: nothing in it is
+            // partitioned over gangs (a `kernels` part the compiler kept
+            // sequential, a region with no gang loop).
+            if k.max_gangs == Some(1) && k.construct != ComputeKind::Serial && !region.launch.iter().any(|(c, _)| c == "num_gangs") {
+                let what = if region.kernels.len() == 1 && lowered.kernels.iter().filter(|o| o.span == k.span).count() == 1 {
+                    "gangs".to_string()
+                } else {
+                    format!("gangs of {}", k.name)
+                };
+                region.launch.push((what, "1".into()));
+            }
         }
     }
 
