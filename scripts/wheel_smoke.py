@@ -79,7 +79,9 @@ def main() -> int:
         import accjit
 
         pkg = Path(accjit.__file__).resolve().parent
-        assert "site-packages" in pkg.parts or "dist-packages" in pkg.parts or os.environ.get("ACCJIT_SMOKE_ANY_LOCATION"), f"accjit imported from {pkg}, not an installed location"
+        # Installed by pip (a venv's site-packages, or `pip install --target`): its dist-info is beside it.
+        dist_info = sorted(p.name for p in pkg.parent.glob("accjit-*.dist-info"))
+        assert dist_info or os.environ.get("ACCJIT_SMOKE_ANY_LOCATION"), f"accjit imported from {pkg}, which pip did not install (no accjit-*.dist-info beside it)"
         for up in pkg.parents:
             assert not (up / "Cargo.toml").exists() and not (up / "pyproject.toml").exists(), f"accjit at {pkg} is inside a source tree ({up})"
         assert not (Path.cwd() / "python" / "accjit").exists(), "run from outside the source tree"
@@ -88,7 +90,7 @@ def main() -> int:
             assert all(v is None for v in tools.values()), f"Rust toolchain on PATH: {tools}"
         so = sorted(p.name for p in pkg.glob("_core*.so"))
         assert so, "no _core extension in the package"
-        return f"{pkg}; {so[0]}; cargo={tools['cargo']} rustc={tools['rustc']}; python {sys.version.split()[0]}"
+        return f"{pkg}; {so[0]}; {dist_info[0] if dist_info else 'no dist-info'}; cargo={tools['cargo']} rustc={tools['rustc']}; python {sys.version.split()[0]}"
 
     import accjit as acc
 
