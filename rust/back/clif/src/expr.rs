@@ -10,6 +10,9 @@ use crate::value::{Place, Val};
 
 impl<'m> FnCx<'_, 'm, '_> {
     pub fn lower_expr(&mut self, id: ExprId) -> Result<Val, Diagnostic> {
+        if let Some(v) = self.stream_value(id) {
+            return Ok(v);
+        }
         let e = self.expr(id);
         let (ty, span) = (&e.ty, e.span);
         match &e.kind {
@@ -137,7 +140,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
     }
 
-    fn ptr_value(&mut self, v: Val, span: Span) -> Result<Value, Diagnostic> {
+    pub(crate) fn ptr_value(&mut self, v: Val, span: Span) -> Result<Value, Diagnostic> {
         match v {
             Val::Scalar(p) | Val::Mem(p) => Ok(p),
             _ => Err(Diagnostic::error(span, "internal error: dereferencing a non-pointer")),

@@ -73,6 +73,9 @@ pub struct FnCx<'a, 'm, 'f> {
     pub loop_total: Option<Value>,
     /// Object reductions started and not yet ended (their copies and targets).
     pub live_reductions: crate::reduce::LiveReductions,
+    /// Address expressions of the loops being emitted that live in stream
+    /// variables (see `stream`).
+    pub streams: HashMap<ExprId, Variable>,
 }
 
 /// Locals that must live in memory: those whose address is taken anywhere in
@@ -144,6 +147,7 @@ impl<'a, 'm, 'f> FnCx<'a, 'm, 'f> {
             epilogue: Vec::new(),
             loop_total: None,
             live_reductions: Default::default(),
+            streams: HashMap::new(),
         }
     }
 

@@ -374,6 +374,15 @@ impl<'m> FnCx<'_, 'm, '_> {
         let vv = self.b.declare_var(types::I64);
         self.b.def_var(iv, from);
         self.b.def_var(vv, v0);
+        // The iterations run in order here: strength-reduce the body's
+        // address streams over this dimension's variable.
+        let var = l.dims[d].var;
+        self.set_loop_var(var, v0, span)?;
+        let step_const = crate::stream::const_int(self.f, l.dims[d].step);
+        let streams = self.start_streams(var, &l.body, None, None, step_const, span, &mut |fx| {
+            let next = fx.b.ins().iadd(v0, step);
+            fx.set_loop_var(var, next, span)
+        })?;
         let (header, body, cont) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         if self.m.opts.keep_clif && (plan.is_some() || self.m.unrolled > 0) {
             self.m.block_notes.insert(header, "scalar loop (remainder)".into());
@@ -400,8 +409,14 @@ impl<'m> FnCx<'_, 'm, '_> {
         let v = self.b.use_var(vv);
         let v1 = self.b.ins().iadd(v, step);
         self.b.def_var(vv, v1);
+        if let Some(s) = &streams {
+            self.bump_streams(s);
+        }
         self.b.ins().jump(header, &[]);
         self.b.seal_block(header);
+        if let Some(s) = streams {
+            self.end_streams(s);
+        }
         Ok(())
     }
 

@@ -24,6 +24,8 @@
 //!   vector reduction accumulators, before the scalar remainder loop;
 //!   [`unroll`]: scalar reduction loops that cannot be vectorised, unrolled
 //!   by four with independent accumulators.
+//! - [`stream`]: strength reduction of loops that run in order: affine
+//!   address streams become pointer variables bumped per iteration.
 //! - [`atomic`]: `#pragma acc atomic` forms; [`variadic`]: calls to variadic
 //!   C functions through the runtime's `__accjit_va_*` shims.
 //! - [`trampoline`]: the uniform `(args, ret)` entry points for exported functions.
@@ -58,6 +60,7 @@ mod private;
 mod reduce;
 mod simd;
 mod stmt;
+mod stream;
 mod trampoline;
 mod unroll;
 mod value;

@@ -135,31 +135,42 @@ impl<'m> FnCx<'_, 'm, '_> {
     }
 
     fn lower_while(&mut self, c: ExprId, body: &'m Block, span: Span) -> Result<(), Diagnostic> {
-        self.lower_loop(Some(c), None, false, span, &mut |fx| fx.lower_block(body))
+        self.lower_loop(Some(c), None, false, None, span, &mut |fx| fx.lower_block(body))
     }
 
     fn lower_do_while(&mut self, body: &'m Block, c: ExprId, span: Span) -> Result<(), Diagnostic> {
-        self.lower_loop(Some(c), None, true, span, &mut |fx| fx.lower_block(body))
+        self.lower_loop(Some(c), None, true, None, span, &mut |fx| fx.lower_block(body))
     }
 
     fn lower_for(&mut self, init: &'m Block, cond: Option<ExprId>, step: Option<ExprId>, body: &'m Block, span: Span) -> Result<(), Diagnostic> {
         self.lower_block(init)?;
-        self.lower_loop(cond, step, false, span, &mut |fx| fx.lower_block(body))
+        self.lower_loop(cond, step, false, Some(body), span, &mut |fx| fx.lower_block(body))
     }
 
     /// The one loop shape behind `for`, `while` and `do … while` (scalar and
     /// vector bodies alike): `header` tests `cond` (none: always true), `body`
     /// runs, `continue` goes to `step_b`, which evaluates `step` and jumps back.
     /// A post-test loop (`do … while`) enters at the body. Callers lower a
-    /// `for`'s init statements first.
+    /// `for`'s init statements first. `ir_body`, the IR of a `for`'s body,
+    /// lets a loop whose step advances one variable strength-reduce its
+    /// address streams (`stream`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn lower_loop(
         &mut self,
         cond: Option<ExprId>,
         step: Option<ExprId>,
         post_test: bool,
+        ir_body: Option<&'m Block>,
         span: Span,
         body: &mut dyn FnMut(&mut Self) -> Result<(), Diagnostic>,
     ) -> Result<(), Diagnostic> {
+        let streams = match (step, ir_body) {
+            (Some(st), Some(ir_body)) if !post_test => match crate::stream::step_var(self.f, st) {
+                Some((var, amount)) => self.start_streams(var, ir_body, cond, Some(st), amount, span, &mut |fx| fx.lower_expr(st).map(|_| ()))?,
+                None => None,
+            },
+            _ => None,
+        };
         let (header, body_b, step_b, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.ins().jump(if post_test { body_b } else { header }, &[]);
         self.b.switch_to_block(header);
@@ -187,6 +198,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         if let Some(s) = step {
             self.lower_expr(s)?;
         }
+        if let Some(s) = &streams {
+            self.bump_streams(s);
+        }
         self.b.ins().jump(header, &[]);
         self.b.seal_block(header);
         if post_test {
@@ -194,6 +208,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         }
         self.b.switch_to_block(exit);
         self.b.seal_block(exit);
+        if let Some(s) = streams {
+            self.end_streams(s);
+        }
         Ok(())
     }
 

@@ -285,7 +285,7 @@ impl<'m> FnCx<'_, 'm, '_> {
         if let Some(init) = init {
             self.vblock(vx, init)?;
         }
-        self.lower_loop(cond, step, post_test, span, &mut |fx| fx.vblock(vx, body))
+        self.lower_loop(cond, step, post_test, Some(body), span, &mut |fx| fx.vblock(vx, body))
     }
 
     /// A statement expression that writes lanes: a varying local or memory.
