@@ -115,7 +115,7 @@ impl BackEndOptions {
 
     /// The documented environment variables (README) over this CPU's
     /// defaults: `ACCJIT_NO_SIMD`, `ACCJIT_NO_AVX512`,
-    /// `ACCJIT_NONTEMPORAL_BYTES=n`, `ACCJIT_NO_NONTEMPORAL`,
+    /// `ACCJIT_NONTEMPORAL_BYTES=n`, `ACCJIT_NO_NONTEMPORAL`, `ACCJIT_NO_STREAMS`,
     /// `ACCJIT_CLIF_VERIFY`, `ACCJIT_DISASM` (set = on, whatever the value).
     pub fn from_env() -> BackEndOptions {
         static FROM_ENV: std::sync::OnceLock<BackEndOptions> = std::sync::OnceLock::new();
@@ -134,6 +134,9 @@ impl BackEndOptions {
             }
             if set("ACCJIT_NO_NONTEMPORAL") {
                 tuning.nontemporal_bytes = None;
+            }
+            if set("ACCJIT_NO_STREAMS") {
+                tuning.streams = false;
             }
             let ptx = accjit_back_ptx::Tuning {
                 unroll: !set("ACCJIT_PTX_NO_UNROLL"),

@@ -162,13 +162,17 @@ pub struct Tuning {
     /// would evict the inputs. `ACCJIT_NONTEMPORAL_BYTES` sets it;
     /// `ACCJIT_NO_NONTEMPORAL` turns the stores off (`None`).
     pub nontemporal_bytes: Option<i64>,
+    /// Strength-reduce the address streams of loops whose iterations run
+    /// in order (the `stream` module); on by default, off with the
+    /// environment variable `ACCJIT_NO_STREAMS`.
+    pub streams: bool,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         static LLC: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
         let nontemporal_bytes = Some(*LLC.get_or_init(|| last_level_cache_bytes() * 3 / 8));
-        Tuning { simd: true, avx512: accjit_back_avx512::available(), nontemporal_bytes }
+        Tuning { simd: true, avx512: accjit_back_avx512::available(), nontemporal_bytes, streams: true }
     }
 }
 

@@ -126,6 +126,8 @@ pub struct ModuleCx<'m> {
     pub avx512: bool,
     /// `Tuning::nontemporal_bytes`.
     pub nontemporal_bytes: Option<i64>,
+    /// `Tuning::streams`.
+    pub strength_reduce: bool,
     /// AVX-512 functions placed so far (their names are numbered).
     pub natives: u32,
     /// Lane counts of the loops vectorised in the function being compiled.
@@ -473,6 +475,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         simd: tuning.simd,
         avx512: tuning.avx512,
         nontemporal_bytes: tuning.nontemporal_bytes,
+        strength_reduce: tuning.streams,
         natives: 0,
         vectorised: Vec::new(),
         unrolled: 0,

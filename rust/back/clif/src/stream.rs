@@ -467,6 +467,9 @@ impl<'m> FnCx<'_, 'm, '_> {
         span: Span,
         advance: &mut dyn FnMut(&mut Self) -> Result<(), Diagnostic>,
     ) -> Result<Option<Streams>, Diagnostic> {
+        if !self.m.strength_reduce {
+            return Ok(None);
+        }
         let ssa = self.locals.iter().map(|s| matches!(s, LocalSlot::Var(_))).collect();
         let groups = plan(self.f, &self.m.ir.structs, var, body, cond, step, ssa);
         if groups.is_empty() {

@@ -27,7 +27,8 @@ fn jit(src: &str, simd: bool, avx512: bool) -> Jit {
         .collect();
     let opts =
         ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: true, ..Default::default() };
-    let cm = compile_tuned(&m, &opts, Tuning { simd, avx512, nontemporal_bytes: avx512.then_some(0) }).unwrap_or_else(|d| panic!("{}", d.render(&sm)));
+    let cm = compile_tuned(&m, &opts, Tuning { simd, avx512, nontemporal_bytes: avx512.then_some(0), streams: true })
+        .unwrap_or_else(|d| panic!("{}", d.render(&sm)));
     for (i, s) in slots.iter().enumerate() {
         s.set_host_fn(cm.kernels[i]);
     }
