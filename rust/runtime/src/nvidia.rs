@@ -549,11 +549,11 @@ fn program_end(gpu: &Gpu, end: usize, stream: usize, text: &PtxModuleText, ordin
 /// program that the module defines as symbols, so the text is read from
 /// the host global that the symbol was initialised from (constant, alive
 /// as long as the program); an address in no symbol of the module is read
-/// from the device. (On the H100 both texts came out "?" when they were
-/// read from the device; reading the host copy needs no device access
-/// after the kernel ended. `ACCJIT_CUDA_TRACE=1` prints the record's
-/// addresses, the symbol that holds each and what the device read gives,
-/// to compare the two.)
+/// from the device. (Read from the device in 16-byte pieces, both texts
+/// came out "?" on the H100: the driver refuses a copy that runs past the
+/// end of the module global holding its start, and a string literal is a
+/// global of its own length. `ACCJIT_CUDA_TRACE=1` prints the record's
+/// addresses, the symbol that holds each and what the device read gives.)
 fn recorded_cstr(gpu: &Gpu, text: &PtxModuleText, ordinal: usize, generation: u64, at: usize, stream: usize) -> String {
     let host = module_cstr(text, ordinal, generation, at);
     if cuda::tracing() {
@@ -587,18 +587,25 @@ fn module_cstr(text: &PtxModuleText, ordinal: usize, generation: u64, at: usize)
     })
 }
 
-/// The NUL-terminated string at device address `at`, read in aligned
-/// 16-byte pieces (an aligned piece never leaves the page its first byte
-/// is on); at most 4 KiB; the first failed copy's error when nothing was
-/// read, "?" for a null or empty text.
+/// The NUL-terminated string at device address `at`, at most 4 KiB: read
+/// in aligned 16-byte pieces (an aligned piece never leaves the page its
+/// first byte is on), and byte by byte from where a piece cannot be read
+/// (the driver refuses a copy that runs past the end of the allocation or
+/// module global holding its start); the first failed copy's error when
+/// nothing was read, "?" for a null or empty text.
 fn device_cstr(gpu: &Gpu, at: usize, stream: usize) -> Result<String, String> {
     const PIECE: usize = 16;
     let mut bytes = vec![];
     let mut p = at;
+    let mut piece = PIECE;
     while at != 0 && bytes.len() < 4096 {
         let mut b = [0u8; PIECE];
-        let n = PIECE - p % PIECE;
+        let n = piece - p % piece;
         if let Err(e) = unsafe { gpu.copy_from_async(b.as_mut_ptr(), p, n, stream) }.and_then(|()| gpu.sync_stream(stream)) {
+            if n > 1 {
+                piece = 1;
+                continue;
+            }
             if bytes.is_empty() {
                 return Err(e.message);
             }

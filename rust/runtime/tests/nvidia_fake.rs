@@ -62,6 +62,7 @@ const PTX: &str = "\
 .visible .global .align 4 .b8 linked[64];
 .visible .global .align 1 .b8 assert_expr[6];
 .visible .global .align 1 .b8 assert_file[7];
+.visible .global .align 1 .b8 assert_raw[6];
 .visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 .visible .entry poke(.param .u64 p0) { ret; }
 .visible .entry bump_table() { ret; }
@@ -258,6 +259,11 @@ fn fake_nvidia_child() {
     // (globals 5 and 6 of the fake's module, by their order in the PTX).
     let o = hosted_launch([3, 0, 5, 6], SYNC);
     assert_eq!(o, Some(hosted::Outcome::Abort("fake.c:12: Assertion `x > 0' failed.".into())));
+    // A text in a global the program does not know (no host copy) is read
+    // from the device, byte by byte where a 16-byte piece would run past
+    // the global's end (which the driver refuses).
+    let o = hosted_launch([3, 0, 5, 7], SYNC);
+    assert_eq!(o, Some(hosted::Outcome::Abort("raw.c:12: Assertion `x > 0' failed.".into())));
     // Addresses in no symbol of the module are read from the device.
     let (expr, file) = (c"y < 1", c"other.c");
     let o = hosted_launch([3, 0, expr.as_ptr() as u64, file.as_ptr() as u64], SYNC);

@@ -48,6 +48,14 @@ static size_t take(struct block **list, void *p) {
         if ((*b)->p == p) { struct block *d = *b; size_t n = d->n; *b = d->next; free(d); return n; }
     return (size_t)-1;
 }
+/* Module globals: as the real driver, a copy out of one must not run past its end. */
+static struct block *module_globals;
+static int past_a_global(const void *p, size_t n) {
+    for (struct block *b = module_globals; b; b = b->next)
+        if ((const char *)p >= (const char *)b->p && (const char *)p < (const char *)b->p + b->n)
+            return (const char *)p + n > (const char *)b->p + b->n;
+    return 0;
+}
 static int inside(struct block *list, const void *p) {
     for (; list; list = list->next)
         if ((const char *)p >= (const char *)list->p && (const char *)p < (const char *)list->p + list->n) return 1;
@@ -193,7 +201,11 @@ CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
     }
 }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, void *s) { (void)s; LIVE(); memcpy((void *)(uintptr_t)d, h, n); return OK; }
-CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) { (void)s; LIVE(); memcpy(h, (void *)(uintptr_t)d, n); return OK; }
+CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) {
+    (void)s; LIVE();
+    if (past_a_global((void *)(uintptr_t)d, n)) return INVALID_VALUE;
+    memcpy(h, (void *)(uintptr_t)d, n); return OK;
+}
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a, CUdeviceptr b, size_t n, void *s) { (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK; }
 #ifndef FAKE_OLD_DRIVER /* a driver that lacks a function the layer needs */
 CUresult cuMemcpyPeerAsync(CUdeviceptr a, void *ca, CUdeviceptr b, void *cb, size_t n, void *s) {
@@ -283,6 +295,9 @@ static CUresult load_text(void **mod, const char *text) {
         memcpy(g->name, s, br - s < 63 ? br - s : 63);
         g->n = strtoul(br + 1, 0, 10);
         g->p = calloc(1, g->n ? g->n : 1);
+        pthread_mutex_lock(&lock);
+        add(&module_globals, g->p, g->n ? g->n : 1);
+        pthread_mutex_unlock(&lock);
     }
     *mod = m;
     return OK;
@@ -339,7 +354,8 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
            code, expr, file; the line is 12. The first end is kept. An expr
            or file below 64 names the module's global of that 1-based index
            (its device address is recorded, as a real kernel records a
-           string literal's symbol). */
+           string literal's symbol; a global still all zero gets the text
+           "raw.c"). */
         for (int i = 0; i < fn->m->nglobals; i++)
             if (!strcmp(fn->m->globals[i].name, "__accjit_end")) {
                 unsigned char *r = fn->m->globals[i].p;
@@ -349,7 +365,12 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                     *(int *)(r + 4) = (int)*(unsigned long long *)params[1];
                     for (int k = 2; k <= 3; k++) {
                         unsigned long long at = *(unsigned long long *)params[k];
-                        if (at && at < 64 && at <= (unsigned long long)fn->m->nglobals) at = (uintptr_t)fn->m->globals[at - 1].p;
+                        if (at && at < 64 && at <= (unsigned long long)fn->m->nglobals) {
+                            struct global *g = &fn->m->globals[at - 1];
+                            /* A global nothing filled (no host copy): a text of its own. */
+                            if (g->n >= 6 && !*(char *)g->p) memcpy(g->p, "raw.c", 6);
+                            at = (uintptr_t)g->p;
+                        }
                         memcpy(r + 8 * (k - 1), &at, 8);
                     }
                     *(long long *)(r + 24) = 12;
