@@ -156,8 +156,9 @@ pub struct Written {
 
 struct WrittenLoop {
     function: String,
-    /// The line of the loop this one is collapsed into.
-    collapsed_into: Option<u32>,
+    /// The line of the loop whose `collapse` (false) or `tile` (true)
+    /// takes this one in.
+    collapsed_into: Option<(u32, bool)>,
     file: u32,
     line: u32,
     tuning: Option<LoopTuning>,
@@ -282,11 +283,15 @@ impl Written {
                 enclosing,
             });
             let mut names = vec![];
-            // Loops of a collapsed nest below its first: span → the first's line.
-            let mut collapsed: HashMap<Span, u32> = HashMap::new();
+            // Loops of a collapsed or tiled nest below its first: span → the
+            // first's line, and whether it is a tile.
+            let mut collapsed: HashMap<Span, (u32, bool)> = HashMap::new();
             visit_stmts(&c.body, &mut |_, s| {
                 if let StmtKind::For { acc, body, .. } = &s.kind {
-                    let depth = acc.as_ref().and_then(|d| d.tuning.resolve(device).collapse).map_or(1, |(n, _)| n);
+                    let t = acc.as_ref().map(|d| d.tuning.resolve(device));
+                    let collapse = t.as_ref().and_then(|t| t.collapse).map_or(1, |(n, _)| n);
+                    let tiled = t.as_ref().map_or(0, |t| t.tile.len() as u32);
+                    let depth = collapse.max(tiled);
                     let mut inner = body;
                     for _ in 1..depth {
                         let Some((span, next)) = inner.stmts.iter().find_map(|s| match &s.kind {
@@ -295,7 +300,7 @@ impl Written {
                         }) else {
                             break;
                         };
-                        collapsed.insert(span, file_line(sm, s.span).1);
+                        collapsed.insert(span, (file_line(sm, s.span).1, tiled > collapse));
                         inner = next;
                     }
                     if let Some(d) = acc {
@@ -484,7 +489,12 @@ impl Written {
             let in_kernels = w.construct == ComputeKind::Kernels;
             let (mut schedule, reason) = match (found, &w.tuning) {
                 (None, _) if w.collapsed_into.is_some() => {
-                    ("collapsed".to_string(), format!("collapsed into the loop of line {}: one iteration space", w.collapsed_into.unwrap_or(0)))
+                    let (line, tile) = w.collapsed_into.unwrap_or_default();
+                    if tile {
+                        ("tiled".to_string(), format!("tiled with the loop of line {line}: a dimension of its tiles"))
+                    } else {
+                        ("collapsed".to_string(), format!("collapsed into the loop of line {line}: one iteration space"))
+                    }
                 }
                 (Some(l), t) => {
                     let reason = match (&l.auto, t) {
@@ -507,6 +517,11 @@ impl Written {
                 ),
             };
             if let Some(t) = &w.tile {
+                // A tile's loops are one nest in the lowered loop: its
+                // "collapse(n)" is the tile's, not written.
+                if w.tuning.as_ref().is_some_and(|t| t.collapse.is_none()) && schedule.starts_with("collapse(") {
+                    schedule = schedule.split_once(' ').map_or(schedule.clone(), |(_, rest)| rest.to_string());
+                }
                 schedule = format!("{schedule} {t}");
             }
             out.push(LoopReport {
@@ -608,5 +623,16 @@ void f(int n, float s, float *y) {
         assert!(lp(13).schedule.starts_with("collapse(2)") && lp(13).schedule.contains("gang"), "{}", lp(13).schedule);
         assert_eq!(lp(13).clauses, [("reduction(+)".to_string(), "t".to_string())]);
         assert!(lp(7).source.starts_with("for (int i = 0"));
+        assert_eq!((lp(14).schedule.as_str(), lp(14).reason.contains("collapsed into the loop of line 13")), ("collapsed", true));
+    }
+
+    #[test]
+    fn tiled_nest() {
+        let src = "void t(int n, float *a) {\n#pragma acc parallel loop tile(8,*) copy(a[0:n*n])\nfor (int i = 0; i < n; i++)\n  for (int j = 0; j < n; j++) a[i*n+j] += 1;\n}\n";
+        let p = compile_c("t.c", src, &Options::default()).unwrap();
+        let r = p.report();
+        let (outer, inner) = (&r.loops[0], &r.loops[1]);
+        assert!(outer.schedule.ends_with("tile(8,*)") && outer.schedule.contains("gang") && !outer.schedule.contains("collapse"), "{}", outer.schedule);
+        assert_eq!((inner.line, inner.schedule.as_str()), (4, "tiled"));
     }
 }
