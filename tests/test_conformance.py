@@ -322,10 +322,17 @@ class _Results:
         entry = {"outcome": outcome}
         lines = why.strip().splitlines()
         if lines:
-            # the failed check's headline, and the first line the program wrote to stderr
-            err = lines[lines.index("--- stderr (tail) ---") + 1:] if "--- stderr (tail) ---" in lines else []
-            first_err = next((x.strip() for x in err if x.strip()), "")
-            entry["why"] = (lines[0] + (f" — {first_err}" if first_err else ""))[:300]
+            # the failed check's headline, and the first line the program wrote to stderr (or
+            # else the first FAIL line of its stdout)
+            def section(title):
+                if title not in lines:
+                    return []
+                rest = lines[lines.index(title) + 1:]
+                return rest[:next((k for k, x in enumerate(rest) if x.startswith("--- ")), len(rest))]
+            detail = next((x.strip() for x in section("--- stderr (tail) ---") if x.strip()), "") or \
+                next((x.strip() for x in section("--- stdout (tail) ---") if "FAIL" in x), "")
+            status = lines[1] if len(lines) > 1 and re.match(r"(exit -?\d+|timeout)$", lines[1]) else ""
+            entry["why"] = (lines[0] + (f" ({status})" if status else "") + (f" — {detail}" if detail else ""))[:300]
         self.by_device.setdefault(device, {})[rel(prog)] = entry
 
     def write(self):
