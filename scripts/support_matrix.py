@@ -422,7 +422,7 @@ def stamp(path: Path, commit: str, date: str):
     path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-def run_corpus(devices: List[str], python: str, update: bool = False) -> int:
+def run_corpus(devices: List[str], python: str, update: bool = False, commit: str = "") -> int:
     """Runs tests/test_conformance.py on `devices`, writing docs/data/results-<device>.json.
     With `update`, runs only the programs a device's results lack and merges their outcomes in
     (dropping programs no longer in the corpus); the file keeps its commit and date."""
@@ -456,7 +456,7 @@ def run_corpus(devices: List[str], python: str, update: bool = False) -> int:
             _merge(d, new, programs)
         return rc
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    commit = git_head()
+    commit = commit or git_head()
     for d in devices:
         if results_path(d).is_file():
             stamp(results_path(d), commit, date)
@@ -486,6 +486,8 @@ def main(argv=None) -> int:
                     help="take DEVICE's results from PATH (a results JSON written by the conformance tests)")
     ap.add_argument("--check", action="store_true", help="exit 1 if docs/support-matrix.md is stale")
     ap.add_argument("--python", default=sys.executable, help="the interpreter that runs the tests")
+    ap.add_argument("--commit", default="", help="the commit the tested accjit was built from, for the results' "
+                    "stamp (default: this checkout's HEAD; give it where an installed wheel is tested)")
     args = ap.parse_args(argv)
     if args.check:
         ok = PAGE.is_file() and PAGE.read_text() == generate()
@@ -493,7 +495,8 @@ def main(argv=None) -> int:
         return 0 if ok else 1
     status = 0
     if args.run or args.update:
-        status = run_corpus([d.strip() for d in args.devices.split(",") if d.strip()], args.python, update=args.update)
+        status = run_corpus([d.strip() for d in args.devices.split(",") if d.strip()], args.python, update=args.update,
+                             commit=args.commit)
     for spec in args.imports:
         device, _, path = spec.partition("=")
         doc = json.loads(Path(path).read_text())
