@@ -3,9 +3,10 @@
 Runnable pages (RUNNABLE): every ```python block is accjit code, run in order in one fresh
 interpreter per page (a block may use what an earlier one defined), on the multicore device; the
 blocks assert their results, so a wrong example fails here. Blocks in ```py show another tool
-(Numba, CuPy) beside the accjit version and are not run. A ```c block holding `main` is a whole
-program: it is run with `python -m accjit run` and must exit 0; when a ```text block follows it
-on the page (before the next ```c block), that is its exact output.
+(Numba, CuPy) beside the accjit version and are not run. A ```c block holding `main` (or a
+```fortran block holding a `program`) is a whole program: it is run with `python -m accjit run`
+and must exit 0; when a ```text block follows it on the page (before the next program), that is
+its exact output.
 
 The support matrix (docs/support-matrix.md) must be what scripts/support_matrix.py makes from
 the committed results (docs/data/results-*.json) and the current corpus, and the results of the
@@ -88,32 +89,37 @@ def test_python_blocks_run(page, tmp_path):
         cp.stdout[-3000:] + cp.stderr[-5000:]
 
 
+PROGRAM_RE = {"c": re.compile(r"\bint\s+main\s*\("), "fortran": re.compile(r"^\s*program\s+\w", re.I | re.M)}
+SUFFIX = {"c": ".c", "fortran": ".f90"}
+
+
 def c_programs(page):
-    """[(code, line, expected stdout or None)] of the page's ```c blocks that hold `main`."""
+    """[(code, line, expected stdout or None, suffix)] of the page's whole programs: ```c blocks
+    that hold `main`, ```fortran blocks that hold a `program`."""
     out = []
     bs = blocks(page)
     for k, (lang, code, line) in enumerate(bs):
-        if lang != "c" or not re.search(r"\bint\s+main\s*\(", code):
+        if lang not in PROGRAM_RE or not PROGRAM_RE[lang].search(code):
             continue
         want = None
         for lang2, code2, _ in bs[k + 1:]:
-            if lang2 == "c":
+            if lang2 in PROGRAM_RE:
                 break
             if lang2 == "text":
                 want = code2
                 break
-        out.append((code, line, want))
+        out.append((code, line, want, SUFFIX[lang]))
     return out
 
 
 @needs_accjit
 @pytest.mark.parametrize("page", RUNNABLE)
-def test_c_programs_run(page, tmp_path):
+def test_whole_programs_run(page, tmp_path):
     progs = c_programs(page)
     if not progs:
-        pytest.skip(f"{page} has no whole C programs")
-    for code, line, want in progs:
-        src = tmp_path / f"prog_{line}.c"
+        pytest.skip(f"{page} has no whole C or Fortran programs")
+    for code, line, want, suffix in progs:
+        src = tmp_path / f"prog_{line}{suffix}"
         src.write_text(code)
         cp = subprocess.run([sys.executable, "-m", "accjit", "run", str(src)], capture_output=True, text=True,
                             env=child_env(), cwd=tmp_path, timeout=120)
