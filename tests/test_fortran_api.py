@@ -440,7 +440,7 @@ end module
 @needs_sema
 def test_logical_complex_explicit_shape_assumed_size_and_integer8():
     k = acc.fortran(KINDS_SRC)
-    assert (k.allpos(np.ones(3)), k.allpos(-np.ones(3))) == (1, 0)  # logical results are 1/0
+    assert k.allpos(np.ones(3)) is True and k.allpos(-np.ones(3)) is False  # logical results are bools
     assert k.csum(np.array([1 + 2j, 3 - 1j])) == 4 + 1j
     a = np.zeros((3, 4), dtype=np.float32, order="F")
     k.fill2(a, 3, 4)
@@ -453,7 +453,8 @@ def test_logical_complex_explicit_shape_assumed_size_and_integer8():
     z = np.array([1 + 1j, 2], dtype=np.complex64)
     k.cscale(z, 2j)
     np.testing.assert_array_equal(z, np.array([-2 + 2j, 4j], dtype=np.complex64))
-    assert k.anyset(np.array([0, 0, 1], dtype=np.int32)) == 1
+    assert k.anyset(np.array([0, 0, 1], dtype=np.int32)) is True
+    assert k.anyset(np.array([0, 0], dtype=np.int32)) is False
     with pytest.raises(TypeError, match=r"anyset\(\): argument 'l'.*got a bool array; pass l.astype\(np.int32\)"):
         k.anyset(np.array([True]))
     assert "real, intent(out) :: a(d1,d2): Fortran-ordered NumPy float32 array" in k.fill2.__doc__
@@ -468,3 +469,94 @@ def test_a_bad_read_without_iostat_ends_as_gfortran(tmp_path):
     assert r.stderr.startswith(f"At line 4 of file {p} (unit = 5, file = 'stdin')\nFortran runtime error: Bad integer for item 1 in list input\n"), r.stderr
     r = run_cli(p, input="")
     assert r.returncode == 2 and "Fortran runtime error: End of file" in r.stderr
+
+
+IFACE_SRC = """
+module iface_api
+contains
+  logical(1) function small_flag(n)
+    integer, value :: n
+    small_flag = n > 3
+  end function
+  integer function count_char(s, c)
+    character(len=*), intent(in) :: s
+    character(len=1), intent(in) :: c
+    integer :: i
+    count_char = 0
+    do i = 1, len(s)
+      if (s(i:i) == c) count_char = count_char + 1
+    end do
+  end function
+  subroutine shout(s, out)
+    character(len=*), intent(in) :: s
+    character(len=*), intent(out) :: out
+    integer :: i, k
+    out = s
+    do i = 1, len_trim(out)
+      k = iachar(out(i:i))
+      if (k >= 97 .and. k <= 122) out(i:i) = achar(k - 32)
+    end do
+  end subroutine
+  subroutine fixed8(tag, n)
+    character(len=8), intent(in) :: tag
+    integer, intent(out) :: n
+    n = len_trim(tag)
+  end subroutine
+  function greet(name) result(r)
+    character(len=*), intent(in) :: name
+    character(len=len(name) + 7) :: r
+    r = 'hello, ' // name
+  end function
+  function outer(x, y) result(r)
+    real(8), intent(in) :: x(:), y(:)
+    real(8) :: r(size(x), size(y))
+    integer :: i, j
+    !$acc parallel loop collapse(2) copyin(x, y) copyout(r)
+    do j = 1, size(y)
+      do i = 1, size(x)
+        r(i, j) = x(i) * y(j)
+      end do
+    end do
+  end function
+  function positive(x) result(r)
+    integer, intent(in) :: x(:)
+    logical :: r(size(x))
+    r = x > 0
+  end function
+  subroutine grow(a)
+    real(8), allocatable, intent(inout) :: a(:)
+    a = [a, 1.0d0]
+  end subroutine
+end module
+"""
+
+
+@needs_sema
+def test_logical_character_and_array_results_and_character_dummies():
+    k = acc.fortran(IFACE_SRC)
+    assert k.small_flag(5) is True and k.small_flag(2) is False
+    text = "a banana, a cabana"
+    assert k.count_char(text, "a") == text.count("a")
+    assert k.count_char(text.encode(), b"n") == text.count("n")
+    out = bytearray(len(text))
+    k.shout(text, out)
+    assert out.decode() == text.upper()
+    with pytest.raises(TypeError, match=r"shout\(\): argument 'out'.*intent\(out\): pass a bytearray"):
+        k.shout(text, "xyz")
+    n = np.zeros((), dtype=np.int32)
+    k.fixed8("abc", n)                      # padded with blanks to the declared len=8
+    assert n == 3
+    with pytest.raises(TypeError, match=r"count_char\(\): argument 's'.*expects a str or bytes"):
+        k.count_char(3, "a")
+    assert k.greet("Ada") == "hello, Ada"
+    x, y = np.linspace(0.5, 2.0, 7), np.arange(1.0, 5.0)
+    r = k.outer(x, y)
+    assert r.shape == (7, 4) and r.flags.f_contiguous and r.dtype == np.float64
+    np.testing.assert_allclose(r, np.outer(x, y))
+    p = k.positive(np.array([3, -1, 0, 8], dtype=np.int32))
+    assert p.dtype == np.bool_ and p.tolist() == [True, False, False, True]
+    assert "character(len=*), intent(out) :: out: str or bytes, or a bytearray" in k.shout.__doc__
+    with pytest.raises(TypeError, match=r"grow\(\): argument 'a'.*is an allocatable or pointer array, which Python cannot pass"):
+        k.grow(np.zeros(3))
+    assert "cannot be passed from Python" in k.grow.__doc__
+    assert k.outer.signature == "real(8), dimension(:,:) function outer(x, y)"

@@ -6,7 +6,10 @@ arrays of the exact dtype passed zero-copy (multi-dimensional ones in
 Fortran order: ``np.asfortranarray(x)``), scalars are Python numbers (a
 temporary when the dummy is by reference) or 0-d arrays (written in place,
 for ``intent(out)``/``inout``), ``None`` for an absent ``optional``.
-Function results come back as Python values.
+Character dummies take ``str``/``bytes`` (or a ``bytearray``, written in
+place). Function results come back as Python values: numbers, ``bool``
+for ``logical``, ``str`` for ``character``, a new Fortran-ordered NumPy
+array for an array-valued function.
 """
 
 from __future__ import annotations
@@ -33,7 +36,14 @@ class FProcedure:
         self.result = info["result"]
         lines = [self.signature, ""]
         for p in self.params:
-            if p["kind"] == "array":
+            if p["kind"] == "unsupported":
+                lines.append(f"  {p['decl']}: {p['why']}: cannot be passed from Python")
+            elif p["kind"] == "char":
+                if p["intent"] == "in":
+                    lines.append(f"  {p['decl']}: str or bytes")
+                else:
+                    lines.append(f"  {p['decl']}: str or bytes, or a bytearray (receives the result)")
+            elif p["kind"] == "array":
                 order = "Fortran-ordered " if p["rank"] > 1 else ""
                 lines.append(f"  {p['decl']}: {order}NumPy {p['dtype']} array")
             elif p["by_value"]:

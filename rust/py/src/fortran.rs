@@ -17,33 +17,45 @@
 //!   C-ordered multi-dimensional array is refused with "pass
 //!   np.asfortranarray(x)".
 //!
+//! - character scalars: a `str` or `bytes` (copied, blank-padded to a
+//!   declared length), or a `bytearray` / 0-d NumPy `S` array passed in
+//!   place (what `intent(out)`/`inout` needs to see the result);
+//! - dummies Python cannot stand for (allocatable or pointer arrays, dummy
+//!   procedures, derived types, character arrays): the call is refused with
+//!   a message naming the argument.
+//!
+//! Results: numbers, `bool` for `logical`, `str` for `character` (its bytes
+//! as UTF-8, invalid bytes replaced), a new Fortran-ordered NumPy array for
+//! an array-valued function (the callee's heap result copied, then freed).
+//!
 //! The call itself runs as `acc.c`'s do (`Module.call_fortran`, in
 //! `module.rs`): GIL released, Ctrl-C, hosted program ends.
 
 use crate::marshal::{dtype_of, Marshalled};
 use accjit_driver::{FortranInfo, FunctionInfo, Program};
-use accjit_front_fortran::{ArrayShape, Intent, ParamKind, ProcInterface, ProcParam};
+use accjit_front_fortran::{ArrayShape, FType, Intent, ParamKind, ProcInterface, ProcParam};
 use accjit_ir::{Scalar, Type};
 use numpy::npyffi;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyComplex, PyDict, PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyByteArrayMethods, PyBytes, PyComplex, PyDict, PyFloat, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 
-/// The Fortran spelling of an IR scalar type (for messages and docs).
-pub fn fortran_type(t: &Type) -> String {
+/// The Fortran spelling of a dummy's or result's type.
+pub fn ftype_name(t: &FType) -> String {
     match t {
-        Type::Scalar(Scalar::I32) => "integer".into(),
-        Type::Scalar(Scalar::I64) => "integer(8)".into(),
-        Type::Scalar(Scalar::I16) => "integer(2)".into(),
-        Type::Scalar(Scalar::I8) | Type::Scalar(Scalar::U8) => "integer(1)".into(),
-        Type::Scalar(Scalar::F32) => "real".into(),
-        Type::Scalar(Scalar::F64) => "real(8)".into(),
-        Type::Scalar(Scalar::Bool) => "logical(1)".into(),
-        Type::Complex(Scalar::F32) => "complex".into(),
-        Type::Complex(_) => "complex(8)".into(),
-        other => format!("{other:?}"),
+        FType::Int(4) => "integer".into(),
+        FType::Real(4) => "real".into(),
+        FType::Complex(4) => "complex".into(),
+        FType::Logical(4) => "logical".into(),
+        FType::Int(k) => format!("integer({k})"),
+        FType::Real(k) => format!("real({k})"),
+        FType::Complex(k) => format!("complex({k})"),
+        FType::Logical(k) => format!("logical({k})"),
+        FType::Char(Some(n)) => format!("character(len={n})"),
+        FType::Char(None) => "character(len=*)".into(),
+        FType::Derived(..) => "type(...)".into(),
     }
 }
 
@@ -69,17 +81,15 @@ fn intent_name(i: Intent) -> &'static str {
 /// `real(8), intent(inout) :: a(:,:)`; explicit-shape bounds show as
 /// `d1, d2`, assumed size as `d1, *`.
 pub fn param_decl(p: &ProcParam) -> String {
-    let mut parts = vec![];
+    let mut parts = vec![ftype_name(&p.ftype)];
     let mut dims = String::new();
     match &p.kind {
-        ParamKind::Scalar { ty, by_value } => {
-            parts.push(fortran_type(ty));
+        ParamKind::Scalar { by_value, .. } => {
             if *by_value {
                 parts.push("value".into());
             }
         }
-        ParamKind::Array { elem, rank, shape } => {
-            parts.push(fortran_type(elem));
+        ParamKind::Array { rank, shape, .. } => {
             let r = *rank as usize;
             let d: Vec<String> = match shape {
                 ArrayShape::Assumed => vec![":".to_string(); r],
@@ -88,6 +98,7 @@ pub fn param_decl(p: &ProcParam) -> String {
             };
             dims = format!("({})", d.join(","));
         }
+        ParamKind::Char { .. } | ParamKind::Unsupported { .. } => {}
     }
     if p.intent != Intent::Unspecified {
         parts.push(format!("intent({})", intent_name(p.intent)));
@@ -98,12 +109,26 @@ pub fn param_decl(p: &ProcParam) -> String {
     format!("{} :: {}{dims}", parts.join(", "), p.name)
 }
 
-/// `subroutine saxpy(n, a, x, y)` / `real(8) function norm(x)`
+/// `subroutine saxpy(n, a, x, y)` / `real(8) function norm(x)` /
+/// `real(8), dimension(:,:) function outer(x, y)`
 pub fn proc_signature(iface: &ProcInterface) -> String {
     let names: Vec<&str> = iface.params.iter().map(|p| p.name.as_str()).collect();
-    match &iface.result {
-        Some(t) => format!("{} function {}({})", fortran_type(t), iface.name, names.join(", ")),
+    match &iface.result_ftype {
+        Some(t) if iface.result_rank > 0 => {
+            format!("{}, dimension({}) function {}({})", ftype_name(t), vec![":"; iface.result_rank as usize].join(","), iface.name, names.join(", "))
+        }
+        Some(t) => format!("{} function {}({})", ftype_name(t), iface.name, names.join(", ")),
         None => format!("subroutine {}({})", iface.name, names.join(", ")),
+    }
+}
+
+/// What a function returns to Python: a dtype name, `bool`, `str`, or
+/// None for subroutines.
+fn result_name(iface: &ProcInterface) -> Option<&'static str> {
+    match iface.result_ftype.as_ref()? {
+        FType::Logical(_) if iface.result_rank == 0 => Some("bool"),
+        FType::Char(_) => Some("str"),
+        _ => iface.result.as_ref().and_then(dtype_name),
     }
 }
 
@@ -117,7 +142,8 @@ pub fn procedures<'py>(py: Python<'py>, info: &FortranInfo) -> PyResult<Bound<'p
         d.set_item("name", &iface.name)?;
         d.set_item("symbol", &iface.symbol)?;
         d.set_item("signature", proc_signature(iface))?;
-        d.set_item("result", iface.result.as_ref().and_then(dtype_name))?;
+        d.set_item("result", result_name(iface))?;
+        d.set_item("result_rank", iface.result_rank)?;
         let ps = PyList::empty(py);
         for p in &iface.params {
             let pd = PyDict::new(py);
@@ -145,6 +171,21 @@ pub fn procedures<'py>(py: Python<'py>, info: &FortranInfo) -> PyResult<Bound<'p
                             ArrayShape::AssumedSize => "assumed-size",
                         },
                     )?;
+                    pd.set_item("by_value", false)?;
+                }
+                ParamKind::Char { .. } => {
+                    pd.set_item("kind", "char")?;
+                    pd.set_item("dtype", py.None())?;
+                    pd.set_item("rank", 0)?;
+                    pd.set_item("shape", py.None())?;
+                    pd.set_item("by_value", false)?;
+                }
+                ParamKind::Unsupported { why } => {
+                    pd.set_item("kind", "unsupported")?;
+                    pd.set_item("why", why)?;
+                    pd.set_item("dtype", py.None())?;
+                    pd.set_item("rank", 0)?;
+                    pd.set_item("shape", py.None())?;
                     pd.set_item("by_value", false)?;
                 }
             }
@@ -183,28 +224,44 @@ pub fn marshal_fortran(iface: &ProcInterface, f: &FunctionInfo, args: &Bound<'_,
         let n = iface.params.len();
         return Err(PyTypeError::new_err(format!("{}() takes {n} argument{} ({} given): {sig}", iface.name, if n == 1 { "" } else { "s" }, args.len())));
     }
+    if let Some((p, why)) = iface.params.iter().find_map(|p| match &p.kind {
+        ParamKind::Unsupported { why } => Some((p, why)),
+        _ => None,
+    }) {
+        return Err(PyTypeError::new_err(format!(
+            "{}(): argument '{}' ({}) is {why}, which Python cannot pass; call it from a Fortran procedure whose dummies are arrays and scalars, and call that one",
+            iface.name,
+            p.name,
+            param_decl(p)
+        )));
+    }
     let mut m = Marshalled::new();
     let ir = &f.sig.params;
     for (p, a) in iface.params.iter().zip(args.iter()) {
         let what = format!("{}(): argument '{}' ({})", iface.name, p.name, param_decl(p));
-        let at = m.slots.len();
         match &p.kind {
             ParamKind::Scalar { ty, by_value: true } => {
                 let bits = scalar_bits(&what, ty, &a)?;
                 m.count_scalar(ty, bits);
                 m.slots.push(bits);
             }
-            ParamKind::Scalar { ty, by_value: false } => {
-                // a character dummy is (pointer, length)
-                let is_char = matches!(ty, Type::Scalar(Scalar::U8) | Type::Scalar(Scalar::I8)) && ir.get(at + 1) == Some(&Type::I64);
-                if is_char {
-                    char_arg(&what, p, &a, &mut m, temps)?;
-                } else {
-                    by_reference(&what, p, ty, &a, &mut m, temps)?;
-                }
-            }
+            ParamKind::Scalar { ty, by_value: false } => by_reference(&what, p, ty, &a, &mut m, temps)?,
+            ParamKind::Char { len } => char_arg(&what, p, *len, &a, &mut m)?,
             ParamKind::Array { elem, rank, shape } => array_arg(&what, p, elem, *rank as usize, *shape, &a, &mut m)?,
+            ParamKind::Unsupported { .. } => unreachable!("refused above"),
         }
+    }
+    // Hidden result parameters: cells the callee fills, read by `result_value`
+    // (the last temporaries, in this order).
+    let cells = match (&iface.result_ftype, iface.result_rank) {
+        (Some(_), r) if r > 0 => 3 * r as usize,
+        (Some(FType::Char(_)), _) => 2,
+        _ => 0,
+    };
+    for _ in 0..cells {
+        let mut cell = Box::new([0u64; 2]);
+        m.slots.push(cell.as_mut_ptr() as u64);
+        temps.push(cell);
     }
     if m.slots.len() != ir.len() {
         return Err(PyTypeError::new_err(format!(
@@ -316,26 +373,150 @@ fn by_reference(what: &str, p: &ProcParam, t: &Type, a: &Bound<'_, PyAny>, m: &m
     Ok(())
 }
 
-/// A character scalar: a `str` or `bytes` through a blank-padded copy, or a
-/// NumPy `S` array in place; (pointer, length).
-fn char_arg(what: &str, p: &ProcParam, a: &Bound<'_, PyAny>, m: &mut Marshalled, _temps: &mut Temps) -> PyResult<()> {
-    if a.is_none() && p.optional {
-        m.slots.extend([0, 0]);
+/// A character scalar: (pointer, length). A `bytearray` or a 0-d NumPy `S`
+/// array is passed in place; a `str` (UTF-8) or `bytes` through a copy,
+/// blank-padded to the declared length.
+fn char_arg(what: &str, p: &ProcParam, len: Option<u64>, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<()> {
+    if a.is_none() {
+        if p.optional {
+            m.slots.extend([0, 0]);
+            return Ok(());
+        }
+        return Err(PyTypeError::new_err(format!("{what} is not optional: None cannot be passed")));
+    }
+    let short = |n: usize| PyValueError::new_err(format!("{what} is {} characters long; the buffer given has {n}", len.unwrap_or(0)));
+    // In place: a bytearray, or a 0-d NumPy bytes array.
+    let in_place = if let Ok(b) = a.cast::<PyByteArray>() {
+        Some((b.data() as u64, b.len()))
+    } else if let Ok(arr) = a.cast::<PyUntypedArray>() {
+        if arr.ndim() != 0 || arr.dtype().kind() != b'S' {
+            return Err(PyTypeError::new_err(format!(
+                "{what} expects a str, bytes, bytearray or a 0-d NumPy bytes array, got a {} array of rank {}",
+                arr.dtype().str().map(|s| s.to_string()).unwrap_or_default(),
+                arr.ndim()
+            )));
+        }
+        // SAFETY: `arr` is a live ndarray; we read two header fields.
+        let (data, flags) = unsafe {
+            let fields = npyffi::_PyArray_GET_ITEM_DATA(arr.as_array_ptr());
+            ((*fields).data as u64, (*fields).flags)
+        };
+        if p.intent != Intent::In && flags & npyffi::NPY_ARRAY_WRITEABLE == 0 {
+            return Err(PyValueError::new_err(format!("{what} got a read-only array, but the procedure may write it; pass a writeable copy")));
+        }
+        Some((data, arr.dtype().itemsize()))
+    } else {
+        None
+    };
+    if let Some((addr, n)) = in_place {
+        if len.is_some_and(|l| (n as u64) < l) {
+            return Err(short(n));
+        }
+        let n = len.map(|l| l as usize).unwrap_or(n);
+        m.keep.push(a.clone().unbind());
+        m.record(addr, n, p.intent == Intent::In);
+        m.slots.extend([addr, n as u64]);
         return Ok(());
     }
-    let bytes: Vec<u8> = if let Ok(s) = a.cast::<PyString>() {
+    let mut bytes: Vec<u8> = if let Ok(s) = a.cast::<PyString>() {
         s.to_string().into_bytes()
     } else if let Ok(b) = a.cast::<PyBytes>() {
         b.as_bytes().to_vec()
     } else {
-        return Err(PyTypeError::new_err(format!("{what} expects a str or bytes, got {}", type_name_of(a))));
+        return Err(PyTypeError::new_err(format!("{what} expects a str or bytes (or a bytearray to receive a result), got {}", type_name_of(a))));
     };
+    if p.intent == Intent::Out {
+        return Err(PyTypeError::new_err(format!(
+            "{what} is intent(out): pass a bytearray (or a 0-d NumPy bytes array) to receive it, e.g. bytearray({})",
+            len.unwrap_or(bytes.len() as u64).max(1)
+        )));
+    }
+    if let Some(l) = len {
+        bytes.resize((l as usize).max(bytes.len()), b' ');
+    }
     let obj = PyBytes::new(a.py(), &bytes);
     let addr = obj.as_bytes().as_ptr() as u64;
     m.record(addr, bytes.len(), true);
     m.keep.push(obj.into_any().unbind());
-    m.slots.extend([addr, bytes.len() as u64]);
+    m.slots.extend([addr, len.unwrap_or(bytes.len() as u64)]);
     Ok(())
+}
+
+unsafe extern "C" {
+    fn free(p: *mut std::ffi::c_void);
+}
+
+/// The value a call of `iface` returns to Python: the IR return slots
+/// (`ret`), or for array and character results the hidden result cells at
+/// the end of `temps` (whose heap memory is freed here).
+pub fn result_value(py: Python<'_>, iface: &ProcInterface, ret_ty: &Type, ret: [u64; 2], temps: &Temps) -> PyResult<Py<PyAny>> {
+    let Some(ft) = &iface.result_ftype else { return Ok(py.None()) };
+    if iface.result_rank > 0 {
+        let r = iface.result_rank as usize;
+        let cells: Vec<u64> = temps[temps.len() - 3 * r..].iter().map(|c| c[0]).collect();
+        let base = cells[0] as *mut std::ffi::c_void;
+        let exts: Vec<usize> = cells[1 + r..1 + 2 * r].iter().map(|&e| (e as i64).max(0) as usize).collect();
+        let strides: Vec<i64> = std::iter::once(1).chain(cells[1 + 2 * r..3 * r].iter().map(|&s| s as i64)).collect();
+        let elem = iface.result.clone().unwrap_or(Type::Void);
+        let item = match &elem {
+            Type::Scalar(s) => s.size() as usize,
+            Type::Complex(s) => 2 * s.size() as usize,
+            _ => 1,
+        };
+        let n: usize = exts.iter().product();
+        // Gather the result column-major into a new Fortran-ordered array.
+        let mut bytes = vec![0u8; n * item];
+        if n > 0 && !base.is_null() {
+            let mut idx = vec![0usize; r];
+            for k in 0..n {
+                let off: i64 = idx.iter().zip(&strides).map(|(&i, &s)| i as i64 * s).sum();
+                // SAFETY: the callee allocated the result with these extents and strides.
+                unsafe { std::ptr::copy_nonoverlapping((base as *const u8).offset((off * item as i64) as isize), bytes.as_mut_ptr().add(k * item), item) };
+                for d in 0..r {
+                    idx[d] += 1;
+                    if idx[d] < exts[d] {
+                        break;
+                    }
+                    idx[d] = 0;
+                }
+            }
+        }
+        if !base.is_null() {
+            // SAFETY: the callee allocated it with calloc and hands it over.
+            unsafe { free(base) };
+        }
+        let np = py.import("numpy")?;
+        let dtype = dtype_name(&elem).unwrap_or("uint8");
+        let flat = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), dtype))?;
+        let kw = PyDict::new(py);
+        kw.set_item("order", "F")?;
+        let shaped = flat.call_method("reshape", (PyTuple::new(py, &exts)?,), Some(&kw))?;
+        let out = shaped.call_method1("copy", ("F",))?;
+        if matches!(ft, FType::Logical(_)) {
+            return Ok(out.call_method1("astype", ("bool",))?.unbind());
+        }
+        return Ok(out.unbind());
+    }
+    match ft {
+        FType::Char(_) => {
+            let cells = &temps[temps.len() - 2..];
+            let (ptr, len) = (cells[0][0] as *mut u8, cells[1][0] as usize);
+            let text = if ptr.is_null() {
+                String::new()
+            } else {
+                // SAFETY: the callee malloc'ed `len` bytes and hands them over.
+                let s = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(ptr, len) }).into_owned();
+                unsafe { free(ptr as *mut std::ffi::c_void) };
+                s
+            };
+            Ok(PyString::new(py, &text).into_any().unbind())
+        }
+        FType::Logical(k) => {
+            let mask = if *k >= 8 { u64::MAX } else { (1u64 << (8 * *k as u32)) - 1 };
+            Ok(PyBool::new(py, ret[0] & mask != 0).to_owned().into_any().unbind())
+        }
+        _ => crate::marshal::unmarshal(py, ret_ty, ret),
+    }
 }
 
 /// Checks an array's dtype, byte order and (unless intent(in)) writability;

@@ -170,13 +170,12 @@ impl PyProgram {
                 // `program` until the call returns (or forever: the thread parks).
                 unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
                 mapped.into_iter().for_each(crate::interop::unmap);
-                drop(temps);
                 drop(keep);
                 drop(program);
-                ret
+                (ret, temps)
             })?
             .map_err(|e| crate::errors::call_failure(py, &format!("{}()", iface.name), e))?;
-            unmarshal(py, &f.sig.ret, ret)
+            crate::fortran::result_value(py, iface, &f.sig.ret, ret.0, &ret.1)
         })
     }
 

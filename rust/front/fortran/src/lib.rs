@@ -20,6 +20,8 @@ pub mod pp;
 pub mod sema;
 pub mod source;
 
+pub use sema::FType;
+
 /// Options of one Fortran compilation.
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
@@ -61,8 +63,18 @@ pub struct ProcInterface {
     /// IR function name.
     pub symbol: String,
     pub params: Vec<ProcParam>,
-    /// Function result type; None for subroutines.
+    /// Function result type (an array result's element type); None for
+    /// subroutines. A scalar result is the IR function's return value; an
+    /// array result (`result_rank > 0`) comes back through hidden parameters
+    /// after the dummies as an allocatable dummy's (pointer to the base
+    /// pointer, then pointers to the lower bounds, extents and strides of
+    /// dimensions 2..; the callee allocates with `calloc`, the caller frees);
+    /// a character result through two (pointer to the pointer to its bytes,
+    /// `malloc`ed by the callee, and pointer to its length).
     pub result: Option<Type>,
+    /// The result's Fortran type (`logical` and `character` apart).
+    pub result_ftype: Option<FType>,
+    pub result_rank: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -71,6 +83,8 @@ pub struct ProcParam {
     pub intent: Intent,
     pub optional: bool,
     pub kind: ParamKind,
+    /// The dummy's Fortran type (an array's element type).
+    pub ftype: FType,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +105,13 @@ pub enum ParamKind {
     /// contiguous, later ones have an i64 stride each in elements);
     /// explicit-shape and assumed-size: only the base pointer.
     Array { elem: Type, rank: u8, shape: ArrayShape },
+    /// Character scalar: IR params pointer to the bytes and i64 length;
+    /// `len` is the declared length (`None`: `len=*`).
+    Char { len: Option<u64> },
+    /// A dummy no Python value can stand for (allocatable or pointer
+    /// arrays, dummy procedures, derived types, character arrays): `why`
+    /// says what it is; a call from Python is refused with it.
+    Unsupported { why: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -247,6 +247,27 @@ fn result_dummy(t: &FType, rank: usize) -> DummySig {
     }
 }
 
+/// How Python passes one dummy (`crate::ParamKind`).
+fn proc_param(d: &DummySig) -> ProcParam {
+    let unsupported = |why: &str| ParamKind::Unsupported { why: why.to_string() };
+    let kind = if d.proc.is_some() {
+        unsupported("a dummy procedure")
+    } else if d.allocatable {
+        unsupported("an allocatable or pointer array")
+    } else if matches!(d.ty, FType::Derived(..)) {
+        unsupported("of a derived type")
+    } else if d.ty.is_char() && d.rank > 0 {
+        unsupported("a character array")
+    } else if let FType::Char(len) = d.ty {
+        ParamKind::Char { len }
+    } else if d.rank == 0 {
+        ParamKind::Scalar { ty: d.ty.ir(), by_value: d.by_value }
+    } else {
+        ParamKind::Array { elem: d.ty.ir(), rank: d.rank as u8, shape: d.shape }
+    };
+    ProcParam { name: d.name.clone(), intent: d.intent, optional: d.optional, kind, ftype: d.ty.clone() }
+}
+
 /// Declare a procedure: its signature, IR function (body filled by
 /// `define_proc`) and `ProcInterface`.
 pub(crate) fn declare_proc(
@@ -281,28 +302,14 @@ pub(crate) fn declare_proc(
     let f = Function::new(key, FuncSig { params, ret: ret.clone(), variadic: false }, linkage, u.span);
     sh.m.functions.push(f);
     let func = FuncId(sh.m.functions.len() as u32 - 1);
-    if host.is_none()
-        && result_rank == 0
-        && !result.as_ref().is_some_and(|t| t.is_char())
-        && !dummies.iter().any(|d| d.ty.is_char() || d.allocatable || d.proc.is_some())
-    {
+    if host.is_none() {
         sh.interfaces.push(ProcInterface {
             name: name.to_string(),
             symbol: key.to_string(),
-            params: dummies
-                .iter()
-                .map(|d| ProcParam {
-                    name: d.name.clone(),
-                    intent: d.intent,
-                    optional: d.optional,
-                    kind: if d.rank == 0 {
-                        ParamKind::Scalar { ty: d.ty.ir(), by_value: d.by_value }
-                    } else {
-                        ParamKind::Array { elem: d.ty.ir(), rank: d.rank as u8, shape: d.shape }
-                    },
-                })
-                .collect(),
-            result: result.as_ref().map(|t| t.ir()),
+            params: dummies.iter().map(proc_param).collect(),
+            result: result.as_ref().map(|t| if t.is_char() { Type::Scalar(accjit_ir::Scalar::U8) } else { t.ir() }),
+            result_ftype: result.clone(),
+            result_rank: result_rank as u8,
         });
     }
     sh.procs.insert(
