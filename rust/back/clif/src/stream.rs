@@ -146,6 +146,8 @@ impl Cx<'_> {
             },
             ExprKind::AddrOf(p) => match f.expr(*p).kind {
                 ExprKind::Global(_) => Some(Dep::Invariant),
+                // `&*q` is `q` (Fortran's arrays passed to kernels).
+                ExprKind::Deref(q) => self.dep(q),
                 ExprKind::Local(l) if !self.ssa.get(l.index()).copied().unwrap_or(true) => Some(Dep::Invariant),
                 _ => None,
             },

@@ -125,6 +125,11 @@ long members(long n, const struct pt *ps) {
     for (long k = 0; k < n; k++) t = t * 3 + ps[k].y - ps[n - 1 - k].x;
     return t;
 }
+long rows(long n, long (*m)[3]) {
+    long t = 0;
+    for (long k = 0; k < n; k++) t = t * 3 + m[k][1] - m[n - 1 - k][2];
+    return t;
+}
 long in_place(int n, long *a) {
     for (int k = 0; k < n; k++) a[k] = a[k] * 2 + 1;
     long t = 0;
@@ -233,6 +238,11 @@ fn streams_give_the_plain_results() {
     let n = 200usize;
     let want = (0..n).fold(0i64, |t, k| w(t, a[2 * k + 1], 3).wrapping_sub(a[2 * (n - 1 - k)]));
     assert_eq!(j.call("members", &[n as u64, p(&a)]) as i64, want);
+
+    // long (*m)[3]: rows of three.
+    let n = 300usize;
+    let want = (0..n).fold(0i64, |t, k| w(t, a[3 * k + 1], 3).wrapping_sub(a[3 * (n - 1 - k) + 2]));
+    assert_eq!(j.call("rows", &[n as u64, p(&a)]) as i64, want);
 
     let n = 999usize;
     let mut v = a[..n].to_vec();
