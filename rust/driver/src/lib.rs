@@ -144,7 +144,11 @@ impl BackEndOptions {
                 strength: !set("ACCJIT_PTX_NO_STRENGTH"),
                 global_loads: !set("ACCJIT_PTX_NO_GLOBAL"),
                 fma: set("ACCJIT_PTX_FMA"),
-                seq_unroll: std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.trim().parse::<u32>().ok()).unwrap_or(1).clamp(1, 16),
+                seq_unroll: std::env::var("ACCJIT_PTX_SEQ_UNROLL")
+                    .ok()
+                    .and_then(|v| v.trim().parse::<u32>().ok())
+                    .unwrap_or(accjit_back_ptx::Tuning::default().seq_unroll)
+                    .clamp(1, 16),
             };
             BackEndOptions { tuning, ptx, clif_verify: set("ACCJIT_CLIF_VERIFY"), disasm: set("ACCJIT_DISASM") }
         })

@@ -409,8 +409,9 @@ impl Compute for GpuCompute {
                 // SMs × resident blocks of this size.
                 let per_sm =
                     lock(&form.functions).iter().find(|l| l.ordinal == dev.num && l.generation == generation).map_or(1, |l| l.func.blocks_per_sm(threads, 0));
-                let blocks = gpu.sm_count().max(1) as u64 * per_sm.max(1) as u64;
+                let blocks = gpu.sm_count().max(1) as u64 * per_sm.max(1) as u64 * fill_waves();
                 lock(&form.fills).push((dev.num, generation, threads, blocks));
+                cuda::trace(|| format!("kernel {}: {threads} threads per block, {per_sm} resident per SM, {blocks} blocks fill the device", slot.name));
                 blocks
             };
             let (grid, block) = launch_config(func.max_threads_per_block(), form, slot, o, extents, fill);
@@ -448,6 +449,13 @@ impl Compute for GpuCompute {
         let done = compute::implicit_exit(dev, &implicit, o);
         r.and(done)
     }
+}
+
+/// How many times the resident blocks a launch without `num_gangs` gets:
+/// `ACCJIT_NVIDIA_WAVES` (1..=64, default 1; read once), for comparisons.
+fn fill_waves() -> u64 {
+    static WAVES: OnceLock<u64> = OnceLock::new();
+    *WAVES.get_or_init(|| std::env::var("ACCJIT_NVIDIA_WAVES").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(1).clamp(1, 64))
 }
 
 /// Grid and block of one launch (CONTRACT9.md): block (V, W, 1) with V the

@@ -18,7 +18,9 @@ fn main() {
     let mut opts = accjit_back_ptx::PtxOptions::default();
     opts.tuning.fma = set("ACCJIT_PTX_FMA");
     opts.tuning.tiles = !set("ACCJIT_PTX_NO_TILES");
-    opts.tuning.seq_unroll = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    if let Some(n) = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()) {
+        opts.tuning.seq_unroll = n;
+    }
     match accjit_back_ptx::compile(&m, &opts) {
         Ok(p) => print!("{}", p.text),
         Err(d) => eprint!("{}", d.render(&sm)),

@@ -88,14 +88,16 @@ pub struct Tuning {
     /// instead of two, so results may differ from the CPU devices' in the
     /// last bits.
     pub fma: bool,
-    /// Counted sequential `for` loops with small straight bodies run this
-    /// many iterations per test of the condition (`seq_unroll.rs`); 1: off.
+    /// Counted sequential `for` loops with small straight bodies run up to
+    /// this many iterations per test of the condition (`seq_unroll.rs`);
+    /// 1: off. Default 16 (naive matmul 2048² on the H100: 4.53 TFLOP/s
+    /// off, 5.38 at 8, 5.99 at 16).
     pub seq_unroll: u32,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { unroll: true, tiles: true, strength: true, global_loads: true, fma: false, seq_unroll: 1 }
+        Tuning { unroll: true, tiles: true, strength: true, global_loads: true, fma: false, seq_unroll: 16 }
     }
 }
 

@@ -2,11 +2,10 @@
 //! space.rs):
 //! what moves, what must not, and which form a loop gets.
 
+/// The default tuning but the unrolling of sequential loops (tested on its
+/// own below), which would multiply what these tests count.
 fn compile(src: &str) -> String {
-    let mut sm = accjit_ir::SourceMap::new();
-    let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).map_err(|d| d.render(&sm)).unwrap();
-    accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }).map_err(|d| d.render(&sm)).unwrap();
-    accjit_back_ptx::compile(&m, &Default::default()).map_err(|d| d.render(&sm)).unwrap().text
+    compile_tuned(src, accjit_back_ptx::Tuning { seq_unroll: 1, ..Default::default() })
 }
 
 /// A one-loop kernel over float arrays x, y, z with body `body`.
