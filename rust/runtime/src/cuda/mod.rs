@@ -100,6 +100,7 @@ pub fn prewarm() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
         PREWARMING.fetch_add(2, AcqRel);
+        PREWARM_PID.store(std::process::id() as usize, Release);
         // SAFETY: registering a plain `extern "C" fn()` with no captures.
         unsafe { libc::atexit(wait_for_prewarm) };
         // The count drops when each thread ends (or was never started).
@@ -143,8 +144,15 @@ static PREWARMING: AtomicUsize = AtomicUsize::new(0);
 /// The longest the process's exit waits for the prewarm threads.
 pub const PREWARM_EXIT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// The process that started the prewarm threads (a child forked meanwhile
+/// has none to wait for).
+static PREWARM_PID: AtomicUsize = AtomicUsize::new(0);
+
 /// `atexit` handler: lets the prewarm threads leave the driver first.
 extern "C" fn wait_for_prewarm() {
+    if PREWARM_PID.load(Acquire) != std::process::id() as usize {
+        return;
+    }
     let t0 = std::time::Instant::now();
     while PREWARMING.load(Acquire) > 0 && t0.elapsed() < PREWARM_EXIT_WAIT {
         std::thread::sleep(std::time::Duration::from_micros(200));
