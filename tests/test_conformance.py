@@ -305,7 +305,6 @@ def describe(res: RunResult) -> str:
 # (State of main at 16:03 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
 FORTRAN_KNOWN_FAILURES = {
     "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
-    "fortran/245_scratch_file_io.f90": "flower/fdrive: open/close/rewind of files (standard units only; outside issue 11's list)",
     "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
 }
 

@@ -145,6 +145,15 @@ pub const FORTRAN_ENTRY_POINTS: &[EntryPoint] = &[
     entry(F_IO_NONADVANCING, &[], Void),
     // `iostat=` (also `err=`/`end=`): errors do not end the program, `*_end` returns them.
     entry(F_IO_IOSTAT, &[], Void),
+    // op ("open", "close", "rewind", "backspace", "endfile", "flush"), unit, loc:
+    // a file-positioning or connection statement begins (units.rs in the runtime)
+    entry(F_FILEOP_BEGIN, &[CStr, I64, CStr], Void),
+    // key (lower case: file, status, action, position, form, access, newunit...), val, val_len
+    entry(F_FILEOP_SPEC, &[CStr, Ptr, I64], Void),
+    // wants_iostat -> iostat (without iostat=, an error ends the program as gfortran's)
+    entry(F_FILEOP_END, &[I64], I64),
+    // -> the unit the last open connected (`newunit=`)
+    entry(F_FILEOP_UNIT, &[], I64),
     // code, quiet, is_error, msg, msg_len: `stop`/`error stop` with an
     // integer code (msg null), a message (msg, msg_len), or neither (msg
     // null, msg_len -1: `stop` exits 0 silently); never returns.
@@ -188,6 +197,10 @@ pub const F_READ_STR: &str = "__accjit_f_read_str";
 pub const F_READ_END: &str = "__accjit_f_read_end";
 pub const F_IO_NONADVANCING: &str = "__accjit_f_io_nonadvancing";
 pub const F_IO_IOSTAT: &str = "__accjit_f_io_iostat";
+pub const F_FILEOP_BEGIN: &str = "__accjit_f_fileop_begin";
+pub const F_FILEOP_SPEC: &str = "__accjit_f_fileop_spec";
+pub const F_FILEOP_END: &str = "__accjit_f_fileop_end";
+pub const F_FILEOP_UNIT: &str = "__accjit_f_fileop_unit";
 pub const F_STOP: &str = "__accjit_f_stop";
 pub const F_RUNTIME_ERROR: &str = "__accjit_f_runtime_error";
 pub const F_COMMAND_ARGUMENT_COUNT: &str = "__accjit_f_command_argument_count";

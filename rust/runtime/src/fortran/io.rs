@@ -7,7 +7,8 @@
 //! Output goes to libc's `stdout`/`stderr` FILEs a record at a time, so it
 //! interleaves with C's `printf` in program order; input comes from libc's
 //! `stdin` a line (record) at a time. Units: 6 and `*` (-1) stdout, 0
-//! stderr, 5 stdin; any other unit is the file `fort.N` (written only, as
+//! stderr, 5 stdin; a unit `open` connected reads and writes its file
+//! (units.rs); any other unit is the file `fort.N` (written only, as
 //! gfortran does for a unit never opened). Internal I/O reads and writes a
 //! character variable (one record).
 //!
@@ -35,6 +36,7 @@ extern "C" {
 pub mod iostat {
     pub const END: i64 = -1;
     pub const OS: i64 = 5000;
+    pub const BAD_OPTION: i64 = 5002;
     pub const BAD_FORMAT: i64 = 5006;
     pub const BAD_UNIT: i64 = 5005;
     pub const READ_VALUE: i64 = 5010;
@@ -49,6 +51,8 @@ enum Unit {
     Stdin,
     /// `fort.N` (write only)
     File(i64),
+    /// A unit `open` connected (units.rs).
+    Conn(i64),
     /// A character variable.
     Internal {
         buf: *mut u8,
@@ -117,6 +121,7 @@ unsafe fn begin(reading: bool, unit_no: i64, internal: Option<(*mut u8, usize)>,
     let loc = if loc.is_null() { String::new() } else { CStr::from_ptr(loc).to_string_lossy().into_owned() };
     let unit = match internal {
         Some((buf, len)) => Unit::Internal { buf, len },
+        None if super::units::connected(unit_no, !reading).is_some() => Unit::Conn(unit_no),
         None => match unit_no {
             6 | -1 if !reading => Unit::Stdout,
             5 | -1 if reading => Unit::Stdin,
@@ -149,7 +154,7 @@ unsafe fn begin(reading: bool, unit_no: i64, internal: Option<(*mut u8, usize)>,
         repeat: None,
     };
     let mut err = None;
-    if reading && internal.is_none() && unit_no != 5 && unit_no != -1 {
+    if reading && internal.is_none() && unit_no != 5 && unit_no != -1 && !matches!(st.unit, Unit::Conn(_)) {
         err = Some((iostat::BAD_UNIT, format!("Cannot read from unit {unit_no}: accjit's Fortran I/O reads units 5 and * only")));
     }
     let text = bytes(fmt, fmt_len);
@@ -187,6 +192,7 @@ impl Stmt {
             Unit::Stderr => "(unit = 0, file = 'stderr')".to_string(),
             Unit::Stdin => "(unit = 5, file = 'stdin')".to_string(),
             Unit::File(n) => format!("(unit = {n}, file = 'fort.{n}')"),
+            Unit::Conn(n) => format!("(unit = {n}, file = '{}')", super::units::connected(n, !self.reading).map(|c| c.1).unwrap_or_default()),
             Unit::Internal { .. } => String::new(),
         }
     }
@@ -236,6 +242,13 @@ impl Stmt {
                 let f = match self.unit {
                     Unit::Stdout => unsafe { stdout },
                     Unit::Stderr => unsafe { stderr },
+                    Unit::Conn(n) => match super::units::connected(n, true) {
+                        Some((f, _)) => f,
+                        None => {
+                            self.pending(iostat::BAD_UNIT, format!("Unit {n} is not connected"));
+                            return;
+                        }
+                    },
                     Unit::File(n) => match unit_file(n) {
                         Ok(f) => f,
                         Err(e) => {
@@ -437,7 +450,12 @@ impl Stmt {
         self.pos = 0;
         let rec = match self.unit {
             Unit::Internal { buf, len } => (self.records == 1).then(|| unsafe { std::slice::from_raw_parts(buf, len) }.to_vec()),
-            _ => read_line(),
+            Unit::Conn(n) => match super::units::connected(n, false) {
+                // SAFETY: an open FILE.
+                Some((f, _)) => read_line_from(f),
+                None => None,
+            },
+            _ => read_line_from(unsafe { stdin }),
         };
         match rec {
             Some(r) => {
@@ -825,12 +843,13 @@ fn parse_real(s: &str, implied: Option<(usize, i32)>) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-/// One line of stdin without its newline (None at end of file).
-fn read_line() -> Option<Vec<u8>> {
+/// One line of `f` (stdin, or a connected unit's FILE) without its newline
+/// (None at end of file).
+fn read_line_from(f: *mut libc::FILE) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     loop {
-        // SAFETY: libc's stdin FILE
-        let c = unsafe { libc::fgetc(stdin) };
+        // SAFETY: an open libc FILE
+        let c = unsafe { libc::fgetc(f) };
         if c == libc::EOF {
             return (!out.is_empty()).then_some(out);
         }

@@ -6,6 +6,7 @@
 //!   and formatted, external units and internal files, `iostat`), with
 //!   `format.rs` (format specifications and their walk) and `edit.rs` (the
 //!   text of each edit descriptor, byte for byte as gfortran).
+//! - `units.rs`: `open`/`close`/`rewind`/`backspace`/`flush` of external files.
 //! - `stop.rs`: `stop` / `error stop`, run-time errors the program detects.
 //! - `intrinsics.rs`: `random_number`, `random_seed`, `cpu_time`, `system_clock`,
 //!   the command line.
@@ -15,6 +16,7 @@ pub mod format;
 pub mod intrinsics;
 pub mod io;
 pub mod stop;
+pub mod units;
 
 /// Name → address of every Fortran runtime entry point, for the JIT linker.
 pub fn symbols() -> Vec<(String, usize)> {
@@ -40,6 +42,10 @@ pub fn symbols() -> Vec<(String, usize)> {
         io::__accjit_f_read_end,
         io::__accjit_f_io_nonadvancing,
         io::__accjit_f_io_iostat,
+        units::__accjit_f_fileop_begin,
+        units::__accjit_f_fileop_spec,
+        units::__accjit_f_fileop_end,
+        units::__accjit_f_fileop_unit,
         stop::__accjit_f_stop,
         stop::__accjit_f_runtime_error,
         intrinsics::__accjit_f_random_number,

@@ -9,6 +9,14 @@ use super::types::FType;
 use crate::ast::{self, FormatSpec, IoItem, IoUnit};
 use accjit_ir::{build, ExprId, ExprKind, Span, StmtKind, Type};
 
+/// The `iostat=`, `err=` and `end=` of an I/O statement.
+#[derive(Default)]
+struct IoSpecs {
+    iostat: Option<(ExprId, FType)>,
+    err: Option<accjit_ir::LabelId>,
+    end: Option<accjit_ir::LabelId>,
+}
+
 impl Cx<'_> {
     /// `"file:line"` of a span, as a C string.
     pub fn loc_str(&mut self, sp: Span) -> ExprId {
@@ -72,22 +80,29 @@ impl Cx<'_> {
     /// nvidia device has no form of them and `lower` says so.)
     pub fn write_stmt(&mut self, unit: Option<&IoUnit>, fmt: Option<&FormatSpec>, items: &[IoItem], specs: &[(ast::Name, ast::Expr)], sp: Span) -> R<()> {
         self.unit_begin(true, unit, fmt, sp)?;
-        let iostat = self.io_specs(specs, sp)?;
+        let specs = self.io_specs(specs, sp)?;
         for it in items {
             self.write_item(it)?;
         }
         let end = self.rt_call(accjit_abi::F_WRITE_END, vec![], sp);
-        self.finish_io(end, iostat, sp)
+        self.finish_io(end, specs, sp)
     }
 
-    fn io_specs(&mut self, specs: &[(ast::Name, ast::Expr)], sp: Span) -> R<Option<(ExprId, FType)>> {
-        let mut iostat = None;
+    fn io_specs(&mut self, specs: &[(ast::Name, ast::Expr)], sp: Span) -> R<IoSpecs> {
+        let mut out = IoSpecs::default();
         for (k, v) in specs {
             match k.text.as_str() {
-                "iostat" => {
-                    iostat = Some(self.place_of(v)?);
-                    let c = self.rt_call(accjit_abi::F_IO_IOSTAT, vec![], sp);
-                    self.emit_expr(c, sp);
+                "iostat" => out.iostat = Some(self.place_of(v)?),
+                "err" | "end" => {
+                    let ast::ExprKind::Int { value, .. } = &v.kind else {
+                        return Err(self.err(v.span, format!("`{}=` takes a statement label", k.text)));
+                    };
+                    let l = self.label(*value as u64);
+                    if k.text == "err" {
+                        out.err = Some(l);
+                    } else {
+                        out.end = Some(l);
+                    }
                 }
                 "advance" => {
                     let no = match self.fold(v) {
@@ -99,23 +114,100 @@ impl Cx<'_> {
                         self.emit_expr(c, sp);
                     }
                 }
-                "unit" | "fmt" | "iomsg" | "err" | "end" => {}
+                "unit" | "fmt" | "iomsg" => {}
                 other => return Err(self.err(k.span, format!("`{other}=` is not supported"))),
             }
         }
-        Ok(iostat)
+        if out.iostat.is_some() || out.err.is_some() || out.end.is_some() {
+            let c = self.rt_call(accjit_abi::F_IO_IOSTAT, vec![], sp);
+            self.emit_expr(c, sp);
+        }
+        Ok(out)
     }
 
-    fn finish_io(&mut self, end: ExprId, iostat: Option<(ExprId, FType)>, sp: Span) -> R<()> {
-        match iostat {
-            Some((p, t)) => {
-                let v = self.cast(end, t.ir(), sp);
-                let a = build::assign(&mut self.f, p, v, sp);
-                self.emit_expr(a, sp);
-            }
-            None => self.emit_expr(end, sp),
+    /// Stores a statement's iostat (`code`) and branches to `err=`/`end=`.
+    fn finish_io(&mut self, code: ExprId, specs: IoSpecs, sp: Span) -> R<()> {
+        if specs.iostat.is_none() && specs.err.is_none() && specs.end.is_none() {
+            self.emit_expr(code, sp);
+            return Ok(());
+        }
+        let c = self.temp("iostat", code, sp);
+        if let Some((p, t)) = specs.iostat {
+            let v = build::load_local(&mut self.f, c, sp);
+            let v = self.cast(v, t.ir(), sp);
+            let a = build::assign(&mut self.f, p, v, sp);
+            self.emit_expr(a, sp);
+        }
+        // end= on end of file (< 0; without it, err= takes that too), err= on an error (> 0)
+        for (label, op) in [(specs.end, accjit_ir::BinOp::Lt), (specs.err, if specs.end.is_some() { accjit_ir::BinOp::Gt } else { accjit_ir::BinOp::Ne })] {
+            let Some(l) = label else { continue };
+            let v = build::load_local(&mut self.f, c, sp);
+            let z = self.i64c(0, sp);
+            let cond = self.bin(op, v, z, Type::I32, sp);
+            let then = accjit_ir::Block::new(vec![accjit_ir::Stmt { kind: StmtKind::Goto(l), span: sp }]);
+            self.emit(StmtKind::If(cond, then, accjit_ir::Block::default()), sp);
         }
         Ok(())
+    }
+
+    /// `open`, `close`, `rewind`, `backspace`, `endfile`, `flush` (runtime units.rs).
+    pub fn file_op(&mut self, op: &str, control: &ast::IoControl, sp: Span) -> R<()> {
+        if self.region.is_some() {
+            return Err(self.err(sp, format!("`{op}` inside a compute construct")));
+        }
+        let unit = match &control.unit {
+            Some(IoUnit::Expr(u)) => self.int_i64(u)?,
+            _ => self.i64c(if op == "flush" { -1 } else { 0 }, sp),
+        };
+        let name = self.c_string(op.as_bytes(), sp);
+        let loc = self.loc_str(sp);
+        let c = self.rt_call(accjit_abi::F_FILEOP_BEGIN, vec![name, unit, loc], sp);
+        self.emit_expr(c, sp);
+        let mut specs = IoSpecs::default();
+        let mut newunit = None;
+        for (k, v) in &control.specs {
+            match k.text.as_str() {
+                "iostat" => specs.iostat = Some(self.place_of(v)?),
+                "err" => {
+                    let ast::ExprKind::Int { value, .. } = &v.kind else { return Err(self.err(v.span, "`err=` takes a statement label")) };
+                    specs.err = Some(self.label(*value as u64));
+                }
+                "newunit" => {
+                    newunit = Some(self.place_of(v)?);
+                    let key = self.c_string(b"newunit", sp);
+                    let z = self.int(0, Type::ptr(Type::Void), sp);
+                    let n = self.i64c(0, sp);
+                    let c = self.rt_call(accjit_abi::F_FILEOP_SPEC, vec![key, z, n], sp);
+                    self.emit_expr(c, sp);
+                }
+                "iomsg" | "recl" => {}
+                key => {
+                    if !self.is_char_expr(v) {
+                        return Err(self.err(v.span, format!("`{key}=` takes a character value")));
+                    }
+                    let (p, n) = self.char_val(v)?;
+                    let kp = self.c_string(key.as_bytes(), sp);
+                    let c = self.rt_call(accjit_abi::F_FILEOP_SPEC, vec![kp, p, n], sp);
+                    self.emit_expr(c, sp);
+                }
+            }
+        }
+        let wants = self.i64c((specs.iostat.is_some() || specs.err.is_some()) as i64, sp);
+        let end = self.rt_call(accjit_abi::F_FILEOP_END, vec![wants], sp);
+        let code = self.temp("iostat", end, sp);
+        if let Some((p, t)) = newunit {
+            // newunit= is defined only when the open succeeds
+            let u = self.rt_call(accjit_abi::F_FILEOP_UNIT, vec![], sp);
+            let u = self.cast(u, t.ir(), sp);
+            let a = build::assign(&mut self.f, p, u, sp);
+            let v = build::load_local(&mut self.f, code, sp);
+            let z = self.i64c(0, sp);
+            let ok = self.bin(accjit_ir::BinOp::Eq, v, z, Type::I32, sp);
+            let then = accjit_ir::Block::new(vec![build::expr_stmt(a, sp)]);
+            self.emit(StmtKind::If(ok, then, accjit_ir::Block::default()), sp);
+        }
+        let v = build::load_local(&mut self.f, code, sp);
+        self.finish_io(v, specs, sp)
     }
 
     fn write_item(&mut self, it: &IoItem) -> R<()> {
@@ -228,12 +320,12 @@ impl Cx<'_> {
             return Err(self.err(sp, "I/O statements inside a compute construct are not supported"));
         }
         self.unit_begin(false, control.unit.as_ref(), control.format.as_ref(), sp)?;
-        let iostat = self.io_specs(&control.specs, sp)?;
+        let specs = self.io_specs(&control.specs, sp)?;
         for it in items {
             self.read_item(it)?;
         }
         let end = self.rt_call(accjit_abi::F_READ_END, vec![], sp);
-        self.finish_io(end, iostat, sp)
+        self.finish_io(end, specs, sp)
     }
 
     fn read_item(&mut self, it: &IoItem) -> R<()> {

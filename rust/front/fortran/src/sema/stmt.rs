@@ -212,10 +212,11 @@ impl Cx<'_> {
             S::Print { format, items } => self.write_stmt(None, Some(format), items, &[], sp)?,
             S::Write { control, items } => self.write_stmt(control.unit.as_ref(), control.format.as_ref(), items, &control.specs, sp)?,
             S::Read { control, items } => self.read_stmt(control, items, sp)?,
-            S::FileOp { op, .. } => {
-                if op != "flush" {
-                    return Err(self.err(sp, format!("`{op}` is not supported (accjit's Fortran I/O is the standard units only)")));
+            S::FileOp { op, control } => {
+                if op == "inquire" {
+                    return Err(self.err(sp, "`inquire` is not supported"));
                 }
+                self.file_op(op, control, sp)?
             }
             S::Format(_) | S::Continue => {}
             S::Data(sets) => {
