@@ -400,9 +400,13 @@ impl<'m> FnCx<'_, 'm, '_> {
         let r = self.lower_block(&l.body);
         self.loops.pop();
         r?;
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
-        self.b.seal_block(cont);
+        // The step ends the body's last block unless the body may
+        // `continue` (as in `lower_loop`).
+        if crate::stmt::continues(&l.body) {
+            self.b.ins().jump(cont, &[]);
+            self.b.switch_to_block(cont);
+            self.b.seal_block(cont);
+        }
         let i = self.b.use_var(iv);
         let i1 = self.b.ins().iadd_imm_s(i, 1);
         self.b.def_var(iv, i1);

@@ -192,9 +192,14 @@ impl<'m> FnCx<'_, 'm, '_> {
         let r = body(self);
         self.loops.pop();
         r?;
-        self.b.ins().jump(step_b, &[]);
-        self.b.switch_to_block(step_b);
-        self.b.seal_block(step_b);
+        // Without a `continue` the step ends the body's last block: the
+        // body's loads and the arithmetic the loop carries then share a
+        // block, where Cranelift folds loads into their uses.
+        if ir_body.is_none_or(continues) {
+            self.b.ins().jump(step_b, &[]);
+            self.b.switch_to_block(step_b);
+            self.b.seal_block(step_b);
+        }
         if let Some(s) = step {
             self.lower_expr(s)?;
         }
@@ -372,4 +377,16 @@ impl<'m> FnCx<'_, 'm, '_> {
             Class::Void => Err(Diagnostic::error(span, "a void kernel argument")),
         }
     }
+}
+
+/// Whether a loop body may `continue` (its own loop: nested loops are not
+/// searched, a `switch` is).
+pub(crate) fn continues(b: &Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::If(_, t, e) => continues(t) || continues(e),
+        StmtKind::Block(b) | StmtKind::Privates(_, b) => continues(b),
+        StmtKind::Switch(_, cases) => cases.iter().any(|c| continues(&c.body)),
+        _ => false,
+    })
 }
