@@ -5,6 +5,7 @@ with each loop's schedule), a compile error shows the source line and the
 caret without a Python traceback, profiles render inline, and interrupting
 the kernel stops a long-running call."""
 
+import os
 import subprocess
 import sys
 import time
@@ -147,6 +148,10 @@ def test_import_accjit_does_not_import_ipython():
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
+@pytest.mark.skipif(
+    os.environ.get("ACC_DEVICE_TYPE", "multicore").lower() == "nvidia",
+    reason="a running CUDA kernel cannot be stopped from the host, and a call waiting on it does not poll for SIGINT yet (multicore and host only)",
+)
 def test_interrupting_the_kernel_stops_a_long_call():
     """A call into a compute kernel whose gangs spin (for minutes unless
     stopped): interrupting the Jupyter kernel (SIGINT, as the Stop button)
