@@ -89,41 +89,19 @@ pub(crate) fn trace(line: impl FnOnce() -> String) {
 /// is done ahead: on the H100, pinning the staging buffers or compiling
 /// beside the program's own first construct made it slower (the driver
 /// serialises them).
-///
-/// A process that ends while a prewarm thread is still inside the driver
-/// (a program with no construct ends within milliseconds; the opening
-/// takes ~150 ms) would tear libcuda down under that thread: the process's
-/// exit waits (at most [`PREWARM_EXIT_WAIT`]) for the prewarm threads to
-/// finish, through an `atexit` handler, which runs before the libraries'
-/// own destructors.
 pub fn prewarm() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
-        PREWARMING.fetch_add(2, AcqRel);
-        PREWARM_PID.store(std::process::id() as usize, Release);
-        // SAFETY: registering a plain `extern "C" fn()` with no captures.
-        unsafe { libc::atexit(wait_for_prewarm) };
-        // The count drops when each thread ends (or was never started).
-        struct Done;
-        impl Drop for Done {
-            fn drop(&mut self) {
-                PREWARMING.fetch_sub(1, AcqRel);
-            }
-        }
         // The driver's PTX JIT lives in a library of its own, loaded at the
         // first compile (tens of ms); loading it beside cuInit and the
         // context makes the driver's own dlopen find it in memory.
-        let jit_done = Done;
-        let _ = std::thread::Builder::new().name("accjit-cuda-prewarm-jit".into()).spawn(move || {
-            let _done = jit_done;
+        let _ = std::thread::Builder::new().name("accjit-cuda-prewarm-jit".into()).spawn(|| {
             let t0 = std::time::Instant::now();
             // Never closed: the driver uses it for the life of the process.
             let h = unsafe { libc::dlopen(c"libnvidia-ptxjitcompiler.so.1".as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL) };
             trace(|| format!("prewarm: JIT library {} in {:.1} ms", if h.is_null() { "not found" } else { "loaded" }, t0.elapsed().as_secs_f64() * 1e3));
         });
-        let open_done = Done;
-        let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(move || {
-            let _done = open_done;
+        let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(|| {
             let t0 = std::time::Instant::now();
             if let Ok(g) = gpu(0) {
                 let _ = g.sync_stream_handle();
@@ -136,27 +114,6 @@ pub fn prewarm() {
         // No thread: the first use pays, as without prewarm.
         drop(spawned);
     });
-}
-
-/// Prewarm threads still running (see [`prewarm`]).
-static PREWARMING: AtomicUsize = AtomicUsize::new(0);
-
-/// The longest the process's exit waits for the prewarm threads.
-pub const PREWARM_EXIT_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The process that started the prewarm threads (a child forked meanwhile
-/// has none to wait for).
-static PREWARM_PID: AtomicUsize = AtomicUsize::new(0);
-
-/// `atexit` handler: lets the prewarm threads leave the driver first.
-extern "C" fn wait_for_prewarm() {
-    if PREWARM_PID.load(Acquire) != std::process::id() as usize {
-        return;
-    }
-    let t0 = std::time::Instant::now();
-    while PREWARMING.load(Acquire) > 0 && t0.elapsed() < PREWARM_EXIT_WAIT {
-        std::thread::sleep(std::time::Duration::from_micros(200));
-    }
 }
 
 /// A program asked for a device ([`gpu`] on a thread other than the

@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -93,14 +92,7 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     return OK;
 }
 
-CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
-    (void)d;
-    /* FAKE_CUDA_OPEN_DELAY_MS: a slow context opening (the prewarm's exit test). */
-    const char *delay = getenv("FAKE_CUDA_OPEN_DELAY_MS");
-    if (delay && *delay) usleep(1000 * atoi(delay));
-    if (unrecoverable && sticky) return sticky;
-    retained++; *ctx = &ctx_object; return OK;
-}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { (void)d; if (unrecoverable && sticky) return sticky; retained++; *ctx = &ctx_object; return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { (void)d; if (retained) retained--; if (!retained && !unrecoverable) sticky = 0; return OK; }
 CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned *flags, int *active) { (void)d; *flags = primary_flags; *active = retained > 0; return OK; }
 CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice d, unsigned flags) { (void)d; primary_flags = flags; return OK; }
