@@ -13,7 +13,8 @@ the programs using the feature pass, and lists the ones that do not.
     python scripts/support_matrix.py --run     run the corpus on multicore and host first
                                                (writes docs/data/results-{multicore,host}.json)
     python scripts/support_matrix.py --update  run only the programs those files lack (a program
-                                               just added to the corpus) and merge them in
+                                               just added to the corpus) or whose xfail no longer
+                                               matches FORTRAN_KNOWN_FAILURES, and merge them in
     python scripts/support_matrix.py --import nvidia=PATH
                                                take a device's results JSON made elsewhere
                                                (the GPU machine), then regenerate
@@ -100,6 +101,16 @@ def corpus_programs() -> List[str]:
     finally:
         sys.path.pop(0)
     return [tc.rel(p) for p in tc.PROGRAMS]
+
+
+def known_failures() -> Set[str]:
+    """The programs tests/test_conformance.py marks xfail (FORTRAN_KNOWN_FAILURES)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    try:
+        import test_conformance as tc  # noqa: E402
+    finally:
+        sys.path.pop(0)
+    return set(tc.FORTRAN_KNOWN_FAILURES)
 
 
 def part_of(name: str) -> str:
@@ -433,9 +444,13 @@ def run_corpus(devices: List[str], python: str, update: bool = False, commit: st
     old = load_results() if update else {}
     selection: List[str] = []
     if update:
+        known = known_failures()
         for d in devices:
             have = old.get(d, {})
-            selection += [f"tests/test_conformance.py::test_program[{p}-{d}]" for p in programs if p not in have]
+            # missing programs, and those whose xfail no longer matches the known-failures list
+            stale = [p for p in programs if p not in have or (have[p]["outcome"] == "xfail") != (p in known)
+                     and have[p]["outcome"] != "skip"]
+            selection += [f"tests/test_conformance.py::test_program[{p}-{d}]" for p in stale]
         if not selection:
             print("[support_matrix] every program has a result on " + ", ".join(devices), file=sys.stderr)
             for d in devices:
