@@ -12,7 +12,7 @@
 //! Files: `cx` (context, where variables live), `types`/`consts` (types,
 //! kinds, folding), `decl` (specification parts), `expr` (scalar
 //! expressions), `array` (sections, array expressions as loops,
-//! constructors), `intrinsic`, `call` (procedures and calls), `stmt`
+//! constructors), `intrinsic` (with `reduce`, `transform`, `helpers`), `call` (procedures and calls), `stmt`
 //! (execution part), `io` (print/write/read/stop), `acc` (directives),
 //! `byref` (variables a compute construct reaches by reference),
 //! `builtin` (the `openacc`, `iso_c_binding`, `iso_fortran_env` modules).
@@ -27,9 +27,12 @@ mod cx;
 mod decl;
 mod dtype;
 mod expr;
+mod helpers;
 mod intrinsic;
 mod io;
+mod reduce;
 mod stmt;
+mod transform;
 mod types;
 mod walk;
 
