@@ -621,7 +621,8 @@ fn split_args(text: &str, open: usize) -> Option<(Vec<String>, usize)> {
     None
 }
 
-/// The body with parameters replaced by arguments (`#x` stringizes, `a ## b` pastes).
+/// The body with parameters replaced by arguments (`#x` stringizes into a
+/// Fortran string, `a ## b` pastes).
 fn substitute(body: &str, params: &[String], args: &[String]) -> String {
     let b = body.as_bytes();
     let mut out = String::new();
@@ -636,6 +637,21 @@ fn substitute(body: &str, params: &[String], args: &[String]) -> String {
             }
             i += n;
             continue;
+        }
+        if b[i] == b'#' && b.get(i + 1) != Some(&b'#') {
+            // `#x`: the argument as a Fortran string ("..." with " doubled)
+            let j = i + 1 + b[i + 1..].iter().take_while(|&&c| c == b' ').count();
+            let n = b[j..].iter().take_while(|&&c| is_ident(c)).count();
+            if n > 0 && is_ident_start(b[j]) {
+                if let Some(k) = params.iter().position(|p| p == &body[j..j + n]) {
+                    let arg = args.get(k).map(|a| a.trim()).unwrap_or("");
+                    out.push('"');
+                    out.push_str(&arg.replace('"', "\"\""));
+                    out.push('"');
+                    i = j + n;
+                    continue;
+                }
+            }
         }
         if b[i] == b'#' && b.get(i + 1) == Some(&b'#') {
             while out.ends_with(' ') {

@@ -71,6 +71,14 @@ fn preprocessor_defines_from_options() {
 }
 
 #[test]
+fn macro_stringize_and_paste() {
+    let text = "#define STR(x) #x\n#define CAT(a, b) a ## b\n#define QUOTE(x) # x\nCAT(va, lue) = 1\ns = STR(n + 1)\nt = QUOTE(say \"hi\")\nend\n";
+    let f = parse_ok("t.F90", text);
+    // the string `say "hi"` (its quotes doubled in the Fortran literal)
+    assert_eq!(outline(&f.units[0].body), "value = 1; s = \"n + 1\"; t = \"say \\\"hi\\\"\"");
+}
+
+#[test]
 fn macros_expand_in_directives() {
     let f = parse_ok("t.F90", "#define NG 64\n!$acc parallel loop num_gangs(NG)\ndo i = 1, n\nend do\nend\n");
     assert_eq!(outline(&f.units[0].body), "!$acc parallel loop num_gangs(64) {do i 1 n {}}");
