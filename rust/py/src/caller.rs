@@ -242,6 +242,7 @@ where
     let slot = Arc::new(Slot { done: AtomicBool::new(false), waiting: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
     let s2 = slot.clone();
     let job: Job = Box::new(move || {
+        let started = Instant::now();
         let r = if hosted {
             let s3 = s2.clone();
             // On an early end this runs on this thread, which then parks.
@@ -251,6 +252,10 @@ where
             catch_unwind(AssertUnwindSafe(f))
         };
         let r = r.map_err(|p| CallFailure::Internal(crate::panic_message(&*p)));
+        // The native run's own time decides whether the next caller spins:
+        // the caller's wait includes its own wake-up, which not spinning
+        // makes slow, so it would keep every later call slow too.
+        LAST_CALL_NS.store(started.elapsed().as_nanos().min(u64::MAX as u128) as u64, Relaxed);
         Box::new(move || s2.report(r))
     });
     if let Err(e) = submit(job) {
@@ -259,7 +264,6 @@ where
     let t0 = Instant::now();
     let r = wait(py, &slot, guest);
     let took = t0.elapsed();
-    LAST_CALL_NS.store(took.as_nanos().min(u64::MAX as u128) as u64, Relaxed);
     calls.record(size, took);
     r
 }
