@@ -581,9 +581,7 @@ impl Cx<'_> {
         let place = build::deref(&mut self.f, p, sp);
         let asg = build::assign(&mut self.f, place, v, sp);
         self.emit_expr(asg, sp);
-        let pp = build::local(&mut self.f, pos, sp);
-        let one = self.i64c(1, sp);
-        let inc = self.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: pp, value: one, op_ty: Type::I64 }, Type::I64, sp);
+        let inc = self.incr_i64(pos, sp);
         self.emit_expr(inc, sp);
         Ok(())
     }

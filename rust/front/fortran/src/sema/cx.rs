@@ -616,6 +616,13 @@ impl<'a> Cx<'a> {
 
     // ---- loops ----
 
+    /// The expression `k += 1` on the i64 local `k` (loop steps, counters).
+    pub fn incr_i64(&mut self, k: LocalId, sp: Span) -> ExprId {
+        let kp = build::local(&mut self.f, k, sp);
+        let one = self.i64c(1, sp);
+        self.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: kp, value: one, op_ty: Type::I64 }, Type::I64, sp)
+    }
+
     /// `for (k = 0; k < n; k++) body` over a fresh i64 local `k`; `body`
     /// builds the loop body with `k`.
     pub fn counted_loop(&mut self, n: ExprId, sp: Span, body: impl FnOnce(&mut Self, LocalId) -> R<()>) -> R<()> {
@@ -624,9 +631,7 @@ impl<'a> Cx<'a> {
         let init = Block::new(vec![Stmt { kind: StmtKind::Decl(k, Some(zero)), span: sp }]);
         let kv = build::load_local(&mut self.f, k, sp);
         let cond = build::cmp(&mut self.f, BinOp::Lt, kv, n, sp);
-        let kp = build::local(&mut self.f, k, sp);
-        let one = self.i64c(1, sp);
-        let step = self.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: kp, value: one, op_ty: Type::I64 }, Type::I64, sp);
+        let step = self.incr_i64(k, sp);
         let saved = std::mem::take(&mut self.out);
         let r = body(self, k);
         let stmts = std::mem::replace(&mut self.out, saved);

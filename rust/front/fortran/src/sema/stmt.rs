@@ -628,9 +628,7 @@ impl Cx<'_> {
                 let init = Block::new(vec![Stmt { kind: StmtKind::Decl(k, Some(zero)), span: sp }]);
                 let kv = build::load_local(&mut self.f, k, sp);
                 let cond = build::cmp(&mut self.f, BinOp::Lt, kv, n, sp);
-                let kp = build::local(&mut self.f, k, sp);
-                let one = self.i64c(1, sp);
-                let stepe = self.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: kp, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                let stepe = self.incr_i64(k, sp);
                 k_holder.set(Some(k));
                 let a2 = self.clone_expr(a64);
                 let s2 = self.clone_expr(s64);

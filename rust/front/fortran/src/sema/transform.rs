@@ -159,9 +159,7 @@ pub(super) fn reshape(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
         };
         let a = build::assign(&mut cx.f, dst, v, sp);
         cx.emit_expr(a, sp);
-        let kp = build::local(&mut cx.f, k, sp);
-        let one = cx.i64c(1, sp);
-        let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: kp, value: one, op_ty: Type::I64 }, Type::I64, sp);
+        let inc = cx.incr_i64(k, sp);
         cx.emit_expr(inc, sp);
         Ok(())
     })?;
@@ -259,9 +257,7 @@ pub(super) fn pack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
                 let c = cx.cond(m);
                 cx.elem = None;
                 let c = c?;
-                let p = build::local(&mut cx.f, cnt, sp);
-                let one = cx.i64c(1, sp);
-                let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: p, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                let inc = cx.incr_i64(cnt, sp);
                 cx.emit(StmtKind::If(c, Block::new(vec![build::expr_stmt(inc, sp)]), Block::default()), sp);
                 Ok(())
             })?;
@@ -301,9 +297,7 @@ pub(super) fn pack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
                 let dst = cx.elem_place(&res2, &[kv], sp);
                 let a = build::assign(&mut cx.f, dst, v, sp);
                 cx.emit_expr(a, sp);
-                let p = build::local(&mut cx.f, k, sp);
-                let one = cx.i64c(1, sp);
-                let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: p, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                let inc = cx.incr_i64(k, sp);
                 cx.emit_expr(inc, sp);
                 Ok(())
             })?;
@@ -345,9 +339,7 @@ pub(super) fn unpack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
                 let dst = cx.elem_place(&res2, &subs2, sp);
                 let a = build::assign(&mut cx.f, dst, val, sp);
                 cx.emit_expr(a, sp);
-                let p = build::local(&mut cx.f, k, sp);
-                let one = cx.i64c(1, sp);
-                let inc = cx.mk(ExprKind::CompoundAssign { op: BinOp::Add, place: p, value: one, op_ty: Type::I64 }, Type::I64, sp);
+                let inc = cx.incr_i64(k, sp);
                 cx.emit_expr(inc, sp);
                 Ok(())
             })?;
