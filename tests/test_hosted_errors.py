@@ -101,6 +101,31 @@ def test_not_present_raises_acc_error_with_var_and_line(lib):
     still_works(lib)
 
 
+def test_caught_error_prints_nothing(lib, capfd):
+    # The exception is the report: a caller that catches it sees no stderr
+    # noise (the runtime prints the message only where the program ends).
+    a = np.zeros(16, dtype=np.float32)
+    with pytest.raises(acc.NotPresentError):
+        lib.upd(16, a)
+    out, err = capfd.readouterr()
+    assert err == "", err
+    still_works(lib)
+
+
+def test_not_hosted_run_prints_the_error(tmp_path):
+    prog = tmp_path / "np.c"
+    prog.write_text(
+        "int main(void) {\n  float a[8];\n  #pragma acc parallel loop present(a[0:8])\n"
+        "  for (int i = 0; i < 8; i++) a[i] = i;\n  return 0;\n}\n"
+    )
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(acc.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(x for x in (here, env.get("PYTHONPATH")) if x)
+    cp = subprocess.run([sys.executable, "-m", "accjit", "run", "--device", "multicore", str(prog)], capture_output=True, text=True, env=env, timeout=120)
+    assert cp.returncode == 1, cp.stderr
+    assert "accjit: present: data is not present" in cp.stderr and "np.c:3" in cp.stderr, cp.stderr
+
+
 def test_dead_call_releases_its_data_region(lib):
     a = np.ones(32, dtype=np.float32)
     b = np.ones(32, dtype=np.float32)

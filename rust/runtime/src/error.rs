@@ -104,10 +104,14 @@ impl std::error::Error for AccError {}
 
 /// Ends the program after an error inside an `extern "C"` entry point: calls
 /// the error callbacks, prints the message, then [`crate::hosted::terminate`]
-/// (`exit(1)` when not hosted; the hosted caller gets the error).
+/// (`exit(1)` when not hosted; the hosted caller gets the error). A hosted
+/// caller (a call from Python) reports the error itself, as an exception it
+/// may catch, so the message is printed only where the program ends with it.
 pub fn fatal(err: &AccError) -> ! {
     crate::prof::dispatch_error(err);
-    eprintln!("accjit: {err}");
+    if !crate::hosted::is_hosted() {
+        eprintln!("accjit: {err}");
+    }
     crate::hosted::terminate(crate::hosted::Outcome::Error(err.clone()))
 }
 
