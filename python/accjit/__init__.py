@@ -58,6 +58,12 @@ from ._pykernel import __all__ as _pykernel_all
 
 __version__ = _core.__version__
 
+# Before the interpreter's C-level exit: no CUDA prewarm thread may still be
+# inside the driver when the driver's exit handlers run (docs/cuda.md).
+import atexit as _atexit  # noqa: E402
+
+_atexit.register(_core.settle_before_exit)
+
 
 def load_ipython_extension(ipython):
     """``%load_ext accjit``: the ``%%acc c`` / ``%%acc fortran`` cell magics

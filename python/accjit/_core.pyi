@@ -166,6 +166,10 @@ def cache_stats() -> Dict[str, int]:
 def clear_cache() -> None:
     """Empty the in-process cache (modules already returned stay usable)."""
 
+def settle_before_exit() -> None:
+    """Wait (at most a few seconds) until no CUDA prewarm thread is inside the
+    driver; registered with ``atexit`` by the package."""
+
 def disk_cache_info() -> Dict[str, Any]:
     """`{dir, exists, entries, bytes, max_bytes}` of the on-disk kernel cache."""
 

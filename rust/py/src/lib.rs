@@ -164,6 +164,14 @@ fn clear_cache() {
     accjit_driver::clear_cache()
 }
 
+/// Waits (at most a few seconds) until no CUDA prewarm thread is inside the
+/// driver: registered with `atexit` by the package, because the driver's
+/// own exit handlers would otherwise tear it down under such a thread.
+#[pyfunction]
+fn settle_before_exit(py: Python<'_>) {
+    py.detach(|| accjit_runtime::cuda::settle_before_exit(accjit_runtime::hosted::EXIT_SETTLE))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -183,6 +191,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
     m.add_function(wrap_pyfunction!(ptx_text, m)?)?;
     m.add_function(wrap_pyfunction!(clear_cache, m)?)?;
+    m.add_function(wrap_pyfunction!(settle_before_exit, m)?)?;
     runtime::register(m)?;
     data::register(m)?;
     profile::register(m)?;

@@ -162,14 +162,24 @@ pub(crate) fn terminate_here(o: Outcome) -> ! {
         park_forever()
     }
     match o {
-        Outcome::Error(_) => unsafe { libc::exit(1) },
-        Outcome::Exit(code) => unsafe { libc::exit(code) },
+        Outcome::Error(_) => exit_process(1),
+        Outcome::Exit(code) => exit_process(code),
         Outcome::Abort(_) => {
             flush_c_stdio();
             unsafe { libc::abort() }
         }
     }
 }
+
+/// `exit(code)` of the process, once no background thread of the runtime
+/// is inside the CUDA driver (see `cuda::settle_before_exit`).
+fn exit_process(code: c_int) -> ! {
+    crate::cuda::settle_before_exit(EXIT_SETTLE);
+    unsafe { libc::exit(code) }
+}
+
+/// How long an exiting process waits for a CUDA prewarm thread to leave the driver.
+pub const EXIT_SETTLE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Parks this thread for the rest of the process.
 pub(crate) fn park_forever() -> ! {
@@ -190,7 +200,7 @@ pub(crate) fn flush_c_stdio() {
 #[no_mangle]
 pub extern "C" fn __accjit_exit(code: c_int) -> ! {
     if !is_hosted() && !crate::pool::in_launch() && !crate::queue::in_queue_thread() {
-        unsafe { libc::exit(code) }
+        exit_process(code)
     }
     flush_c_stdio();
     terminate(Outcome::Exit(code))

@@ -95,17 +95,27 @@ pub fn prewarm() {
         // The driver's PTX JIT lives in a library of its own, loaded at the
         // first compile (tens of ms); loading it beside cuInit and the
         // context makes the driver's own dlopen find it in memory.
-        let _ = std::thread::Builder::new().name("accjit-cuda-prewarm-jit".into()).spawn(|| {
+        let busy = PrewarmBusy::enter();
+        let _ = std::thread::Builder::new().name("accjit-cuda-prewarm-jit".into()).spawn(move || {
+            let _busy = busy;
+            if EXITING.load(Acquire) {
+                return;
+            }
             let t0 = std::time::Instant::now();
             // Never closed: the driver uses it for the life of the process.
             let h = unsafe { libc::dlopen(c"libnvidia-ptxjitcompiler.so.1".as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL) };
             trace(|| format!("prewarm: JIT library {} in {:.1} ms", if h.is_null() { "not found" } else { "loaded" }, t0.elapsed().as_secs_f64() * 1e3));
         });
-        let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(|| {
+        let busy = PrewarmBusy::enter();
+        let spawned = std::thread::Builder::new().name("accjit-cuda-prewarm".into()).spawn(move || {
+            let _busy = busy;
+            if EXITING.load(Acquire) {
+                return;
+            }
             let t0 = std::time::Instant::now();
             if let Ok(g) = gpu(0) {
                 let _ = g.sync_stream_handle();
-                if !WANTED.load(Acquire) {
+                if !WANTED.load(Acquire) && !EXITING.load(Acquire) {
                     g.warm_jit();
                 }
                 trace(|| format!("prewarm done in {:.1} ms", t0.elapsed().as_secs_f64() * 1e3));
@@ -114,6 +124,48 @@ pub fn prewarm() {
         // No thread: the first use pays, as without prewarm.
         drop(spawned);
     });
+}
+
+/// Prewarm threads that may still be inside the driver (counted from
+/// before they are spawned), and the condition [`settle_before_exit`]
+/// waits on.
+static PREWARM_BUSY: Mutex<usize> = Mutex::new(0);
+static PREWARM_IDLE: std::sync::Condvar = std::sync::Condvar::new();
+/// The process is ending: a prewarm thread not yet in the driver stays out.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// One prewarm thread's share of [`PREWARM_BUSY`], given back on drop
+/// (also when the thread could not be spawned).
+struct PrewarmBusy;
+
+impl PrewarmBusy {
+    fn enter() -> PrewarmBusy {
+        *PREWARM_BUSY.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        PrewarmBusy
+    }
+}
+
+impl Drop for PrewarmBusy {
+    fn drop(&mut self) {
+        let mut n = PREWARM_BUSY.lock().unwrap_or_else(|p| p.into_inner());
+        *n = n.saturating_sub(1);
+        PREWARM_IDLE.notify_all();
+    }
+}
+
+/// Call before the process exits (`exit()` of a program, the end of the
+/// Python interpreter): waits, at most `limit`, until no prewarm thread is
+/// inside the driver, and keeps those that have not started out of it.
+/// The driver's exit handlers (registered by `cuInit`, so they run before
+/// any `atexit` handler of ours) tear the driver down; a prewarm thread
+/// still in `cuInit`, the context creation or the JIT then crashes the
+/// exiting process (seen once: fortran/050, a program with no construct,
+/// ended while the prewarm was still warming the JIT). Returns at once
+/// when no prewarm ever started.
+pub fn settle_before_exit(limit: std::time::Duration) {
+    EXITING.store(true, Release);
+    let n = PREWARM_BUSY.lock().unwrap_or_else(|p| p.into_inner());
+    let _ = PREWARM_IDLE.wait_timeout_while(n, limit, |n| *n > 0);
 }
 
 /// A program asked for a device ([`gpu`] on a thread other than the
@@ -575,5 +627,13 @@ mod tests {
         }
         let e = gpu(n + 3).err().expect("beyond the device count");
         assert_eq!(e.code, acc_error_device_unavailable);
+    }
+
+    #[test]
+    fn settling_without_a_prewarm_returns_at_once() {
+        let t0 = std::time::Instant::now();
+        settle_before_exit(std::time::Duration::from_secs(5));
+        assert!(t0.elapsed() < std::time::Duration::from_millis(500), "{:?}", t0.elapsed());
+        assert_eq!(*PREWARM_BUSY.lock().unwrap(), 0);
     }
 }
