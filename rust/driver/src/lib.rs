@@ -99,7 +99,8 @@ pub struct BackEndOptions {
     pub tuning: accjit_back_clif::Tuning,
     /// The PTX back end's optimisations: `ACCJIT_PTX_NO_UNROLL`,
     /// `ACCJIT_PTX_NO_TILES`, `ACCJIT_PTX_NO_STRENGTH`, `ACCJIT_PTX_NO_GLOBAL`
-    /// turn one off (for comparisons; results never change).
+    /// turn one off (for comparisons; results never change);
+    /// `ACCJIT_PTX_TUNE="key=value,..."` sets any knob by name.
     pub ptx: accjit_back_ptx::Tuning,
     /// Run Cranelift's verifier (always on in debug builds): `ACCJIT_CLIF_VERIFY`.
     pub clif_verify: bool,
@@ -138,7 +139,7 @@ impl BackEndOptions {
             if set("ACCJIT_NO_STREAMS") {
                 tuning.streams = false;
             }
-            let ptx = accjit_back_ptx::Tuning {
+            let mut ptx = accjit_back_ptx::Tuning {
                 unroll: !set("ACCJIT_PTX_NO_UNROLL"),
                 tiles: !set("ACCJIT_PTX_NO_TILES"),
                 strength: !set("ACCJIT_PTX_NO_STRENGTH"),
@@ -149,7 +150,14 @@ impl BackEndOptions {
                     .and_then(|v| v.trim().parse::<u32>().ok())
                     .unwrap_or(accjit_back_ptx::Tuning::default().seq_unroll)
                     .clamp(1, 16),
+                ..Default::default()
             };
+            // Every knob by name, for comparisons in one sitting (`Tuning::apply`).
+            if let Ok(spec) = std::env::var("ACCJIT_PTX_TUNE") {
+                if let Err(e) = ptx.apply(&spec) {
+                    eprintln!("accjit: ACCJIT_PTX_TUNE: {e}");
+                }
+            }
             BackEndOptions { tuning, ptx, clif_verify: set("ACCJIT_CLIF_VERIFY"), disasm: set("ACCJIT_DISASM") }
         })
     }

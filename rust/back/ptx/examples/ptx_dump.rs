@@ -1,7 +1,8 @@
 //! Print the PTX of a C file lowered for the nvidia device (a developer
 //! aid without the Python bindings: `cargo run -p accjit-back-ptx --example
 //! ptx_dump -- prog.c`). The tuning knobs are read here as the driver
-//! reads them: `ACCJIT_PTX_FMA`, `ACCJIT_PTX_SEQ_UNROLL=N`, `ACCJIT_PTX_NO_TILES`.
+//! reads them: `ACCJIT_PTX_FMA`, `ACCJIT_PTX_SEQ_UNROLL=N`, `ACCJIT_PTX_NO_TILES`,
+//! `ACCJIT_PTX_TUNE="key=value,..."` (`Tuning::apply`).
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: ptx_dump prog.c");
@@ -20,6 +21,11 @@ fn main() {
     opts.tuning.tiles = !set("ACCJIT_PTX_NO_TILES");
     if let Some(n) = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()) {
         opts.tuning.seq_unroll = n;
+    }
+    if let Ok(spec) = std::env::var("ACCJIT_PTX_TUNE") {
+        if let Err(e) = opts.tuning.apply(&spec) {
+            return eprintln!("ACCJIT_PTX_TUNE: {e}");
+        }
     }
     match accjit_back_ptx::compile(&m, &opts) {
         Ok(p) => print!("{}", p.text),

@@ -158,12 +158,15 @@ impl FnCx<'_> {
                 self.e.line(&format!("ld.global.nc.{} {r}, [{g}];", crate::value::mem_ty(s)));
                 return Ok(Val::S(r));
             }
-            if crate::space::place_pointer(self.f, p).is_some_and(|l| self.global_ptrs.contains(&l)) {
-                // Through a kernel's pointer parameter: global memory (`space.rs`).
+            if let Some(l) = crate::space::place_pointer(self.f, p).filter(|l| self.global_ptrs.contains(l)) {
+                // Through a kernel's pointer parameter: global memory
+                // (`space.rs`); the read-only path where the kernel never
+                // stores through it and the knob allows.
+                let nc = if self.nc_ptrs.contains(&l) { ".nc" } else { "" };
                 let g = self.e.reg(PtxTy::B64);
                 self.e.line(&format!("cvta.to.global.u64 {g}, {a};"));
                 let r = self.sreg(s);
-                self.e.line(&format!("ld.global.{} {r}, [{g}];", crate::value::mem_ty(s)));
+                self.e.line(&format!("ld.global{nc}.{} {r}, [{g}];", crate::value::mem_ty(s)));
                 return Ok(Val::S(r));
             }
         }
@@ -580,7 +583,20 @@ impl FnCx<'_> {
         let val = self.lower_expr(v)?;
         let vty = self.ety(v);
         let val = self.cast(val, &vty, &pty, span)?;
-        self.write_place(&place, &pty, &val, span)?;
+        match (&place, &val, scalar_of(&pty)) {
+            (Place::Mem(a), Val::S(v), Some(s))
+                if self.tuning.stream_stores
+                    && !matches!(pty, Type::Array(..))
+                    && crate::space::place_pointer(self.f, p).is_some_and(|l| self.global_ptrs.contains(&l)) =>
+            {
+                // Through a kernel's pointer parameter: a streaming store to global memory.
+                let g = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("cvta.to.global.u64 {g}, {a};"));
+                let guard = self.store_pred.as_ref().map(|q| format!("@{q} ")).unwrap_or_default();
+                self.e.line(&format!("{guard}st.global.cs.{} [{g}], {v};", crate::value::mem_ty(s)));
+            }
+            _ => self.write_place(&place, &pty, &val, span)?,
+        }
         Ok(match (&place, &val) {
             (Place::Mem(a), Val::Mem(_)) => Val::Mem(a.clone()),
             _ => val,

@@ -155,6 +155,12 @@ pub struct FnCx<'m> {
     /// Pointer parameters of the kernel it only reads: loads through them
     /// are `ld.global` (`space.rs`).
     pub global_ptrs: BTreeSet<LocalId>,
+    /// Those of `global_ptrs` read through `ld.global.nc` (`Tuning::nc_loads`).
+    pub nc_ptrs: BTreeSet<LocalId>,
+    /// Block barriers `lower_acc_loop` may leave out (`Tuning::lean_barriers`):
+    /// before the loop at this address, after the one at that address.
+    pub lean_before: Option<*const accjit_ir::AccLoop>,
+    pub lean_after: Option<*const accjit_ir::AccLoop>,
     /// Locals the function assigns anywhere (`index.rs`), computed on first use.
     pub assigned_locals: Option<BTreeSet<LocalId>>,
     /// Loops emitted unrolled (`unroll.rs`).
@@ -265,6 +271,9 @@ impl<'m> FnCx<'m> {
             read_only: BTreeSet::new(),
             prefetched: HashMap::new(),
             global_ptrs: BTreeSet::new(),
+            nc_ptrs: BTreeSet::new(),
+            lean_before: None,
+            lean_after: None,
             assigned_locals: None,
             unrolled_loops: 0,
             unrolled_loads_max: 0,

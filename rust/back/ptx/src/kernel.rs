@@ -188,6 +188,16 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
     let by_value: Vec<u32> = k.params.iter().map(|p| by_value_bytes(p, &ir.structs)).collect();
     fx.tuning = tuning;
     fx.global_ptrs = if tuning.global_loads { crate::space::global_pointers(k, &by_value) } else { Default::default() };
+    if tuning.nc_loads {
+        fx.nc_ptrs = crate::space::read_only_pointers(k, &fx.global_ptrs);
+    }
+    if tuning.lean_barriers {
+        (fx.lean_before, fx.lean_after) = lean_barrier_loops(k);
+        if fx.gang_shared.is_some() || fx.worker_shared.is_some() {
+            // Declarations may store into the gang's shared copies.
+            fx.lean_before = None;
+        }
+    }
     fx.prologue();
     let mut params = vec![];
     let mut param_bytes = vec![];
@@ -251,7 +261,7 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
     let (w, v) = if k.construct == accjit_ir::ComputeKind::Serial { (false, false) } else { (w, v) };
     let (vector, workers) = match (w, v) {
         (true, _) => (32, 4),
-        (false, true) => (256, 1),
+        (false, true) => (tuning.block.clamp(32, 1024), 1),
         (false, false) => (1, 1),
     };
     let info = crate::PtxKernel {
@@ -266,6 +276,47 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
         ends_program: false,
     };
     Ok(KernelOut { text, info, uses: std::mem::take(&mut fx.uses) })
+}
+
+/// The kernel's loops whose block barriers are not needed (`Tuning::lean_barriers`):
+/// before the first statement of the kernel's straight-line top level when
+/// it is a loop and nothing before it stores to memory (declarations and
+/// expressions without side effects: the threads have nothing to see yet);
+/// after the last one when it is a loop without reductions, nothing follows
+/// and the kernel has no reductions to combine (the launch's end orders
+/// what the threads stored).
+fn lean_barrier_loops(k: &Kernel) -> (Option<*const AccLoop>, Option<*const AccLoop>) {
+    let mut top: Vec<&accjit_ir::Stmt> = vec![];
+    fn flatten<'a>(b: &'a Block, out: &mut Vec<&'a accjit_ir::Stmt>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Block(inner) => flatten(inner, out),
+                _ => out.push(s),
+            }
+        }
+    }
+    flatten(&k.func.body, &mut top);
+    let mut ids = HashMap::new();
+    accjit_ir::exec::visit_stmts(&k.func.body, &mut |id, s| {
+        ids.insert(s as *const accjit_ir::Stmt, id);
+    });
+    let effect = |s: &accjit_ir::Stmt| ids.get(&(s as *const _)).is_none_or(|id| k.exec.side_effects.contains(id));
+    let mut before = None;
+    for s in &top {
+        match &s.kind {
+            StmtKind::AccLoop(l) => {
+                before = Some(&**l as *const AccLoop);
+                break;
+            }
+            StmtKind::Decl(..) | StmtKind::Expr(_) if !effect(s) => {}
+            _ => break,
+        }
+    }
+    let after = match top.last().map(|s| &s.kind) {
+        Some(StmtKind::AccLoop(l)) if l.reductions.is_empty() && k.reductions.is_empty() => Some(&**l as *const AccLoop),
+        _ => None,
+    };
+    (before, after)
 }
 
 /// Bytes of worker-shared locals one worker may have (× `WORKER_SHARED_ROWS`
@@ -575,7 +626,8 @@ impl<'m> FnCx<'m> {
         // The executors of a worker/vector loop see what single-mode code
         // stored before it, and the code after it what they stored.
         let sync = self.loop_sync(l, outer_mode, outer_widened, xp, yp);
-        if let Some(s) = sync {
+        let me = l as *const AccLoop;
+        if let Some(s) = sync.filter(|_| self.lean_before != Some(me)) {
             self.emit_sync(s);
         }
         let (head, cont, exit) = (self.e.label(), self.e.label(), self.e.label());
@@ -588,10 +640,10 @@ impl<'m> FnCx<'m> {
             // In routines the modes are tracked here (kernels have ExecInfo).
             self.mode = outer_mode.enter(l.gang.then_some(l.gang_dim), l.worker && !narrowed, l.vector && !narrowed);
         }
-        if self.tiles_pair(l, widen) {
+        if self.tiles_pair(l, widen, xp, yp) {
             // 2-D tiles of the block where the launch allows (`pairs.rs`),
             // else the flat form below.
-            self.tiled_pair_loop(l, &trips, &lbs, &steps, &exit)?;
+            self.tiled_pair_loop(l, yp, &trips, &lbs, &steps, &exit)?;
         }
         let k = self.e.reg(PtxTy::B64);
         self.e.line(&format!("mov.u64 {k}, {start};"));
@@ -675,7 +727,7 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("@{p1} bra {head};"));
         self.e.place(&exit);
         self.mode = outer_mode;
-        if let Some(s) = sync {
+        if let Some(s) = sync.filter(|_| self.lean_after != Some(me)) {
             self.emit_sync(s);
         }
         for r in &l.reductions {

@@ -93,11 +93,86 @@ pub struct Tuning {
     /// 1: off. Default 16 (naive matmul 2048² on the H100: 4.53 TFLOP/s
     /// off, 5.38 at 8, 5.99 at 16).
     pub seq_unroll: u32,
+    /// Threads per block a kernel with vector (or widened gang) loops and
+    /// no worker loops suggests (`PtxKernel::vector`; `vector_length` wins).
+    pub block: u32,
+    /// Columns of a 2-D tile of the block (`pairs.rs`): a power of two,
+    /// 8..=1024; the block's threads / this many rows.
+    pub tile_cols: u32,
+    /// 2-D tiles also for widened collapsed pairs whose body holds no loop
+    /// (stencils: the block's rows share the lines of their neighbours in L1).
+    pub tile_flat_pairs: bool,
+    /// Stores through a kernel's pointer parameters as `st.global.cs`
+    /// (streaming: evict first) instead of generic `st`.
+    pub stream_stores: bool,
+    /// Loads through pointer parameters the kernel never stores through as
+    /// `ld.global.nc` (read-only path). Off by default: another parameter
+    /// may alias the same array and be written (C allows it).
+    pub nc_loads: bool,
+    /// No block barrier before a kernel's first loop when nothing before it
+    /// stores to memory, nor after its last one when nothing follows.
+    pub lean_barriers: bool,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { unroll: true, tiles: true, strength: true, global_loads: true, fma: false, seq_unroll: 16 }
+        Tuning {
+            unroll: true,
+            tiles: true,
+            strength: true,
+            global_loads: true,
+            fma: false,
+            seq_unroll: 16,
+            block: 256,
+            tile_cols: 32,
+            tile_flat_pairs: false,
+            stream_stores: false,
+            nc_loads: false,
+            lean_barriers: true,
+        }
+    }
+}
+
+impl Tuning {
+    /// The knobs `ACCJIT_PTX_TUNE` names (`key=value` pairs separated by
+    /// commas or spaces; booleans take 0/1), for comparisons in one GPU
+    /// sitting: `unroll`, `tiles`, `strength`, `global_loads`, `fma`,
+    /// `seq_unroll`, `block`, `tile_cols`, `tile_flat_pairs`,
+    /// `stream_stores`, `nc_loads`, `lean_barriers`. An unknown key or a
+    /// bad value is an error naming it (the settings before it are kept).
+    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
+        for item in spec.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = item.split_once('=').ok_or_else(|| format!("'{item}' is not key=value"))?;
+            let (key, value) = (key.trim(), value.trim());
+            let num = || value.parse::<u32>().map_err(|_| format!("{key}={value}: not a number"));
+            let flag = || match value {
+                "1" | "true" | "on" => Ok(true),
+                "0" | "false" | "off" => Ok(false),
+                _ => Err(format!("{key}={value}: not 0 or 1")),
+            };
+            match key {
+                "unroll" => self.unroll = flag()?,
+                "tiles" => self.tiles = flag()?,
+                "strength" => self.strength = flag()?,
+                "global_loads" => self.global_loads = flag()?,
+                "fma" => self.fma = flag()?,
+                "seq_unroll" => self.seq_unroll = num()?.clamp(1, 16),
+                "block" => self.block = num()?.clamp(32, 1024) / 32 * 32,
+                "tile_cols" => {
+                    let n = num()?;
+                    if !n.is_power_of_two() || !(8..=1024).contains(&n) {
+                        return Err(format!("tile_cols={value}: a power of two from 8 to 1024"));
+                    }
+                    self.tile_cols = n;
+                }
+                "tile_flat_pairs" => self.tile_flat_pairs = flag()?,
+                "stream_stores" => self.stream_stores = flag()?,
+                "nc_loads" => self.nc_loads = flag()?,
+                "lean_barriers" => self.lean_barriers = flag()?,
+                _ => return Err(format!("unknown knob '{key}'")),
+            }
+        }
+        Ok(())
     }
 }
 

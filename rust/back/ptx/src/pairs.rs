@@ -39,35 +39,48 @@ fn has_loop(b: &Block) -> bool {
 }
 
 impl<'m> FnCx<'m> {
-    /// Whether widened loop `l` gets the tiled form (a collapsed pair with a
-    /// loop in its body).
-    pub fn tiles_pair(&self, l: &AccLoop, widen: bool) -> bool {
-        widen && l.dims.len() == 2 && has_loop(&l.body) && self.tuning.tiles
+    /// Whether loop `l` gets the tiled form: a collapsed pair of a widened
+    /// gang loop (`xp`, `yp`: the block's lanes and workers run it) or of a
+    /// gang vector loop (lanes only: `xp` alone), with a loop in its body
+    /// (or any body with `Tuning::tile_flat_pairs`).
+    pub fn tiles_pair(&self, l: &AccLoop, widen: bool, xp: bool, yp: bool) -> bool {
+        let shape = widen || (l.gang && l.vector && !l.worker && xp && !yp);
+        shape && l.dims.len() == 2 && (has_loop(&l.body) || self.tuning.tile_flat_pairs) && self.tuning.tiles
     }
 
     /// The tiled form of widened pair `l` (`trips`, `lbs`, `steps` per
     /// dimension, as i64): when the launch allows it, runs the whole loop
     /// and jumps to `exit`; otherwise falls through (to the flat form).
-    pub fn tiled_pair_loop(&mut self, l: &'m AccLoop, trips: &[String], lbs: &[String], steps: &[String], exit: &str) -> Result<(), Diagnostic> {
+    /// `workers`: the block's workers share the tiles (a widened loop),
+    /// else each worker runs the loop over its lanes.
+    pub fn tiled_pair_loop(&mut self, l: &'m AccLoop, workers: bool, trips: &[String], lbs: &[String], steps: &[String], exit: &str) -> Result<(), Diagnostic> {
         let span = l.span;
         let tid = self.tid.clone();
         let flat = self.e.label();
         let (t, nt) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
-        self.e.line(&format!("mad.lo.u32 {t}, {}, {}, {};", tid.y, tid.nx, tid.x));
-        self.e.line(&format!("mul.lo.u32 {nt}, {}, {};", tid.nx, tid.ny));
-        // The tiled form only where the block is whole warps and a row of
-        // the inner dimension fills one.
+        if workers {
+            self.e.line(&format!("mad.lo.u32 {t}, {}, {}, {};", tid.y, tid.nx, tid.x));
+            self.e.line(&format!("mul.lo.u32 {nt}, {}, {};", tid.nx, tid.ny));
+        } else {
+            self.e.line(&format!("mov.u32 {t}, {};", tid.x));
+            self.e.line(&format!("mov.u32 {nt}, {};", tid.nx));
+        }
+        // Tiles of W columns (a power of two): only where the block is
+        // whole warps and whole rows of W, and a row of the inner
+        // dimension fills min(W, 32) lanes.
+        let w = self.tuning.tile_cols.clamp(8, 1024).next_power_of_two();
+        let shift = w.trailing_zeros();
         let (low, p, q) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::Pred), self.e.reg(PtxTy::Pred));
-        self.e.line(&format!("and.b32 {low}, {nt}, 31;"));
+        self.e.line(&format!("and.b32 {low}, {nt}, {};", w.max(32) - 1));
         self.e.line(&format!("setp.eq.u32 {p}, {low}, 0;"));
-        self.e.line(&format!("setp.ge.and.s64 {q}, {}, 32, {p};", trips[1]));
+        self.e.line(&format!("setp.ge.and.s64 {q}, {}, {}, {p};", trips[1], w.min(32)));
         self.e.line(&format!("@!{q} bra {flat};"));
-        // This thread's place in a tile: row ty of H, column tx of 32.
+        // This thread's place in a tile: row ty of H, column tx of W.
         let (ty, tx, h) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
         let (ty32, tx32, h32) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));
-        self.e.line(&format!("shr.u32 {ty32}, {t}, 5;"));
-        self.e.line(&format!("and.b32 {tx32}, {t}, 31;"));
-        self.e.line(&format!("shr.u32 {h32}, {nt}, 5;"));
+        self.e.line(&format!("shr.u32 {ty32}, {t}, {shift};"));
+        self.e.line(&format!("and.b32 {tx32}, {t}, {};", w - 1));
+        self.e.line(&format!("shr.u32 {h32}, {nt}, {shift};"));
         self.e.line(&format!("cvt.u64.u32 {ty}, {ty32};"));
         self.e.line(&format!("cvt.u64.u32 {tx}, {tx32};"));
         self.e.line(&format!("cvt.u64.u32 {h}, {h32};"));
@@ -76,8 +89,8 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("add.s64 {nti}, {}, {h};", trips[0]));
         self.e.line(&format!("sub.s64 {nti}, {nti}, 1;"));
         self.e.line(&format!("div.u64 {nti}, {nti}, {h};"));
-        self.e.line(&format!("add.s64 {ntj}, {}, 31;", trips[1]));
-        self.e.line(&format!("shr.u64 {ntj}, {ntj}, 5;"));
+        self.e.line(&format!("add.s64 {ntj}, {}, {};", trips[1], w - 1));
+        self.e.line(&format!("shr.u64 {ntj}, {ntj}, {shift};"));
         self.e.line(&format!("mul.lo.s64 {ntiles}, {nti}, {ntj};"));
         // Tiles go to the gangs grid-stride.
         let (g, gn) = self.gang_coord(l.gang_dim);
@@ -95,7 +108,7 @@ impl<'m> FnCx<'m> {
         self.e.place(&head);
         let (i, j) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
         self.e.line(&format!("mad.lo.s64 {i}, {ti}, {h}, {ty};"));
-        self.e.line(&format!("shl.b64 {j}, {tj}, 5;"));
+        self.e.line(&format!("shl.b64 {j}, {tj}, {shift};"));
         self.e.line(&format!("add.s64 {j}, {j}, {tx};"));
         let (pi, pj) = (self.e.reg(PtxTy::Pred), self.e.reg(PtxTy::Pred));
         self.e.line(&format!("setp.lt.s64 {pi}, {i}, {};", trips[0]));

@@ -102,3 +102,51 @@ pub fn place_pointer(f: &Function, p: ExprId) -> Option<LocalId> {
         _ => None,
     }
 }
+
+/// Those of `ptrs` (a kernel's `global_pointers`) that its body never
+/// stores through and never hands to a call: the arrays it only reads
+/// through them (`ld.global.nc` where `Tuning::nc_loads` allows: another
+/// parameter may still point into the same array, which C permits, so the
+/// knob is off by default). A store through an address whose pointer is not
+/// known, or a call with an argument, keeps all of them off the path.
+pub fn read_only_pointers(k: &Kernel, ptrs: &BTreeSet<LocalId>) -> BTreeSet<LocalId> {
+    let f = &k.func;
+    let mut set = ptrs.clone();
+    let mut unknown = false;
+    // Drops the pointer a written place is reached through; false when it is not known.
+    let note = |p: ExprId, set: &mut BTreeSet<LocalId>| -> bool {
+        if let Some(ExprKind::Deref(_) | ExprKind::Member(..)) = f.exprs.get(p.index()).map(|x| &x.kind) {
+            match place_pointer(f, p) {
+                Some(l) => {
+                    set.remove(&l);
+                }
+                None => return false,
+            }
+        }
+        true
+    };
+    for e in &f.exprs {
+        match &e.kind {
+            ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => unknown |= !note(*p, &mut set),
+            ExprKind::Call(_, args) if !args.is_empty() => unknown = true,
+            ExprKind::AddrOf(_) => unknown = true,
+            _ => {}
+        }
+    }
+    accjit_ir::exec::visit_stmts(&f.body, &mut |_, s| match &s.kind {
+        StmtKind::ZeroFill(p) => unknown |= !note(*p, &mut set),
+        StmtKind::Atomic(a) => match a.as_ref() {
+            accjit_ir::AtomicOp::Read { v, .. } => unknown |= !note(*v, &mut set),
+            accjit_ir::AtomicOp::Write { x, .. } | accjit_ir::AtomicOp::Update { x, .. } => unknown |= !note(*x, &mut set),
+            accjit_ir::AtomicOp::Capture { v, x, .. } => {
+                unknown |= !note(*v, &mut set);
+                unknown |= !note(*x, &mut set);
+            }
+        },
+        _ => {}
+    });
+    if unknown {
+        return BTreeSet::new();
+    }
+    set
+}

@@ -245,3 +245,99 @@ fn fma_contraction_only_when_asked() {
     let fused = compile_tuned(src, accjit_back_ptx::Tuning { fma: true, ..Default::default() });
     assert!(!fused.contains("mul.rn.f32") && fused.contains("mul.f32") && fused.contains("add.f32"), "{fused}");
 }
+
+/// `src` compiled with the default tuning changed by `knobs` (`Tuning::apply`).
+fn compile_knobs(src: &str, knobs: &str) -> String {
+    let mut t = accjit_back_ptx::Tuning { seq_unroll: 1, ..Default::default() };
+    t.apply(knobs).unwrap();
+    compile_tuned(src, t)
+}
+
+const SAXPY: &str = "void f(long n, float a, const float *x, float *y) {\n\
+     #pragma acc parallel loop gang vector present(x[0:n], y[0:n])\n\
+     for (long i = 0; i < n; i++) y[i] = a * x[i] + y[i];\n\
+     }\n";
+
+#[test]
+fn knobs_parse_by_name_and_refuse_unknown_ones() {
+    let mut t = accjit_back_ptx::Tuning::default();
+    t.apply("block=128, tile_cols=64,stream_stores=1 nc_loads=on").unwrap();
+    assert_eq!((t.block, t.tile_cols, t.stream_stores, t.nc_loads), (128, 64, true, true));
+    assert!(t.apply("tile_cols=48").unwrap_err().contains("power of two"));
+    assert!(t.apply("no_such_knob=1").unwrap_err().contains("no_such_knob"));
+    assert!(t.apply("fma").is_err());
+}
+
+#[test]
+fn a_kernel_that_is_one_loop_has_no_block_barriers() {
+    assert_eq!(compile(SAXPY).matches("bar.sync").count(), 0);
+    // The knob off: the barriers around the loop come back.
+    assert_eq!(compile_knobs(SAXPY, "lean_barriers=0").matches("bar.sync").count(), 2);
+    // A store before the loop (by the single executor) must be seen by
+    // the loop's threads: the barrier before it stays; nothing follows the
+    // loop, so none after it.
+    let text = compile(
+        "void f(long n, float *x, float *y) {\n\
+         #pragma acc parallel present(x[0:n], y[0:n])\n\
+         {\n\
+         y[0] = 1.0f;\n\
+         #pragma acc loop gang vector\n\
+         for (long i = 1; i < n; i++) x[i] = y[0];\n\
+         }\n\
+         }\n",
+    );
+    assert_eq!(text.matches("bar.sync").count(), 1);
+    // Code after the loop reads what the threads stored: the barrier after it stays.
+    let text = compile(
+        "void f(long n, float *x, float *y) {\n\
+         #pragma acc parallel present(x[0:n], y[0:n])\n\
+         {\n\
+         #pragma acc loop gang vector\n\
+         for (long i = 0; i < n; i++) x[i] = 2.0f;\n\
+         y[0] = x[n - 1];\n\
+         }\n\
+         }\n",
+    );
+    assert_eq!(text.matches("bar.sync").count(), 1);
+}
+
+#[test]
+fn streaming_stores_and_read_only_loads_follow_their_knobs() {
+    let text = compile_knobs(SAXPY, "stream_stores=1,nc_loads=1");
+    // y is written: its loads stay coherent; x is only read.
+    assert!(text.contains("st.global.cs.f32"));
+    assert!(text.contains("ld.global.nc.f32"));
+    let body = &text[text.find(".entry").unwrap()..];
+    let y_loads_nc = body.lines().filter(|l| l.contains("ld.global.nc")).count();
+    let all_loads = body.lines().filter(|l| l.contains("ld.global")).count();
+    assert_eq!(y_loads_nc * 2, all_loads, "only x's loads (half of them) take the read-only path");
+    let plain = compile(SAXPY);
+    assert!(!plain.contains(".cs") && !plain.contains(".nc"));
+    // A call that gets a pointer may store through it: no read-only loads at all.
+    let text = compile_knobs(
+        "#pragma acc routine seq\n\
+         void g(float *p) { *p = 0.0f; }\n\
+         void f(long n, const float *x, float *y) {\n\
+         #pragma acc parallel loop present(x[0:n], y[0:n])\n\
+         for (long i = 0; i < n; i++) { y[i] = x[i]; g((float *)x + i); }\n\
+         }\n",
+        "nc_loads=1",
+    );
+    assert!(!text.contains("ld.global.nc"));
+}
+
+#[test]
+fn tile_columns_and_stencil_tiles_follow_their_knobs() {
+    let jacobi = "void f(int m, const float *A, float *B) {\n\
+         #pragma acc parallel loop collapse(2) present(A[0:m*m], B[0:m*m])\n\
+         for (int i = 1; i < m - 1; i++)\n\
+         for (int j = 1; j < m - 1; j++)\n\
+         B[i * m + j] = 0.25f * (A[(i - 1) * m + j] + A[(i + 1) * m + j] + A[i * m + j - 1] + A[i * m + j + 1]);\n\
+         }\n";
+    // No loop in the body: flat unless tile_flat_pairs.
+    assert!(!compile(jacobi).contains("shr.u32"));
+    let tiled = compile_knobs(jacobi, "tile_flat_pairs=1,tile_cols=64");
+    assert!(tiled.contains("shr.u32") && tiled.contains(", 6;"), "64 columns: shifts by 6");
+    // The tiled form falls back to the flat one: both loops are there (two stores of B).
+    assert_eq!(tiled.matches("st.f32").count(), 2);
+}

@@ -36,6 +36,10 @@ pub fn ptx_of(name: &str, src: &str) -> Result<String, String> {
     if let Some(n) = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()) {
         opts.tuning.seq_unroll = n;
     }
+    // Any knob by name, as the driver reads it (the corpus under other settings).
+    if let Ok(spec) = std::env::var("ACCJIT_PTX_TUNE") {
+        opts.tuning.apply(&spec)?;
+    }
     accjit_back_ptx::compile(&m, &opts).map(|p| p.text).map_err(|d| d.render(&sm))
 }
 
