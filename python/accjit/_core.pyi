@@ -170,6 +170,10 @@ def settle_before_exit() -> None:
     """Wait (at most a few seconds) until no CUDA prewarm thread is inside the
     driver; registered with ``atexit`` by the package."""
 
+def call_stats() -> Dict[str, int]:
+    """`{inline, worker, abandoned_stacks}`: calls from Python run inline on the calling thread,
+    calls handed to a worker thread, inline calls that ended early and left their stack behind."""
+
 def disk_cache_info() -> Dict[str, Any]:
     """`{dir, exists, entries, bytes, max_bytes}` of the on-disk kernel cache."""
 

@@ -1,6 +1,20 @@
-//! Running native code off the Python thread, interruptibly.
+//! Running native code from Python: inline when short, else off the Python
+//! thread, interruptibly.
 //!
-//! A call into JIT-compiled code runs on a worker thread of a small persistent
+//! A call expected to be short ([`ShortCalls`]: the callee's last call took
+//! < [`GUEST_MAX`] and this one is no bigger) runs *inline*: on the calling
+//! thread, with the GIL released, on a big stack of its own (a coroutine on
+//! a per-thread [`STACK_BYTES`] stack with a guard page, reused from call
+//! to call), so a handful of microseconds of hand-off to another core is
+//! saved. When the C program ends early there, the runtime's abandon hook
+//! (`hosted::AbandonHook`) suspends the coroutine for good: the caller gets
+//! the [`Outcome`] and the abandoned stack is leaked with what the call
+//! borrowed, never reused — the same contract as a parked worker thread.
+//! Such a call cannot be interrupted; it is short. `ACCJIT_CALL_INLINE=0`
+//! turns this off.
+//!
+//! Any other call (a first call, one after a long call, a bigger one) runs
+//! on a worker thread of a small persistent
 //! pool while the calling thread waits with the GIL released, in slices of
 //! [`SLICE`], running Python's signal handlers between slices. Ctrl-C thus
 //! raises `KeyboardInterrupt` in Python within ~50 ms. The native call itself
@@ -35,11 +49,14 @@
 //! ([`ShortCalls`]: the function's last call took < [`GUEST_MAX`] and this
 //! one is no bigger), where Ctrl-C waits at most that long anyway.
 
-use accjit_runtime::hosted::{self, Outcome};
+use accjit_runtime::hosted::{self, AbandonHook, Outcome};
 use accjit_runtime::pool::{Assisted, Guest};
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
 use pyo3::prelude::*;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -57,11 +74,29 @@ pub const GUEST_IDLE: Duration = Duration::from_micros(500);
 /// Calls that may take longer than this do not let the waiting thread run
 /// gangs as a pool guest (see [`ShortCalls`]).
 pub const GUEST_MAX: Duration = Duration::from_millis(2);
+/// Calls run inline, calls handed to a worker thread, and inline calls
+/// abandoned (ended early: their stacks are leaked), for `call_stats()`.
+static INLINE_CALLS: AtomicU64 = AtomicU64::new(0);
+static WORKER_CALLS: AtomicU64 = AtomicU64::new(0);
+static ABANDONED_STACKS: AtomicU64 = AtomicU64::new(0);
+
+/// `{inline, worker, abandoned_stacks}`: how many calls from Python ran
+/// inline on the calling thread, how many were handed to a worker thread,
+/// and how many inline calls ended early and left their stack behind.
+#[pyfunction]
+pub fn call_stats(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("inline", INLINE_CALLS.load(Relaxed))?;
+    d.set_item("worker", WORKER_CALLS.load(Relaxed))?;
+    d.set_item("abandoned_stacks", ABANDONED_STACKS.load(Relaxed))?;
+    Ok(d)
+}
+
 /// Nanoseconds the last call took (see [`CALLER_SPIN`]).
 static LAST_CALL_NS: AtomicU64 = AtomicU64::new(0);
 /// Idle workers kept for reuse.
 const MAX_IDLE: usize = 4;
-/// Stack of a worker: C programs keep big arrays on the stack.
+/// Stack of a worker or an inline call: C programs keep big arrays on the stack.
 const STACK_BYTES: usize = 64 << 20;
 
 /// A job runs the native call and returns the closure that reports its result.
@@ -239,6 +274,16 @@ where
     F: FnOnce() -> T + Send + 'static,
 {
     let guest = calls.admits(size);
+    if guest && hosted && inline_enabled() && !hosted::is_hosted() {
+        if let Some(stack) = inline_stack() {
+            INLINE_CALLS.fetch_add(1, Relaxed);
+            let t0 = Instant::now();
+            let r = run_inline(py, stack, f);
+            calls.record(size, t0.elapsed());
+            return Ok(r);
+        }
+    }
+    WORKER_CALLS.fetch_add(1, Relaxed);
     let slot = Arc::new(Slot { done: AtomicBool::new(false), waiting: AtomicBool::new(false), value: Mutex::new(None), cv: Condvar::new() });
     let s2 = slot.clone();
     let job: Job = Box::new(move || {
@@ -266,6 +311,97 @@ where
     let took = t0.elapsed();
     calls.record(size, took);
     r
+}
+
+/// `ACCJIT_CALL_INLINE=0` turns inline calls off (read once).
+fn inline_enabled() -> bool {
+    // 0: not read yet, 1: on, 2: off.
+    static INLINE: AtomicU8 = AtomicU8::new(0);
+    match INLINE.load(Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let on = std::env::var("ACCJIT_CALL_INLINE").map_or(true, |v| v.trim() != "0");
+            INLINE.store(if on { 1 } else { 2 }, Relaxed);
+            on
+        }
+    }
+}
+
+thread_local! {
+    /// This thread's stack for inline calls, while none runs on it.
+    static INLINE_STACK: RefCell<Option<Box<DefaultStack>>> = const { RefCell::new(None) };
+    /// The outcome of an inline call that ended early, from its deliver hook.
+    static ENDED: Cell<Option<Outcome>> = const { Cell::new(None) };
+}
+
+/// This thread's inline stack (a fresh one after an abandoned call), or
+/// `None` when none can be mapped.
+fn inline_stack() -> Option<Box<DefaultStack>> {
+    INLINE_STACK.with(|s| s.borrow_mut().take()).or_else(|| DefaultStack::new(STACK_BYTES).ok().map(Box::new))
+}
+
+/// The abandon hook of an inline call: back to the caller, for good.
+///
+/// # Safety
+/// `yielder` is the live `Yielder` of the coroutine running on this thread.
+unsafe fn leave_inline(yielder: *const ()) -> ! {
+    let y = &*(yielder as *const Yielder<(), ()>);
+    loop {
+        y.suspend(());
+    }
+}
+
+/// Moves a value into `py.detach` (a coroutine holds raw stack pointers).
+struct SendCell<T>(T);
+// SAFETY: the coroutine is created, resumed and dropped on this thread; the
+// closure given to `py.detach` runs on this thread too.
+unsafe impl<T> Send for SendCell<T> {}
+
+impl<T> SendCell<T> {
+    /// The value (a method, so that a closure captures the whole cell).
+    fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// Runs `f` as a hosted call on this thread, on `stack` (see the module
+/// docs), with the GIL released.
+fn run_inline<T, F>(py: Python<'_>, stack: Box<DefaultStack>, f: F) -> Result<T, CallFailure>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let stack = Box::into_raw(stack);
+    let body = move |y: &Yielder<(), ()>, ()| -> Result<T, CallFailure> {
+        // SAFETY: `leave_inline` suspends this coroutine, whose yielder
+        // lives as long as the coroutine, and is never resumed again.
+        let _hook = unsafe { AbandonHook { leave: leave_inline, data: y as *const Yielder<(), ()> as *const () }.install() };
+        let deliver: hosted::Deliver = Box::new(|o| ENDED.with(|e| e.set(Some(o))));
+        catch_unwind(AssertUnwindSafe(move || hosted::run_hosted(deliver, f))).map_err(|p| CallFailure::Internal(crate::panic_message(&*p)))
+    };
+    // SAFETY: the coroutine borrows `*stack`, which stays allocated until
+    // the coroutine is dropped after returning, or forever (leaked) when it
+    // is abandoned; `body` is 'static otherwise.
+    let co = unsafe { Coroutine::with_stack_unchecked(&mut *stack, body) };
+    let mut co = co;
+    let resume = SendCell(&mut co);
+    let r = py.detach(move || SendCell(resume.into_inner().resume(()))).into_inner();
+    match r {
+        CoroutineResult::Return(r) => {
+            drop(co);
+            // SAFETY: the coroutine that borrowed the stack is done and gone.
+            let stack = unsafe { Box::from_raw(stack) };
+            INLINE_STACK.with(|s| *s.borrow_mut() = Some(stack));
+            r
+        }
+        CoroutineResult::Yield(()) => {
+            // Abandoned: its stack (and what the call borrowed) stays as is.
+            std::mem::forget(co);
+            ABANDONED_STACKS.fetch_add(1, Relaxed);
+            Err(ENDED.with(|e| e.take()).map_or_else(|| CallFailure::Internal("call result lost".into()), CallFailure::Program))
+        }
+    }
 }
 
 /// Waits for `slot`: a short poll with the GIL held (after short calls),

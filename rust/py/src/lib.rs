@@ -192,6 +192,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ptx_text, m)?)?;
     m.add_function(wrap_pyfunction!(clear_cache, m)?)?;
     m.add_function(wrap_pyfunction!(settle_before_exit, m)?)?;
+    m.add_function(wrap_pyfunction!(caller::call_stats, m)?)?;
     runtime::register(m)?;
     data::register(m)?;
     profile::register(m)?;

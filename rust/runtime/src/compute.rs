@@ -171,6 +171,11 @@ impl CallArrays {
     }
 }
 
+/// Clears the arrays of a hosted call that ended early (its guard never drops).
+pub(crate) fn forget_call_arrays() {
+    CALL_ARRAYS.with(|c| c.borrow_mut().clear());
+}
+
 impl Drop for CallArrays {
     fn drop(&mut self) {
         CALL_ARRAYS.with(|c| c.borrow_mut().clear());

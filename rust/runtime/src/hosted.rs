@@ -12,7 +12,10 @@
 //!   released if this thread holds it, the outcome is handed to the waiting
 //!   caller through the deliver callback, and the thread parks forever. It
 //!   never returns into JIT code; its stack (and whatever the call borrowed)
-//!   stays valid, and the thread is leaked.
+//!   stays valid, and the thread is leaked. A call run on a stack of its own
+//!   on the caller's thread (a coroutine: see [`AbandonHook`]) leaves that
+//!   stack instead of parking: the hook switches back to the caller for
+//!   good, and the abandoned stack is leaked, never reused.
 //! - A **gang** of a multicore launch (pool worker, or the launching thread
 //!   itself): the launch is marked failed, the remaining gangs are skipped,
 //!   the launcher waits for the gangs already running and then terminates
@@ -56,6 +59,39 @@ thread_local! {
     static HOSTED: Cell<bool> = const { Cell::new(false) };
     static JOURNAL: RefCell<Vec<Held>> = const { RefCell::new(Vec::new()) };
     static CLEANUPS: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
+    static ABANDON: Cell<Option<AbandonHook>> = const { Cell::new(None) };
+}
+
+/// How a hosted call that ended early leaves its stack when it runs on a
+/// stack of its own on the caller's thread (a coroutine) rather than on a
+/// thread of its own: `leave(data)` switches back to the caller and never
+/// returns to this stack. Set with [`AbandonHook::install`] for the
+/// duration of the call; without one, the thread parks forever.
+#[derive(Clone, Copy, Debug)]
+pub struct AbandonHook {
+    pub leave: unsafe fn(*const ()) -> !,
+    pub data: *const (),
+}
+
+/// Removes the installed [`AbandonHook`] when the call returns normally.
+pub struct AbandonGuard(Option<AbandonHook>);
+
+impl AbandonHook {
+    /// Installs `self` for this thread until the guard drops.
+    ///
+    /// # Safety
+    /// `leave(data)` must be valid to call on this thread, with this
+    /// thread's stack being the one the call runs on, for as long as the
+    /// guard lives, and must never return to that stack.
+    pub unsafe fn install(self) -> AbandonGuard {
+        AbandonGuard(ABANDON.with(|a| a.replace(Some(self))))
+    }
+}
+
+impl Drop for AbandonGuard {
+    fn drop(&mut self) {
+        ABANDON.with(|a| a.set(self.0.take()));
+    }
 }
 
 /// True when this thread runs a hosted call.
@@ -156,8 +192,17 @@ pub(crate) fn terminate_here(o: Outcome) -> ! {
         for c in cleanups.into_iter().rev() {
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(c));
         }
+        // This thread may go on serving its caller (an abandoned coroutine):
+        // nothing of the dead call may stay in its thread-local state.
+        crate::compute::forget_call_arrays();
+        crate::fortran::io::forget_statements();
         if let Some(d) = DELIVER.with(|d| d.borrow_mut().take()) {
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| d(o)));
+        }
+        if let Some(hook) = ABANDON.with(|a| a.take()) {
+            // SAFETY: the contract of `AbandonHook::install`, whose guard
+            // is still alive (it lives on the stack being left).
+            unsafe { (hook.leave)(hook.data) }
         }
         park_forever()
     }

@@ -98,6 +98,11 @@ thread_local! {
     static STACK: RefCell<Vec<Stmt>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Drops the statements a hosted call that ended early left begun.
+pub(crate) fn forget_statements() {
+    STACK.with(|s| s.borrow_mut().clear());
+}
+
 /// The `fort.N` files written so far (kept open for the process).
 static FILES: Mutex<Option<HashMap<i64, usize>>> = Mutex::new(None);
 

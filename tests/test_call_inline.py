@@ -1,0 +1,202 @@
+"""Short calls run inline on the calling thread (rust/py/src/caller.rs).
+
+A call whose callee's last call was short, and which is no bigger, runs on
+the Python thread on a big stack of its own; a first call, or one after a
+long call, goes to a worker thread. An inline call that ends the C program
+early (exit, abort, failed assert, runtime error, `stop`) still raises in
+Python and leaves the process, the runtime and the present table working;
+its stack is abandoned. `ACCJIT_CALL_INLINE=0` turns inline calls off.
+"""
+
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import accjit as acc
+from accjit import _core
+
+SRC = r'''
+#include <stdlib.h>
+#include <assert.h>
+#include <openacc.h>
+
+int pick(int how, int n, float *a, float *b) {
+    #pragma acc data copyin(a[0:n])
+    {
+        if (how == 1) exit(11);
+        if (how == 2) abort();
+        assert(how != 3);
+        if (how == 4) {
+            #pragma acc update self(b[0:n])
+        }
+        if (how == 5) {
+            #pragma acc parallel loop num_gangs(4)
+            for (int i = 0; i < n; i++) if (i == n - 1) exit(13);
+        }
+    }
+    return how + n;
+}
+
+double big_stack(int n) {
+    double buf[2 * 1024 * 1024];   /* 16 MiB on the stack */
+    /* one element per 4 KiB page: the call stays short once the pages are mapped */
+    for (int i = 0; i < 2 * 1024 * 1024; i += 512) buf[i] = (double)(i % 7) * n;
+    double s = 0.0;
+    for (int i = 0; i < 2 * 1024 * 1024; i += 512) s += buf[i];
+    return s;
+}
+
+int sum(int n, const int *a) {
+    int s = 0;
+    #pragma acc parallel loop copyin(a[0:n]) reduction(+:s)
+    for (int i = 0; i < n; i++) s += a[i];
+    return s;
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def lib():
+    old = acc.get_device_type()
+    acc.set_device_type("multicore")
+    yield acc.c(SRC, name="inline.c", device_type="multicore")
+    acc.set_device_type(old)
+
+
+def inline_calls():
+    return _core.call_stats()["inline"]
+
+
+def warm(lib, n=16):
+    a = np.ones(n, dtype=np.float32)
+    # how = 9 takes no early end; the call is as big as the failing ones (size: |how| + n + elements)
+    for _ in range(3):
+        assert lib.pick(9, n, a, a) == 9 + n
+
+
+def still_works(lib):
+    rng = np.random.default_rng(7)
+    a = rng.integers(-100, 100, 257).astype(np.int32)
+    before = inline_calls()
+    for _ in range(3):
+        assert lib.sum(a.size, a) == int(a.sum())
+    assert inline_calls() > before, "calls after the first of a short function run inline"
+    assert not acc.is_present(a)
+
+
+def test_short_calls_run_inline_first_calls_do_not(lib):
+    s0 = _core.call_stats()
+    f = acc.c("int add3(int a, int b, int c) { return a + b + c; }\n", name="add3.c")
+    assert f.add3(1, 2, 3) == 6
+    s1 = _core.call_stats()
+    assert s1["worker"] == s0["worker"] + 1 and s1["inline"] == s0["inline"], "a first call goes to a worker thread"
+    # the call's size is the sum of its integers' magnitudes: no bigger than the first's
+    for i in range(50):
+        x, y, z = [(1, 2, 3), (3, -2, 1), (-1, -2, -3)][i % 3]
+        assert f.add3(x, y, z) == x + y + z
+    s2 = _core.call_stats()
+    assert s2["inline"] == s1["inline"] + 50
+    # a bigger call than any short one so far is not known to be short
+    assert f.add3(1 << 40 >> 20, 0, 0) == 1 << 20
+    assert _core.call_stats()["worker"] == s2["worker"] + 1
+
+
+@pytest.mark.parametrize(
+    "how, exc, check",
+    [
+        (1, acc.ProgramExit, lambda e: e.code == 11),
+        (2, acc.ProgramAbort, lambda e: "abort" in e.message),
+        (3, acc.ProgramAbort, lambda e: "how != 3" in e.message and "inline.c:" in e.message),
+        (4, acc.NotPresentError, lambda e: e.var == "b[0:n]" and e.loc == "inline.c:13"),
+        (5, acc.ProgramExit, lambda e: e.code == 13),
+    ],
+)
+def test_inline_early_end_raises_and_the_process_goes_on(lib, how, exc, check):
+    n = 16
+    warm(lib, n)
+    a = np.ones(n, dtype=np.float32)
+    b = np.ones(n, dtype=np.float32)
+    s0 = _core.call_stats()
+    with pytest.raises(exc) as ei:
+        lib.pick(how, n, a, b)
+    s1 = _core.call_stats()
+    assert s1["inline"] == s0["inline"] + 1, "the failing call ran inline"
+    assert s1["abandoned_stacks"] == s0["abandoned_stacks"] + 1
+    assert check(ei.value), ei.value
+    assert not acc.is_present(a), "the data region of the dead call must end"
+    still_works(lib)
+    assert lib.pick(0, n, a, b) == n
+
+
+def test_many_inline_failures_do_not_exhaust_anything(lib):
+    warm(lib)
+    a = np.ones(16, dtype=np.float32)
+    s0 = _core.call_stats()
+    for i in range(200):
+        with pytest.raises(acc.ProgramExit):
+            lib.pick(1, 16, a, a)
+    assert _core.call_stats()["abandoned_stacks"] == s0["abandoned_stacks"] + 200
+    still_works(lib)
+
+
+def test_a_16_mib_stack_array_inline(lib):
+    want = sum(float(i % 7) * 3 for i in range(0, 2 * 1024 * 1024, 512))
+    before = inline_calls()
+    for _ in range(10):
+        assert lib.big_stack(3) == want
+    # the first touch of the pages may make a call long (then the next goes to a worker)
+    assert inline_calls() >= before + 5
+
+
+def test_inline_calls_from_several_threads(lib):
+    rng = np.random.default_rng(11)
+    arrays = [rng.integers(0, 1000, 1000).astype(np.int32) for _ in range(4)]
+    errors = []
+
+    def work(a):
+        try:
+            for _ in range(200):
+                assert lib.sum(a.size, a) == int(a.sum())
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(a,)) for a in arrays]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+
+
+def test_fortran_stop_inline():
+    m = acc.fortran("subroutine halt2(n)\n  integer, value :: n\n  if (n > 0) stop 4\nend subroutine\n")
+    for _ in range(3):
+        m.halt2(-1)  # as big as halt2(1): the call's size counts |n|
+    before = _core.call_stats()
+    with pytest.raises(acc.ProgramExit) as ei:
+        m.halt2(1)
+    assert ei.value.code == 4
+    assert _core.call_stats()["abandoned_stacks"] == before["abandoned_stacks"] + 1
+    m.halt2(0)
+
+
+def test_knob_turns_inline_calls_off():
+    code = (
+        "import numpy as np, accjit as acc\n"
+        "from accjit import _core\n"
+        "f = acc.c('int id(int v) { return v; }\\n', name='id.c')\n"
+        "assert all(f.id(7 - i % 3) == 7 - i % 3 for i in range(100))\n"
+        "s = _core.call_stats(); print(s['inline'], s['worker'])\n"
+    )
+    env = dict(os.environ, ACCJIT_CALL_INLINE="0")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "100"]
+    env["ACCJIT_CALL_INLINE"] = "1"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["99", "1"]
