@@ -10,6 +10,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The disk cache (compiled programs and cubins) of this test session: a
+# fresh directory unless one is given, so that the suite neither reads nor
+# fills the user's (subprocesses inherit it; tests that need their own set
+# ACCJIT_CACHE_DIR themselves).
+if not os.environ.get("ACCJIT_CACHE_DIR"):
+    import tempfile
+
+    os.environ["ACCJIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="accjit-test-cache-")
+
 
 @pytest.fixture
 def rng():

@@ -111,6 +111,8 @@ class Report(dict):
         t = self["timings"]
         n = self["kernels"]
         where = ""
+        # the native code (and PTX) was loaded, not generated: rust/driver/src/disk.rs
+        disk = " from the disk cache" if self.get("from_disk_cache") else ""
         if self["device_type"] == "multicore" and n:
             from . import _core
 
@@ -118,7 +120,7 @@ class Report(dict):
             where = f" (gangs on the pool's {threads} thread{'s' if threads != 1 else ''})"
         return (
             f"{_base(self['name'])} for {self['device_type']}: {n} kernel{'s' if n != 1 else ''}{where}, compiled in {_ms(t['total'])} "
-            f"(parse {_ms(t['parse'])}, lower {_ms(t['lower'])}, codegen {_ms(t['codegen'])})"
+            f"(parse {_ms(t['parse'])}, lower {_ms(t['lower'])}, codegen {_ms(t['codegen'])}{disk})"
         )
 
     def __str__(self) -> str:

@@ -95,7 +95,7 @@ pub fn compile_fortran_cached(files: &[(String, String)], opts: &Options) -> Res
     cache::COMPILATIONS.fetch_add(1, Ordering::Relaxed);
     let t0 = Instant::now();
     let (module, info, sm) = front_end(files, opts)?;
-    let mut program = build_parsed(&files[0].0, sm, module, opts, &device, t0)?;
+    let mut program = build_parsed(&files[0].0, sm, module, opts, &device, t0, key)?;
     let names = dummy_names(&info, program.module());
     program.report_mut().rename(&names);
     program.set_fortran(info);

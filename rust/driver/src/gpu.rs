@@ -9,12 +9,16 @@ use accjit_ir::{DataClauseKind, Diagnostic, Diagnostics, Module, Span};
 
 pub use accjit_back_ptx::PtxKernel;
 
-/// Compiles `module`'s kernels to PTX and gives every slot its PTX form.
-/// `host_globals[i]`: the host address of IR global `i` (0: none).
-/// Returns each kernel's suggested block shape (vector lanes, workers), in
-/// `module.kernels` order, for the compile report.
-pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], opts: &accjit_back_ptx::PtxOptions) -> Result<Vec<(u32, u32)>, Diagnostics> {
-    let ptx = crate::guarded("the PTX back end", || accjit_back_ptx::compile(module, opts))?;
+/// Compiles `module`'s kernels to PTX.
+pub fn compile_ptx(module: &Module, opts: &accjit_back_ptx::PtxOptions) -> Result<accjit_back_ptx::PtxModule, Diagnostics> {
+    crate::guarded("the PTX back end", || accjit_back_ptx::compile(module, opts))
+}
+
+/// Gives every slot its PTX form from `ptx` (compiled from `module`, or
+/// its copy from the disk cache). `host_globals[i]`: the host address of IR
+/// global `i` (0: none). Returns each kernel's suggested block shape
+/// (vector lanes, workers), in `module.kernels` order, for the compile report.
+pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], ptx: accjit_back_ptx::PtxModule) -> Result<Vec<(u32, u32)>, Diagnostics> {
     if ptx.kernels.len() != slots.len() {
         return Err(Diagnostic::error(
             Span::DUMMY,

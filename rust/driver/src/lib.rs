@@ -30,6 +30,7 @@
 
 mod cache;
 mod ctype;
+mod disk;
 mod fortran;
 mod gpu;
 mod hash;
@@ -255,7 +256,7 @@ pub fn compile_c_cached(name: &str, text: &str, opts: &Options) -> Result<(Arc<P
         return Ok((p, true));
     }
     cache::COMPILATIONS.fetch_add(1, Ordering::Relaxed);
-    let program = Arc::new(build(name, text, opts, &device)?);
+    let program = Arc::new(build(name, text, opts, &device, key)?);
     cache::insert(key, program.clone());
     Ok((program, false))
 }
@@ -277,20 +278,23 @@ fn guarded<T>(stage: &str, f: impl FnOnce() -> Result<T, Diagnostics>) -> Result
     }
 }
 
-fn build(name: &str, text: &str, opts: &Options, device: &str) -> Result<Program, CompileError> {
+fn build(name: &str, text: &str, opts: &Options, device: &str, key: u128) -> Result<Program, CompileError> {
     let t0 = Instant::now();
     let mut sm = SourceMap::new();
     let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
     let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
     let module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    build_parsed(name, sm, module, opts, device, t0)
+    build_parsed(name, sm, module, opts, device, t0, key)
 }
 
 /// The stages after a front end, for every source language: `lower`, the
 /// Cranelift back end, the kernel slots and (nvidia) the PTX. `t0` is when
-/// the front end started (the `parse` time runs from it to now).
-fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, device: &str, t0: Instant) -> Result<Program, CompileError> {
+/// the front end started (the `parse` time runs from it to now). `key` is
+/// the in-process cache key: with the source map's files it keys the disk
+/// cache, whose entry replaces the two back ends when it is there
+/// (`disk.rs`).
+fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, device: &str, t0: Instant, key: u128) -> Result<Program, CompileError> {
     let t1 = Instant::now();
     let written = report::Written::of(&module, &sm, device);
 
@@ -308,9 +312,27 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
         disasm: opts.back_end.disasm,
         verify: opts.back_end.clif_verify,
     };
-    let tuning = opts.back_end.tuning;
-    let compiled = guarded("the Cranelift back end", || accjit_back_clif::compile_tuned(&module, &clif_opts, tuning))
-        .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let nvidia = device == "nvidia";
+    let disk_key = disk::key(key, &sm, opts, device);
+    let cached = disk::load(&disk_key).filter(|e| e.ptx.is_some() == nvidia).and_then(|e| {
+        let compiled = accjit_back_clif::image::load(&module, &e.image, &clif_opts).ok()?;
+        Some((compiled, e.ptx))
+    });
+    let from_disk = cached.is_some();
+    let (compiled, ptx) = match cached {
+        Some(c) => c,
+        None => {
+            let tuning = opts.back_end.tuning;
+            let mut compiled = guarded("the Cranelift back end", || accjit_back_clif::compile_tuned(&module, &clif_opts, tuning))
+                .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+            let ptx =
+                if nvidia { Some(gpu::compile_ptx(&module, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?) } else { None };
+            if let Some(image) = compiled.take_image() {
+                disk::store(&disk_key, &image, ptx.as_ref());
+            }
+            (compiled, ptx)
+        }
+    };
     if compiled.kernels.len() != slots.len() {
         return Err(CompileError::plain(format!(
             "error: internal compiler error: back end produced {} kernels for {} outlined regions",
@@ -321,13 +343,12 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
     for ((slot, &addr), &any) in slots.iter().zip(&compiled.kernels).zip(&compiled.kernel_any_thread) {
         slot.set_host_fn(addr, any);
     }
-    let blocks = if device == "nvidia" {
-        gpu::attach_ptx(&module, &compiled.globals, &slots, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?
-    } else {
-        vec![]
+    let blocks = match ptx {
+        Some(ptx) => gpu::attach_ptx(&module, &compiled.globals, &slots, ptx).map_err(|d| CompileError::from_diagnostics(&d, &sm))?,
+        None => vec![],
     };
     let t3 = Instant::now();
-    let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0 };
+    let timings = Timings { parse: t1 - t0, lower: t2 - t1, codegen: t3 - t2, total: t3 - t0, from_disk };
     let mut report = written.finish(&module, &sm);
     report.add_blocks(&module, &blocks);
     let mut program = Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings);

@@ -27,9 +27,12 @@ pub struct Timings {
     /// Preprocess + parse + type check (the C front end).
     pub parse: Duration,
     pub lower: Duration,
-    /// Cranelift code generation and linking.
+    /// Cranelift code generation and linking (and the PTX for nvidia);
+    /// with `from_disk`, loading both from the disk cache instead.
     pub codegen: Duration,
     pub total: Duration,
+    /// The code came from the disk cache (`disk.rs`), not the back ends.
+    pub from_disk: bool,
 }
 
 /// An exported function, as callers see it.

@@ -43,12 +43,12 @@ pub fn compile_python(request_text: &str, args: &[ArgType], opts: &Options) -> R
         return Ok((k, true));
     }
     cache::COMPILATIONS.fetch_add(1, Ordering::Relaxed);
-    let kernel = Arc::new(build(request_text, args, opts, &device)?);
+    let kernel = Arc::new(build(request_text, args, opts, &device, key)?);
     cache::insert_python(key, kernel.clone());
     Ok((kernel, false))
 }
 
-fn build(request_text: &str, args: &[ArgType], opts: &Options, device: &str) -> Result<PyKernel, CompileError> {
+fn build(request_text: &str, args: &[ArgType], opts: &Options, device: &str, key: u128) -> Result<PyKernel, CompileError> {
     let t0 = Instant::now();
     let request = tree::parse_node(request_text).map_err(|e| CompileError::plain(format!("error: internal error in accjit (please report): {e}")))?;
     let name = request.node("func").and_then(|f| f.str("name")).unwrap_or("<python>").to_string();
@@ -57,7 +57,7 @@ fn build(request_text: &str, args: &[ArgType], opts: &Options, device: &str) -> 
         guarded("the Python front end", || accjit_front_python::compile(&mut sm, &request, args)).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     checked_ir(&module, Stage::Parsed, "the Python front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     let parsed = module.clone();
-    let program = build_parsed(&name, sm, module, opts, device, t0)?;
+    let program = build_parsed(&name, sm, module, opts, device, t0, key)?;
     if program.function_info(&entry.name).is_none() {
         return Err(CompileError::plain(format!(
             "error: internal compiler error: the Python front end's entry function `{}` is not in the module",

@@ -631,6 +631,7 @@ impl Dispatcher {
             d.set_item("loops", crate::report::loops(py, report)?)?;
             let t = k.program.timings();
             d.set_item("compile_seconds", t.total.as_secs_f64())?;
+            d.set_item("from_disk_cache", t.from_disk)?;
             d.set_item("kernels", k.program.kernel_count())?;
             if code {
                 let with_clif = Self::compile(slf, (spec.device, spec.args.clone()), true)?;

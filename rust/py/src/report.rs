@@ -54,7 +54,8 @@ pub fn loops<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyList>> {
 }
 
 /// The whole report of a program: `name`, `device_type`, `regions`,
-/// `loops`, `kernels` (count), `timings` (seconds per stage).
+/// `loops`, `kernels` (count), `timings` (seconds per stage),
+/// `from_disk_cache` (the code was loaded from the disk cache).
 pub fn program_report<'py>(py: Python<'py>, p: &Program) -> PyResult<Bound<'py, PyDict>> {
     let r = p.report();
     let d = PyDict::new(py);
@@ -70,5 +71,6 @@ pub fn program_report<'py>(py: Python<'py>, p: &Program) -> PyResult<Bound<'py, 
     td.set_item("codegen", t.codegen.as_secs_f64())?;
     td.set_item("total", t.total.as_secs_f64())?;
     d.set_item("timings", td)?;
+    d.set_item("from_disk_cache", t.from_disk)?;
     Ok(d)
 }

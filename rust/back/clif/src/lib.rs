@@ -53,6 +53,8 @@ mod atomic;
 mod complex;
 mod expr;
 mod function;
+pub mod image;
+pub use image::{host_fingerprint, Image};
 mod kernel;
 mod module;
 mod native;
@@ -116,11 +118,19 @@ pub struct CompiledModule {
     pub clif: String,
     /// Address of each `Module::globals` entry (0 for imports never used).
     pub globals: Vec<usize>,
+    /// The module as data, to load it again in another process
+    /// ([`image::load`]); `None` once taken, or when the code has a
+    /// relocation the image cannot hold.
+    image: Option<image::Image>,
     /// Owns the code and data; frees them on drop.
     _code: module::CodeMemory,
 }
 
 impl CompiledModule {
+    /// The module's image (once; see [`image`]).
+    pub fn take_image(&mut self) -> Option<image::Image> {
+        self.image.take()
+    }
     pub fn function(&self, name: &str) -> Option<&CompiledFunction> {
         self.functions.iter().find(|f| f.name == name)
     }

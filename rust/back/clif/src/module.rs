@@ -28,6 +28,12 @@ use crate::{abi, function, kernel, trampoline, ClifOptions, CompiledFunction, Co
 /// Owns the JIT memory of a compiled module; frees it on drop.
 pub struct CodeMemory(Option<JITModule>);
 
+impl CodeMemory {
+    pub(crate) fn new(jit: JITModule) -> CodeMemory {
+        CodeMemory(Some(jit))
+    }
+}
+
 // SAFETY: the `JITModule` is never used again after finalisation except to
 // free its memory in `drop`, which needs exclusive ownership (`&mut self`).
 // Its interior `RefCell`s and raw pointers are thus never touched from two
@@ -46,7 +52,7 @@ impl Drop for CodeMemory {
 }
 
 /// The host's ISA, with or without the Cranelift verifier (made once each).
-fn isa(verify: bool) -> Result<OwnedTargetIsa, String> {
+pub(crate) fn isa(verify: bool) -> Result<OwnedTargetIsa, String> {
     static ISA: [OnceLock<Result<OwnedTargetIsa, String>>; 2] = [OnceLock::new(), OnceLock::new()];
     let verify = cfg!(debug_assertions) || verify;
     ISA[verify as usize]
@@ -69,7 +75,7 @@ fn isa(verify: bool) -> Result<OwnedTargetIsa, String> {
         .clone()
 }
 
-fn load_libm() {
+pub(crate) fn load_libm() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(|| {
         for name in [c"libm.so.6", c"libm.so", c"libm.dylib"] {
@@ -137,6 +143,10 @@ pub struct ModuleCx<'m> {
     /// Comments printed above blocks of the function being compiled in the
     /// CLIF text (which loop a block heads: vector, scalar remainder, …).
     pub block_notes: HashMap<cranelift_codegen::ir::Block, String>,
+    /// Every definition, for the module's [`crate::image::Image`].
+    pub(crate) recorder: crate::image::Recorder,
+    /// Kernel slot data symbols declared so far, per kernel.
+    pub kernel_slot_data: HashMap<usize, DataId>,
 }
 
 /// Prints CLIF with `ModuleCx::block_notes` above their blocks.
@@ -231,6 +241,7 @@ impl<'m> ModuleCx<'m> {
         bytes.push(0);
         desc.define(bytes.into_boxed_slice());
         self.jit.define_data(d, &desc).map_err(err)?;
+        self.recorder.data(d, &desc);
         self.strings.insert(s.to_string(), d);
         Ok(d)
     }
@@ -257,6 +268,9 @@ impl<'m> ModuleCx<'m> {
         let disasm = self.opts.keep_clif && self.opts.disasm;
         ctx.set_disasm(disasm);
         let r = self.jit.define_function(id, ctx);
+        if r.is_ok() {
+            self.recorder.function(id, ctx);
+        }
         if disasm {
             if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
                 self.clif.push_str(&format!("; machine code of {what}\n{text}\n"));
@@ -360,7 +374,27 @@ impl<'m> ModuleCx<'m> {
                 }
             }
         }
-        self.jit.define_data(d, &desc).map_err(|e| Diagnostic::error(g.span, format!("cannot define global '{}': {e}", g.name)))
+        self.jit.define_data(d, &desc).map_err(|e| Diagnostic::error(g.span, format!("cannot define global '{}': {e}", g.name)))?;
+        self.recorder.data(d, &desc);
+        Ok(())
+    }
+
+    /// The imported data symbol whose address is kernel `k`'s runtime slot
+    /// (bound at link time, so that no address is baked into the code).
+    pub fn kernel_slot(&mut self, k: usize, span: Span) -> Result<DataId, Diagnostic> {
+        if let Some(&d) = self.kernel_slot_data.get(&k) {
+            return Ok(d);
+        }
+        let name = crate::image::kernel_slot_symbol(k);
+        if !self.symbols.contains_key(&name) {
+            return Err(Diagnostic::error(span, format!("no runtime kernel slot was given for kernel {k}")));
+        }
+        let d = self
+            .jit
+            .declare_data(&name, cranelift_module::Linkage::Import, true, false)
+            .map_err(|e| Diagnostic::error(span, format!("cannot declare '{name}': {e}")))?;
+        self.kernel_slot_data.insert(k, d);
+        Ok(d)
     }
 }
 
@@ -426,7 +460,7 @@ fn with_scalar_fallback(
 /// cranelift-jit. The reservation is address space only (PROT_NONE until
 /// used) and is released with the module. `None` (the default provider)
 /// when the module cannot fit: globals over ~1.5 GiB, or aligned beyond a page.
-fn module_arena(m: &Module) -> Option<cranelift_jit::ArenaMemoryProvider> {
+pub(crate) fn module_arena(m: &Module) -> Option<cranelift_jit::ArenaMemoryProvider> {
     const CODE_BUDGET: u64 = 256 << 20;
     const LIMIT: u64 = (2 << 30) - (64 << 20);
     let mut data = 0u64;
@@ -448,7 +482,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
     let isa = isa(opts.verify).map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
     load_libm();
     let cc = isa.default_call_conv();
-    let symbols: HashMap<String, usize> = opts.symbols.iter().cloned().collect();
+    let symbols = crate::image::symbol_table(opts);
     let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
     if let Some(arena) = module_arena(m) {
         builder.memory_provider(Box::new(arena));
@@ -480,6 +514,8 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         vectorised: Vec::new(),
         unrolled: 0,
         block_notes: HashMap::new(),
+        recorder: Default::default(),
+        kernel_slot_data: HashMap::new(),
     };
     let mut diags = Vec::new();
     cx.declare_functions(&mut diags);
@@ -531,6 +567,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         return Err(Diagnostic::error(Span::DUMMY, format!("JIT finalisation failed: {e}")).into());
     }
     let mut functions = Vec::new();
+    let mut exports = Vec::new();
     for (i, t) in tramps {
         let f = &m.functions[i];
         let addr = cx.jit.get_finalized_function(cx.funcs[i].expect("declared")) as usize;
@@ -538,6 +575,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         // SAFETY: `t` was compiled with the trampoline signature.
         let trampoline = unsafe { std::mem::transmute::<*const u8, crate::Trampoline>(taddr) };
         functions.push(CompiledFunction { name: f.name.clone(), sig: f.sig.clone(), trampoline, address: addr });
+        exports.push((i as u32, cx.funcs[i].expect("declared").as_u32(), t.as_u32()));
     }
     let kernels = cx.kernels.iter().map(|&k| cx.jit.get_finalized_function(k) as usize).collect();
     let mut globals = Vec::new();
@@ -550,5 +588,8 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
     }
     let clif = std::mem::take(&mut cx.clif);
     let kernel_any_thread = std::mem::take(&mut cx.kernel_any_thread);
-    Ok(CompiledModule { functions, kernels, kernel_any_thread, clif, globals, _code: CodeMemory(Some(cx.jit)) })
+    let image_globals = m.globals.iter().zip(&cx.globals).map(|(g, d)| d.filter(|_| g.linkage != Linkage::Import).map(|d| d.as_u32())).collect();
+    let recorder = std::mem::take(&mut cx.recorder);
+    let image = recorder.finish(&cx.jit, exports, cx.kernels.iter().map(|k| k.as_u32()).collect(), kernel_any_thread.clone(), image_globals, clif.clone());
+    Ok(CompiledModule { functions, kernels, kernel_any_thread, clif, globals, image, _code: CodeMemory(Some(cx.jit)) })
 }

@@ -384,6 +384,7 @@ impl crate::module::ModuleCx<'_> {
         let err = |e: cranelift_module::ModuleError| Diagnostic::error(span, format!("cannot place AVX-512 code: {e}"));
         let id = self.jit.declare_function(&name, cranelift_module::Linkage::Local, &sig).map_err(err)?;
         self.jit.define_function_bytes(id, 64, &code.bytes, &[]).map_err(err)?;
+        self.recorder.function_bytes(id, 64, &code.bytes, &[]);
         self.any_thread_funcs.insert(id);
         Ok(id)
     }

@@ -289,12 +289,10 @@ impl<'m> FnCx<'_, 'm, '_> {
                 format!("internal error: {} arguments for kernel '{}' with {} parameters", l.args.len(), k.name, k.params.len()),
             ));
         }
-        let slot = *self
-            .m
-            .opts
-            .kernel_slots
-            .get(l.kernel.index())
-            .ok_or_else(|| Diagnostic::error(span, format!("no runtime kernel slot was given for kernel '{}'", k.name)))?;
+        if l.kernel.index() >= self.m.opts.kernel_slots.len() {
+            return Err(Diagnostic::error(span, format!("no runtime kernel slot was given for kernel '{}'", k.name)));
+        }
+        let slot = self.m.kernel_slot(l.kernel.index(), span)?;
         // The arguments, then (multi-dimensional gang grid) the extents of
         // the grid's lower dimensions, which the kernel reads after its
         // parameters (kernel.rs, `gang_grid`).
@@ -312,7 +310,7 @@ impl<'m> FnCx<'_, 'm, '_> {
             let e = self.launch_i64(l.gang_grid.get(d).copied(), 1, span)?;
             self.b.ins().store(own_flags(), e, arr, 8 * (n + d) as i32);
         }
-        let slot = self.iconst(types::I64, slot as i64);
+        let slot = self.data_addr(slot);
         let nargs = self.iconst(types::I64, (n + grid) as i64);
         let ng = self.launch_i64(l.num_gangs, 0, span)?;
         let nw = self.launch_i64(l.num_workers, 0, span)?;

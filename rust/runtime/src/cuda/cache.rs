@@ -30,6 +30,15 @@
 //! can still be renaming it — so a cache directory shared with anything
 //! else, or pointed at the wrong place, loses nothing but accjit's entries.
 //!
+//! The same directory, format and rules hold the driver's compiled
+//! programs (`prog-<32 hex digits>.bin`, [`DiskCache::programs`]: the
+//! Cranelift image and the PTX of a whole program, so that a new process
+//! compiling the same source loads them instead of generating them); the
+//! size limit, `usage` and `clear` count both kinds together.
+//!
+//! `ACCJIT_CACHE=0` (or `off`/`no`/`false`) turns the disk off for both
+//! kinds: nothing is read or written ([`DiskCache::from_env`]).
+//!
 //! Nothing here needs a GPU: the unit tests run everywhere.
 
 use std::collections::hash_map::DefaultHasher;
@@ -57,14 +66,22 @@ pub struct CacheUsage {
     pub bytes: u64,
 }
 
-/// `cuda-<32 hex digits>.bin`: the name of a cache entry.
-fn is_entry_name(name: &str) -> bool {
-    name.strip_prefix("cuda-").and_then(|r| r.strip_suffix(".bin")).is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+/// The kinds of entries, by file name prefix: cubins, whole programs.
+const KINDS: [&str; 2] = ["cuda", "prog"];
+
+/// The name without one of the [`KINDS`] prefixes (and its `-`).
+fn strip_kind(name: &str) -> Option<&str> {
+    KINDS.iter().find_map(|k| name.strip_prefix(k).and_then(|r| r.strip_prefix('-')))
 }
 
-/// `.cuda-<32 hex digits>.<pid>.<serial>.tmp`: a writer's temporary file.
+/// `cuda-<32 hex digits>.bin` (or `prog-`): the name of a cache entry.
+fn is_entry_name(name: &str) -> bool {
+    strip_kind(name).and_then(|r| r.strip_suffix(".bin")).is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// `.cuda-<32 hex digits>.<pid>.<serial>.tmp` (or `.prog-`): a writer's temporary file.
 fn is_temp_name(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix(".cuda-").and_then(|r| r.strip_suffix(".tmp")) else { return false };
+    let Some(rest) = name.strip_prefix('.').and_then(strip_kind).and_then(|r| r.strip_suffix(".tmp")) else { return false };
     let mut parts = rest.split('.');
     let hex = parts.next().unwrap_or_default();
     hex.len() == 32
@@ -129,6 +146,10 @@ pub struct DiskCache {
     read_only: AtomicBool,
     /// The most bytes the cache files may take together.
     max_bytes: u64,
+    /// The file name prefix of this cache's entries (one of [`KINDS`]).
+    kind: &'static str,
+    /// `ACCJIT_CACHE=0`: nothing is loaded or stored.
+    off: bool,
 }
 
 impl DiskCache {
@@ -139,14 +160,25 @@ impl DiskCache {
 
     /// The cache in `dir`, its files limited to `max_bytes` together.
     pub fn with_limit(dir: impl Into<PathBuf>, max_bytes: u64) -> DiskCache {
-        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false), max_bytes }
+        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false), max_bytes, kind: KINDS[0], off: false }
+    }
+
+    /// The same directory and limit for the driver's compiled programs
+    /// (`prog-<hex>.bin`).
+    pub fn programs(self) -> DiskCache {
+        DiskCache { kind: KINDS[1], ..self }
+    }
+
+    /// False when `ACCJIT_CACHE=0` turned the disk cache off.
+    pub fn is_enabled(&self) -> bool {
+        !self.off
     }
 
     /// The cache in the directory the environment names, with its size
     /// limit (see the module doc; a limit that is no number warns once and
     /// the default applies).
     pub fn from_env() -> DiskCache {
-        DiskCache::with_limit(default_dir(), max_bytes_from_env())
+        DiskCache { off: off_by_env(), ..DiskCache::with_limit(default_dir(), max_bytes_from_env()) }
     }
 
     /// The size limit in bytes.
@@ -164,12 +196,15 @@ impl DiskCache {
     }
 
     fn path(&self, key: &CacheKey) -> PathBuf {
-        self.dir.join(format!("cuda-{}.bin", key.hex()))
+        self.dir.join(format!("{}-{}.bin", self.kind, key.hex()))
     }
 
     /// The bytes stored under `key`, or `None` (absent, unreadable, corrupt).
     /// A hit marks the file as just used (its modification time).
     pub fn load(&self, key: &CacheKey) -> Option<Vec<u8>> {
+        if self.off {
+            return None;
+        }
         let path = self.path(key);
         let file = std::fs::read(&path).ok()?;
         let bytes = decode(&file, key)?;
@@ -259,7 +294,7 @@ impl DiskCache {
     /// cannot be written (the first such failure warns once per process and
     /// turns stores off for this cache).
     pub fn store(&self, key: &CacheKey, bytes: &[u8]) -> bool {
-        if self.is_read_only() || self.max_bytes == 0 {
+        if self.off || self.is_read_only() || self.max_bytes == 0 {
             return false;
         }
         match self.write(key, bytes) {
@@ -284,7 +319,7 @@ impl DiskCache {
         static SERIAL: AtomicU64 = AtomicU64::new(0);
         std::fs::create_dir_all(&self.dir)?;
         let target = self.path(key);
-        let tmp = self.dir.join(format!(".cuda-{}.{}.{}.tmp", key.hex(), std::process::id(), SERIAL.fetch_add(1, Relaxed)));
+        let tmp = self.dir.join(format!(".{}-{}.{}.{}.tmp", self.kind, key.hex(), std::process::id(), SERIAL.fetch_add(1, Relaxed)));
         let written = (|| {
             let mut f = std::fs::File::create(&tmp)?;
             f.write_all(&encode(key, bytes))?;
@@ -297,6 +332,11 @@ impl DiskCache {
         }
         written
     }
+}
+
+/// `ACCJIT_CACHE` is `0`, `off`, `no` or `false` (any case).
+fn off_by_env() -> bool {
+    std::env::var("ACCJIT_CACHE").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "0" | "off" | "no" | "false"))
 }
 
 /// `ACCJIT_CACHE_MAX_MB` in bytes ([`DEFAULT_MAX_MB`] when unset or not a number).
@@ -403,6 +443,36 @@ mod tests {
         // No temporary files are left behind.
         let names: Vec<String> = std::fs::read_dir(c.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         assert_eq!(names, vec![format!("cuda-{}.bin", k.hex())]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn program_entries_share_the_directory_limit_usage_and_clear() {
+        let dir = scratch("programs");
+        let cubins = DiskCache::new(&dir);
+        let programs = DiskCache::new(&dir).programs();
+        let k = CacheKey([7; 16]);
+        assert!(cubins.store(&k, &payload(100, 1)));
+        assert!(programs.store(&k, &payload(200, 2)));
+        // One key, two kinds: two files, each read back by its own kind.
+        assert_eq!(cubins.load(&k), Some(payload(100, 1)));
+        assert_eq!(programs.load(&k), Some(payload(200, 2)));
+        let names: std::collections::BTreeSet<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, [format!("cuda-{}.bin", k.hex()), format!("prog-{}.bin", k.hex())].into_iter().collect());
+        assert_eq!(programs.usage().entries, 2);
+        assert!(is_temp_name(&format!(".prog-{}.12.0.tmp", k.hex())));
+        assert!(!is_entry_name(&format!("other-{}.bin", k.hex())));
+        let removed = cubins.clear();
+        assert_eq!(removed.entries, 2);
+        assert_eq!(programs.usage(), CacheUsage::default());
+        // Turned off: nothing is read or written.
+        assert!(programs.store(&k, &payload(200, 2)));
+        let off = DiskCache { off: true, ..DiskCache::new(&dir).programs() };
+        assert!(!off.is_enabled());
+        assert_eq!(off.load(&k), None);
+        assert!(!off.store(&CacheKey([8; 16]), b"x"));
+        assert_eq!(programs.usage().entries, 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
