@@ -200,3 +200,50 @@ def test_knob_turns_inline_calls_off():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["99", "1"]
+
+
+def test_scalar_conversions_at_the_edges():
+    lib = acc.c(
+        "signed char c8(signed char v) { return v; }\n"
+        "unsigned short u16(unsigned short v) { return v; }\n"
+        "int i32(int v) { return v; }\n"
+        "unsigned long u64(unsigned long v) { return v; }\n"
+        "float f32(float v) { return v; }\n"
+        "double f64(double v) { return v; }\n"
+        "_Bool b(_Bool v) { return v; }\n",
+        name="edges.c",
+    )
+    for fn, lo, hi in [(lib.c8, -128, 127), (lib.u16, 0, 65535), (lib.i32, -(2**31), 2**31 - 1), (lib.u64, 0, 2**64 - 1)]:
+        for _ in range(3):  # first call on a worker thread, then inline
+            assert fn(lo) == lo and fn(hi) == hi
+        with pytest.raises(OverflowError, match=r"out of range"):
+            fn(hi + 1)
+        with pytest.raises(OverflowError, match=r"out of range"):
+            fn(lo - 1)
+        with pytest.raises(TypeError, match=r"expects an integer, got float"):
+            fn(1.0)
+        assert fn(np.int16(7)) == 7 and fn(True) == 1
+    for _ in range(3):
+        assert lib.f32(1.5) == 1.5 and lib.f64(-2.25) == -2.25
+    assert lib.f32(float("inf")) == float("inf") and np.isnan(lib.f32(float("nan")))
+    assert lib.f32(7) == 7.0 and lib.f64(np.float32(0.5)) == 0.5
+    with pytest.raises(OverflowError, match=r"out of range for float"):
+        lib.f32(1e39)
+    assert lib.f64(1e300) == 1e300
+    with pytest.raises(TypeError, match=r"expects a real number, got str"):
+        lib.f64("1")
+    assert lib.b(5) is True and lib.b(0) is False
+
+
+def test_functions_are_attributes_and_keywords_bind():
+    lib = acc.c("int ir(int v) { return v + 1; }\nint sub(int a, int b) { return a - b; }\n", name="attrs.c")
+    assert "sub" in vars(lib), "a plain attribute: no __getattr__ call per access"
+    assert callable(lib.ir) and isinstance(lib.ir(), str), "the method keeps its name"
+    assert lib["ir"](4) == 5
+    assert isinstance(lib.sub, acc.CFunction) and isinstance(lib.sub, _core.Function)
+    assert lib.sub(7, 2) == 5 and lib.sub(b=2, a=7) == 5 and lib.sub(7, b=3) == 4
+    with pytest.raises(TypeError, match=r"missing argument\(s\) b"):
+        lib.sub(a=1)
+    with pytest.raises(TypeError, match=r"takes 2 arguments \(3 given\)"):
+        lib.sub(1, 2, 3)
+    assert lib.sub.__name__ == "sub" and "int sub(int a, int b)" in lib.sub.__doc__

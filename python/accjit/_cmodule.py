@@ -30,14 +30,16 @@ def _normalize_defines(defines: Defines) -> list:
     return out
 
 
-class CFunction:
+class CFunction(_core.Function):
     """A C function of a compiled module. Call it like the C function:
     pointer parameters take NumPy arrays of the exact element type (or None),
-    scalar parameters take Python numbers."""
+    scalar parameters take Python numbers.
+
+    The call itself is `_core.Function.__call__` (no Python frame on the way
+    to the native call); keyword arguments go through `_bind`."""
 
     def __init__(self, module: "_core.Module", info: dict):
         self._module = module
-        self._call = module.call
         self.__name__ = info["name"]
         self.__qualname__ = info["name"]
         self.signature = info["signature"]
@@ -53,11 +55,6 @@ class CFunction:
                 lines.append(f"  {p['name']}: Python {p['kind']}")
         lines.append(f"  returns: {self.ret}")
         self.__doc__ = "\n".join(lines)
-
-    def __call__(self, *args, **kwargs):
-        if kwargs:
-            args = self._bind(args, kwargs)
-        return self._call(self.__name__, args)
 
     def _bind(self, args, kwargs):
         names = [p["name"] for p in self.params]
@@ -91,6 +88,12 @@ class CModule:
     def __init__(self, core_module: "_core.Module"):
         self._core = core_module
         self._functions = {f["name"]: CFunction(core_module, f) for f in core_module.functions()}
+        # Plain instance attributes, so that `lib.f(...)` finds the function
+        # without calling `__getattr__` (a Python call per access); names the
+        # class or the instance already use stay reachable through it.
+        for name, fn in self._functions.items():
+            if not hasattr(type(self), name) and name not in self.__dict__:
+                self.__dict__[name] = fn
 
     def __getattr__(self, name: str):
         try:

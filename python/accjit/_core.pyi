@@ -234,6 +234,13 @@ class Dispatcher:
         """What `inspect()` shows of one specialisation (the last compiled by default)."""
 
 @final
+class Function:
+    """One exported C function of a `Module`, callable with its arguments (`accjit.CFunction` derives from it)."""
+
+    def __new__(cls, module: Module, info: Dict[str, Any]) -> "Function": ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Calls the function; keyword arguments are bound by the subclass's `_bind`."""
+
 class DeviceView:
     """The device copy of a present NumPy array, for CuPy/PyTorch/Numba (CUDA array interface, DLPack)."""
 

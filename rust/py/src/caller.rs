@@ -268,7 +268,11 @@ impl ShortCalls {
 /// `calls` and `size` decide whether the waiting thread runs gangs as a
 /// pool guest: only when `calls` admits a call of `size`, that is when the
 /// call is expected to be short; this call then teaches `calls`.
-pub fn run_interruptible<T, F>(py: Python<'_>, hosted: bool, calls: &ShortCalls, size: CallSize, f: F) -> PyResult<Result<T, CallFailure>>
+///
+/// `keep` holds the Python objects whose memory the call uses: they live
+/// until it returns (forever when it is abandoned). An inline call drops
+/// them on the caller's side with the GIL held (no deferred decrefs).
+pub fn run_interruptible<T, F>(py: Python<'_>, hosted: bool, calls: &ShortCalls, size: CallSize, keep: Vec<Py<PyAny>>, f: F) -> PyResult<Result<T, CallFailure>>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
@@ -278,8 +282,12 @@ where
         if let Some(stack) = inline_stack() {
             INLINE_CALLS.fetch_add(1, Relaxed);
             let t0 = Instant::now();
-            let r = run_inline(py, stack, f);
+            let (r, abandoned) = run_inline(py, stack, f);
             calls.record(size, t0.elapsed());
+            if abandoned {
+                // What the abandoned call borrowed stays alive with its stack.
+                std::mem::forget(keep);
+            }
             return Ok(r);
         }
     }
@@ -296,6 +304,7 @@ where
         } else {
             catch_unwind(AssertUnwindSafe(f))
         };
+        drop(keep);
         let r = r.map_err(|p| CallFailure::Internal(crate::panic_message(&*p)));
         // The native run's own time decides whether the next caller spins:
         // the caller's wait includes its own wake-up, which not spinning
@@ -366,8 +375,9 @@ impl<T> SendCell<T> {
 }
 
 /// Runs `f` as a hosted call on this thread, on `stack` (see the module
-/// docs), with the GIL released.
-fn run_inline<T, F>(py: Python<'_>, stack: Box<DefaultStack>, f: F) -> Result<T, CallFailure>
+/// docs), with the GIL released; true with the result when the call was
+/// abandoned (its stack left for good).
+fn run_inline<T, F>(py: Python<'_>, stack: Box<DefaultStack>, f: F) -> (Result<T, CallFailure>, bool)
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
@@ -393,13 +403,13 @@ where
             // SAFETY: the coroutine that borrowed the stack is done and gone.
             let stack = unsafe { Box::from_raw(stack) };
             INLINE_STACK.with(|s| *s.borrow_mut() = Some(stack));
-            r
+            (r, false)
         }
         CoroutineResult::Yield(()) => {
             // Abandoned: its stack (and what the call borrowed) stays as is.
             std::mem::forget(co);
             ABANDONED_STACKS.fetch_add(1, Relaxed);
-            Err(ENDED.with(|e| e.take()).map_or_else(|| CallFailure::Internal("call result lost".into()), CallFailure::Program))
+            (Err(ENDED.with(|e| e.take()).map_or_else(|| CallFailure::Internal("call result lost".into()), CallFailure::Program)), true)
         }
     }
 }

@@ -13,7 +13,7 @@ use numpy::npyffi;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyString, PyTuple};
 
 /// Arguments ready for a call, and the Python objects that must outlive it.
 pub struct Marshalled {
@@ -138,6 +138,22 @@ pub fn marshal(f: &FunctionInfo, args: &Bound<'_, PyTuple>) -> PyResult<Marshall
 }
 
 fn scalar(f: &FunctionInfo, p: &ParamInfo, s: Scalar, a: &Bound<'_, PyAny>) -> PyResult<u64> {
+    // The common cases first, with no attribute lookups: an exact `int`
+    // for an integer parameter, an exact `float` for a floating one.
+    if s.is_float() {
+        if let Ok(x) = a.cast_exact::<PyFloat>() {
+            let v = x.value();
+            if s == Scalar::F64 || !v.is_finite() || v.abs() <= f32::MAX as f64 {
+                return Ok(if s == Scalar::F32 { (v as f32).to_bits() as u64 } else { v.to_bits() });
+            }
+        }
+    } else if s != Scalar::Bool && a.is_exact_instance_of::<PyInt>() {
+        if let Ok(v) = a.extract::<i64>() {
+            if let Some(bits) = int_bits(s, v as i128) {
+                return Ok(bits);
+            }
+        }
+    }
     if s.is_float() {
         if a.is_instance_of::<PyString>() || a.is_instance_of::<PyBytes>() || a.is_instance_of::<PyComplex>() || a.is_none() {
             return Err(PyTypeError::new_err(format!("{} expects a real number, got {}", prefix(f, p), type_name_of(a))));
@@ -175,7 +191,26 @@ fn scalar(f: &FunctionInfo, p: &ParamInfo, s: Scalar, a: &Bound<'_, PyAny>) -> P
         },
         Err(_) => return Err(bad_type()),
     };
-    let (lo, hi): (i128, i128) = match s {
+    match int_bits(s, v) {
+        Some(bits) => Ok(bits),
+        None => {
+            let (lo, hi) = int_range(s);
+            let shown = a.repr().map(|r| r.to_string()).unwrap_or_default();
+            Err(PyOverflowError::new_err(format!("{}: {shown} is out of range [{lo}, {hi}]", prefix(f, p))))
+        }
+    }
+}
+
+/// The slot of integer `v` for a parameter of integer type `s`, or `None`
+/// when `v` is out of the type's range.
+fn int_bits(s: Scalar, v: i128) -> Option<u64> {
+    let (lo, hi) = int_range(s);
+    (lo..=hi).contains(&v).then_some(if s.is_signed() { v as i64 as u64 } else { v as u64 })
+}
+
+/// The range of integer type `s`.
+fn int_range(s: Scalar) -> (i128, i128) {
+    match s {
         Scalar::I8 => (i8::MIN as i128, i8::MAX as i128),
         Scalar::U8 => (0, u8::MAX as i128),
         Scalar::I16 => (i16::MIN as i128, i16::MAX as i128),
@@ -184,12 +219,7 @@ fn scalar(f: &FunctionInfo, p: &ParamInfo, s: Scalar, a: &Bound<'_, PyAny>) -> P
         Scalar::U32 => (0, u32::MAX as i128),
         Scalar::I64 => (i64::MIN as i128, i64::MAX as i128),
         _ => (0, u64::MAX as i128),
-    };
-    if v < lo || v > hi {
-        let shown = a.repr().map(|r| r.to_string()).unwrap_or_default();
-        return Err(PyOverflowError::new_err(format!("{}: {shown} is out of range [{lo}, {hi}]", prefix(f, p))));
     }
-    Ok(if s.is_signed() { v as i64 as u64 } else { v as u64 })
 }
 
 fn pointer(f: &FunctionInfo, p: &ParamInfo, pointee: &Type, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<u64> {

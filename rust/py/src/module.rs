@@ -53,6 +53,75 @@ fn kind_of(ty: &Type) -> &'static str {
     }
 }
 
+impl PyProgram {
+    /// Calls `f` (one of this program's functions, whose past calls are
+    /// `calls`) with `args`.
+    fn call_function(&self, py: Python<'_>, f: &FunctionInfo, calls: &ShortCalls, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let m = marshal(f, args)?;
+        let tramp = f.trampoline;
+        let program = self.program.clone();
+        let (slots, mapped, arrays) = (m.slots, m.mapped, m.arrays);
+        let ret = run_interruptible(py, true, calls, m.size, m.keep, move || {
+            let mut ret = [0u64; 2];
+            // NumPy arrays a kernel uses with no data clause: copied implicitly (discrete devices).
+            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
+            program.prepare();
+            // SAFETY: `slots` matches the signature (checked by `marshal`);
+            // the arrays behind pointer slots are kept alive by `keep`
+            // (see `run_interruptible`) and the code by `program` until the
+            // call returns (or, if the program ends early, forever).
+            unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
+            mapped.into_iter().for_each(crate::interop::unmap);
+            drop(program);
+            ret
+        })?
+        .map_err(|e| crate::errors::call_failure(py, &format!("{}()", f.name), e))?;
+        unmarshal(py, &f.sig.ret, ret)
+    }
+}
+
+/// One exported C function of a module, callable with the function's
+/// arguments (`accjit.CFunction` derives from it): the call goes from
+/// Python's call slot straight to the marshalling, with no Python frame
+/// and no lookup of the function by name.
+#[pyclass(module = "accjit._core", name = "Function", subclass, frozen)]
+pub struct PyFunction {
+    module: Py<PyProgram>,
+    index: usize,
+}
+
+#[pymethods]
+impl PyFunction {
+    /// The function `info["name"]` of `module` (`info`: an entry of `module.functions()`).
+    #[new]
+    fn new(module: Bound<'_, PyProgram>, info: &Bound<'_, PyAny>) -> PyResult<Self> {
+        crate::guard(|| {
+            let name: String = info.get_item("name")?.extract()?;
+            let index = module.get().program.functions().iter().position(|f| f.name == name);
+            let index = index.ok_or_else(|| find(&module.get().program, &name).err().unwrap_or_else(|| PyAttributeError::new_err(name.clone())))?;
+            Ok(PyFunction { module: module.unbind(), index })
+        })
+    }
+
+    /// Calls the function; keyword arguments are bound to the parameters
+    /// by name (through the subclass's `_bind`).
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+        crate::guard(|| {
+            let me = slf.get();
+            let p = me.module.get();
+            let (f, calls) = (&p.program.functions()[me.index], &p.calls[me.index]);
+            match kwargs {
+                Some(kw) if !kw.is_empty() => {
+                    let bound = slf.call_method1("_bind", (args, kw))?;
+                    p.call_function(slf.py(), f, calls, bound.cast::<PyTuple>()?)
+                }
+                _ => p.call_function(slf.py(), f, calls, args),
+            }
+        })
+    }
+}
+
 #[pymethods]
 impl PyProgram {
     /// The name the source was compiled under.
@@ -110,34 +179,12 @@ impl PyProgram {
 
     /// Call exported function `name` with the tuple `args` (see the package docs
     /// for the conversions). The GIL is released while native code runs; Ctrl-C
-    /// abandons the call (it finishes on its own thread) and raises KeyboardInterrupt.
+    /// abandons a call on a worker thread (it finishes on its own thread) and
+    /// raises KeyboardInterrupt.
     fn call(&self, py: Python<'_>, name: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         crate::guard(|| {
             let f = find(&self.program, name)?;
-            let m = marshal(f, args)?;
-            let tramp = f.trampoline;
-            let program = self.program.clone();
-            let slots = m.slots;
-            let keep = m.keep;
-            let mapped = m.mapped;
-            let arrays = m.arrays;
-            let ret = run_interruptible(py, true, self.calls_of(f), m.size, move || {
-                let mut ret = [0u64; 2];
-                // NumPy arrays a kernel uses with no data clause: copied implicitly (discrete devices).
-                let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
-                program.prepare();
-                // SAFETY: `slots` matches the signature (checked by `marshal`);
-                // the arrays behind pointer slots are kept alive by `keep`
-                // and the code by `program` until the call returns (or, if
-                // the program ends early, forever: the thread parks).
-                unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
-                mapped.into_iter().for_each(crate::interop::unmap);
-                drop(keep);
-                drop(program);
-                ret
-            })?
-            .map_err(|e| crate::errors::call_failure(py, &format!("{name}()"), e))?;
-            unmarshal(py, &f.sig.ret, ret)
+            self.call_function(py, f, self.calls_of(f), args)
         })
     }
 
@@ -159,18 +206,18 @@ impl PyProgram {
             let m = crate::fortran::marshal_fortran(iface, f, args, &mut temps)?;
             let tramp = f.trampoline;
             let program = self.program.clone();
-            let (slots, keep, mapped, arrays) = (m.slots, m.keep, m.mapped, m.arrays);
-            let ret = run_interruptible(py, true, self.calls_of(f), m.size, move || {
+            let (slots, mapped, arrays) = (m.slots, m.mapped, m.arrays);
+            let ret = run_interruptible(py, true, self.calls_of(f), m.size, m.keep, move || {
                 let mut ret = [0u64; 2];
                 let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
                 program.prepare();
                 // SAFETY: `slots` matches the signature (checked by
                 // `marshal_fortran`); arrays and temporaries behind pointer
-                // slots are kept alive by `keep`/`temps` and the code by
-                // `program` until the call returns (or forever: the thread parks).
+                // slots are kept alive by `keep` (see `run_interruptible`)
+                // and `temps`, and the code by `program` until the call
+                // returns (or forever, if the program ends early).
                 unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
                 mapped.into_iter().for_each(crate::interop::unmap);
-                drop(keep);
                 drop(program);
                 (ret, temps)
             })?
@@ -191,7 +238,7 @@ impl PyProgram {
             // Integer arguments may be sizes, as for a function's.
             let mut size = CallSize::default();
             argv.iter().filter_map(|a| a.parse::<i128>().ok()).for_each(|v| size.add_int(v));
-            let r = match run_interruptible(py, hosted, &self.main_calls, size, move || accjit_driver::run_main(&program, &argv))? {
+            let r = match run_interruptible(py, hosted, &self.main_calls, size, Vec::new(), move || accjit_driver::run_main(&program, &argv))? {
                 Ok(r) => r,
                 Err(CallFailure::Program(Outcome::Exit(code))) => return Ok(code),
                 Err(e) => return Err(crate::errors::call_failure(py, "main()", e)),

@@ -475,17 +475,17 @@ impl Dispatcher {
         keep.push(args.clone().into_any().unbind());
         let program = spec.kernel.program.clone();
         let tramp = spec.trampoline;
-        let out = run_interruptible(py, true, &spec.calls, size, move || {
+        let out = run_interruptible(py, true, &spec.calls, size, keep, move || {
             let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
             program.prepare();
             let mut ret = [0u64; 2];
             // SAFETY: `slots` follows the entry function's parameters (its
-            // `Entry`); arrays stay alive through `keep`, complex scalars
+            // `Entry`); arrays stay alive through `keep` (see
+            // `run_interruptible`), complex scalars
             // through `boxed`, the results buffer is moved back out, and
             // the code lives in `program`, all until the call returns.
             unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
             mapped.into_iter().for_each(crate::interop::unmap);
-            drop(keep);
             drop(boxed);
             drop(program);
             results
