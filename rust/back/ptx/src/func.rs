@@ -167,6 +167,8 @@ pub struct FnCx<'m> {
     pub unrolled_loops: u32,
     /// The most loads one of them prefetches per iteration.
     pub unrolled_loads_max: usize,
+    /// An unrolled loop is not of the shape the register cap was measured for.
+    pub unrolled_uncapped: bool,
     /// Addresses counted loops keep in registers, by `p + index` expression,
     /// and the increments of each loop's step expression (`strength.rs`).
     pub reduced: HashMap<ExprId, String>,
@@ -277,6 +279,7 @@ impl<'m> FnCx<'m> {
             assigned_locals: None,
             unrolled_loops: 0,
             unrolled_loads_max: 0,
+            unrolled_uncapped: false,
             reduced: HashMap::new(),
             reduced_steps: HashMap::new(),
             kred: BTreeSet::new(),

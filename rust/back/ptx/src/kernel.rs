@@ -604,7 +604,7 @@ impl<'m> FnCx<'m> {
             self.e.line(&format!("mul.lo.s64 {st}, {gn}, {tn};"));
             (s, st)
         } else {
-            (t, tn)
+            (t.clone(), tn.clone())
         };
         // Per-thread storage of the loop's private copies and reductions.
         let mark = if !l.private_copies.is_empty() || l.reductions.iter().any(|r| !matches!(r.form, accjit_ir::RedForm::Scalar)) {
@@ -683,6 +683,9 @@ impl<'m> FnCx<'m> {
             // Four iterations at a time first (`unroll.rs`); the plain loop
             // below runs the rest.
             let s = crate::unroll::Strided {
+                first: &start,
+                lane: &t,
+                team: &tn,
                 k: &k,
                 stride: &stride,
                 total: &total,

@@ -112,6 +112,29 @@ pub struct Tuning {
     /// No block barrier before a kernel's first loop when nothing before it
     /// stores to memory, nor after its last one when nothing follows.
     pub lean_barriers: bool,
+    /// Iterations per trip of an unrolled loop's main loop (`unroll.rs`), 2..=8.
+    pub unroll_factor: u32,
+    /// Which of its iterations a thread takes together in an unrolled loop.
+    pub unroll_map: UnrollMap,
+    /// With `UnrollMap::Thread`: the leading loads of the iterations taken
+    /// together as vector loads (`ld.v4.f32`, `ld.v2.f64`, ...) where the run
+    /// time finds their addresses consecutive and aligned, scalar loads otherwise.
+    pub vector_loads: bool,
+}
+
+/// The iterations a thread of an unrolled strided loop runs together (its
+/// flat indices; `S` the loop's executors, `F` the unroll factor, `first`
+/// the thread's first index, `g·T` the first index of its gang's threads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnrollMap {
+    /// `k, k+S, ..., k+(F-1)S` (grid-stride, as the plain loop).
+    Strided,
+    /// The gang's threads share a chunk of `F·T` consecutive iterations,
+    /// each taking `F` of them `T` apart (`k + (F-1)·g·T + u·T`).
+    Blocked,
+    /// Each thread takes `F` consecutive iterations (`k + (F-1)·first + u`):
+    /// what vector loads need.
+    Thread,
 }
 
 impl Default for Tuning {
@@ -129,6 +152,9 @@ impl Default for Tuning {
             stream_stores: false,
             nc_loads: false,
             lean_barriers: true,
+            unroll_factor: 4,
+            unroll_map: UnrollMap::Strided,
+            vector_loads: false,
         }
     }
 }
@@ -138,7 +164,8 @@ impl Tuning {
     /// commas or spaces; booleans take 0/1), for comparisons in one GPU
     /// sitting: `unroll`, `tiles`, `strength`, `global_loads`, `fma`,
     /// `seq_unroll`, `block`, `tile_cols`, `tile_flat_pairs`,
-    /// `stream_stores`, `nc_loads`, `lean_barriers`. An unknown key or a
+    /// `stream_stores`, `nc_loads`, `lean_barriers`, `unroll_factor`,
+    /// `unroll_map` (`strided`/`blocked`/`thread`), `vector_loads`. An unknown key or a
     /// bad value is an error naming it (the settings before it are kept).
     pub fn apply(&mut self, spec: &str) -> Result<(), String> {
         for item in spec.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()) {
@@ -169,6 +196,16 @@ impl Tuning {
                 "stream_stores" => self.stream_stores = flag()?,
                 "nc_loads" => self.nc_loads = flag()?,
                 "lean_barriers" => self.lean_barriers = flag()?,
+                "unroll_factor" => self.unroll_factor = num()?.clamp(2, 8),
+                "unroll_map" => {
+                    self.unroll_map = match value {
+                        "strided" => UnrollMap::Strided,
+                        "blocked" => UnrollMap::Blocked,
+                        "thread" => UnrollMap::Thread,
+                        _ => return Err(format!("unroll_map={value}: strided, blocked or thread")),
+                    }
+                }
+                "vector_loads" => self.vector_loads = flag()?,
                 _ => return Err(format!("unknown knob '{key}'")),
             }
         }

@@ -24,6 +24,16 @@
 //! storage (where one iteration's stores are the next one's inputs). The
 //! order of the bodies, hence of every reduction's accumulation, is the
 //! order of the plain loop.
+//!
+//! Knobs (`Tuning`): `unroll_factor` iterations per trip (default 4);
+//! `unroll_map` which of its iterations a thread takes together — `k, k+S,
+//! …` as the plain loop (default), a chunk of the gang's threads each
+//! taking iterations `T` apart (`Blocked`), or `F` consecutive ones
+//! (`Thread`; the accumulation order of a reduction then differs from the
+//! plain loop's, as with any other distribution of the iterations); with
+//! `Thread`, `vector_loads` loads each leading load's `F` values with
+//! `ld.v4`/`ld.v2` after a run-time check that the addresses are
+//! consecutive and aligned (scalar loads otherwise).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -32,9 +42,7 @@ use accjit_ir::{AccLoop, BinOp, Block, Diagnostic, ExprId, ExprKind, LocalId, St
 use crate::func::{FnCx, Slot};
 use crate::ty::PtxTy;
 use crate::value::{scalar_of, Val};
-
-/// Iterations per trip of the main loop.
-pub const FACTOR: usize = 4;
+use crate::UnrollMap;
 
 /// The most expression nodes a body may have to be unrolled.
 const MAX_BODY_EXPRS: usize = 160;
@@ -58,7 +66,7 @@ pub fn register_cap(fx: &FnCx<'_>) -> &'static str {
     // No calls or stack storage either (malloc'd or alloca'd private
     // copies): the cap is meant for plain streaming kernels.
     let plain = !fx.e.body.contains("call") && !fx.e.body.contains("alloca") && !fx.e.body.contains("stacksave");
-    if fx.unrolled_loops > 0 && fx.unrolled_loads_max <= MAX_CAPPED_LOADS && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS && plain {
+    if fx.unrolled_loops > 0 && !fx.unrolled_uncapped && fx.unrolled_loads_max <= MAX_CAPPED_LOADS && fx.f.exprs.len() <= MAX_CAPPED_KERNEL_EXPRS && plain {
         "\n.maxnreg 32"
     } else {
         ""
@@ -68,6 +76,12 @@ pub fn register_cap(fx: &FnCx<'_>) -> &'static str {
 /// What the strided loop emitter needs to run the main loop of an unrolled
 /// loop: the registers of its iteration state (`kernel.rs`).
 pub struct Strided<'a> {
+    /// The thread's first flat index, and its index among its gang's
+    /// executors (`first - lane` is where its gang's first chunk starts).
+    pub first: &'a str,
+    pub lane: &'a str,
+    /// The number of the gang's executors (`T`).
+    pub team: &'a str,
     /// Flat index of the thread's next iteration, its step and the end.
     pub k: &'a str,
     pub stride: &'a str,
@@ -138,32 +152,78 @@ impl<'m> FnCx<'m> {
     }
 
     /// The main loop of an unrolled strided loop: while the thread has at
-    /// least `FACTOR` iterations left, run `FACTOR` of them with their
-    /// leading loads issued first, advancing `s`'s state past them. The
-    /// plain loop emitted after it runs what is left.
+    /// least `F` iterations left (`Tuning::unroll_factor`), run `F` of them
+    /// (which ones: `Tuning::unroll_map`) with their leading loads issued
+    /// first, advancing `s`'s state past them. The plain loop emitted after
+    /// it runs what is left.
+    ///
+    /// With a chunked map (`Blocked`, `Thread`) one trip covers the chunk
+    /// `[c, c + F·S)` (`c = k - first`) among all the loop's threads, and
+    /// runs only when the whole chunk is in range; the plain loop then
+    /// starts at `c + first` as usual and covers the rest.
     pub fn unrolled_main_loop(&mut self, l: &'m AccLoop, loads: &[ExprId], s: &Strided<'_>) -> Result<(), Diagnostic> {
         let span = l.span;
         let n = l.dims.len();
+        let factor = self.tuning.unroll_factor.clamp(2, 8) as usize;
+        // Chunked maps need one dimension (the iterations' values are
+        // computed from the loop variable); several run strided.
+        let map = if n == 1 { self.tuning.unroll_map } else { UnrollMap::Strided };
         self.unrolled_loops += 1;
         self.unrolled_loads_max = self.unrolled_loads_max.max(loads.len());
+        if factor != 4 || map != UnrollMap::Strided {
+            self.unrolled_uncapped = true;
+        }
         let (head, done) = (self.e.label(), self.e.label());
         let last = self.e.reg(PtxTy::B64);
         let span3 = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("mul.lo.s64 {span3}, {}, {};", s.stride, FACTOR - 1));
+        // Iteration u's value: var1 + off + u·ustep (in the loop variable's units).
+        let (mut off, mut ustep) = (None, s.vstep1.to_string());
+        match map {
+            UnrollMap::Strided => {
+                self.e.line(&format!("mul.lo.s64 {span3}, {}, {};", s.stride, factor - 1));
+            }
+            UnrollMap::Blocked | UnrollMap::Thread => {
+                // Run while k - first + F·S <= total, i.e. k + (F·S - first) <= total.
+                self.e.line(&format!("mul.lo.s64 {span3}, {}, {factor};", s.stride));
+                self.e.line(&format!("sub.s64 {span3}, {span3}, {};", s.first));
+                self.e.line(&format!("sub.s64 {span3}, {span3}, 1;"));
+                let (o, u) = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+                if map == UnrollMap::Blocked {
+                    // first - lane = g·T: the gang's first index; its threads' iterations T apart.
+                    self.e.line(&format!("sub.s64 {o}, {}, {};", s.first, s.lane));
+                    self.e.line(&format!("mul.lo.s64 {u}, {}, {};", s.team, s.steps[0]));
+                } else {
+                    self.e.line(&format!("mov.u64 {o}, {};", s.first));
+                    self.e.line(&format!("mov.u64 {u}, {};", s.steps[0]));
+                }
+                self.e.line(&format!("mul.lo.s64 {o}, {o}, {};", factor - 1));
+                self.e.line(&format!("mul.lo.s64 {o}, {o}, {};", s.steps[0]));
+                off = Some(o);
+                ustep = u;
+            }
+        }
         self.e.place(&head);
         self.e.line(&format!("add.s64 {last}, {}, {span3};", s.k));
         let p = self.e.reg(PtxTy::Pred);
         self.e.line(&format!("setp.ge.s64 {p}, {last}, {};", s.total));
         self.e.line(&format!("@{p} bra {done};"));
-        // The loop variables' values of the FACTOR iterations.
-        let mut values: Vec<Vec<String>> = Vec::with_capacity(FACTOR);
-        for u in 0..FACTOR {
+        // The loop variables' values of the F iterations.
+        let mut values: Vec<Vec<String>> = Vec::with_capacity(factor);
+        let base = match &off {
+            Some(o) => {
+                let b = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("add.s64 {b}, {}, {o};", s.var1));
+                b
+            }
+            None => s.var1.to_string(),
+        };
+        for u in 0..factor {
             if n == 1 {
                 let v = self.e.reg(PtxTy::B64);
                 if u == 0 {
-                    self.e.line(&format!("mov.u64 {v}, {};", s.var1));
+                    self.e.line(&format!("mov.u64 {v}, {base};"));
                 } else {
-                    self.e.line(&format!("mad.lo.s64 {v}, {}, {u}, {};", s.vstep1, s.var1));
+                    self.e.line(&format!("mad.lo.s64 {v}, {ustep}, {u}, {base};"));
                 }
                 values.push(vec![v]);
             } else {
@@ -178,18 +238,25 @@ impl<'m> FnCx<'m> {
             }
         }
         // The leading loads of every iteration, then the bodies in order.
-        let mut fetched: Vec<HashMap<ExprId, Val>> = Vec::with_capacity(FACTOR);
-        for vs in &values {
-            self.set_loop_vars(l, vs, span)?;
-            let mut m = HashMap::new();
-            for &id in loads {
-                self.prefetched = std::mem::take(&mut m);
-                let v = self.lower_expr(id);
-                m = std::mem::take(&mut self.prefetched);
-                m.insert(id, v?);
+        let vector = map == UnrollMap::Thread && self.tuning.vector_loads;
+        let fetched = match if vector { self.vector_prefetch(l, loads, &values, span)? } else { None } {
+            Some(f) => f,
+            None => {
+                let mut fetched: Vec<HashMap<ExprId, Val>> = Vec::with_capacity(factor);
+                for vs in &values {
+                    self.set_loop_vars(l, vs, span)?;
+                    let mut m = HashMap::new();
+                    for &id in loads {
+                        self.prefetched = std::mem::take(&mut m);
+                        let v = self.lower_expr(id);
+                        m = std::mem::take(&mut self.prefetched);
+                        m.insert(id, v?);
+                    }
+                    fetched.push(m);
+                }
+                fetched
             }
-            fetched.push(m);
-        }
+        };
         for (vs, m) in values.iter().zip(fetched) {
             self.set_loop_vars(l, vs, span)?;
             self.prefetched = m;
@@ -201,13 +268,118 @@ impl<'m> FnCx<'m> {
             r?;
             self.e.place(&cont);
         }
-        self.e.line(&format!("mad.lo.s64 {}, {}, {FACTOR}, {};", s.k, s.stride, s.k));
+        self.e.line(&format!("mad.lo.s64 {}, {}, {factor}, {};", s.k, s.stride, s.k));
         if n == 1 {
-            self.e.line(&format!("mad.lo.s64 {}, {}, {FACTOR}, {};", s.var1, s.vstep1, s.var1));
+            self.e.line(&format!("mad.lo.s64 {}, {}, {factor}, {};", s.var1, s.vstep1, s.var1));
         }
         self.e.line(&format!("bra.uni {head};"));
         self.e.place(&done);
         Ok(())
+    }
+
+    /// The leading loads of `values.len()` consecutive iterations as vector
+    /// loads where their addresses turn out consecutive and aligned at run
+    /// time (scalar loads into the same registers otherwise): per iteration,
+    /// the prefetched values. None (nothing emitted) where a load's address
+    /// reads memory itself or its type has no vector form.
+    fn vector_prefetch(
+        &mut self,
+        l: &AccLoop,
+        loads: &[ExprId],
+        values: &[Vec<String>],
+        span: accjit_ir::Span,
+    ) -> Result<Option<Vec<HashMap<ExprId, Val>>>, Diagnostic> {
+        let f = self.f;
+        let factor = values.len();
+        let mut plan = vec![];
+        for &id in loads {
+            let ExprKind::Load(place) = f.expr(id).kind else { return Ok(None) };
+            let Some(sc) = scalar_of(&f.expr(id).ty) else { return Ok(None) };
+            let size = sc.size() as usize;
+            if size != 4 && size != 8 {
+                return Ok(None);
+            }
+            // Lanes per vector load: 16 bytes at most, v2 or v4.
+            let w = (16 / size).min(factor).min(4);
+            if w < 2 || !factor.is_multiple_of(w) {
+                return Ok(None);
+            }
+            let mut reads_memory = false;
+            accjit_ir::walk::for_each_expr(f, place, &mut |_, x| {
+                if let ExprKind::Load(q) = x.kind {
+                    reads_memory |= !matches!(f.expr(q).kind, ExprKind::Local(_));
+                }
+            });
+            if reads_memory {
+                return Ok(None);
+            }
+            plan.push((id, place, sc, size, w));
+        }
+        // Every iteration's addresses.
+        let mut addrs: Vec<Vec<String>> = vec![];
+        for vs in values {
+            self.set_loop_vars(l, vs, span)?;
+            let mut row = vec![];
+            for &(_, place, ..) in &plan {
+                match self.lower_place(place)? {
+                    crate::func::Place::Mem(a) => row.push(a),
+                    _ => return Err(Diagnostic::error(span, "internal error: a prefetched load not from memory")),
+                }
+            }
+            addrs.push(row);
+        }
+        // Consecutive (iteration u at u·size from iteration 0) and aligned to the vector's size.
+        let ok = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.eq.u32 {ok}, 1, 1;"));
+        for (j, &(_, _, _, size, w)) in plan.iter().enumerate() {
+            let low = self.e.reg(PtxTy::B64);
+            let q = self.e.reg(PtxTy::Pred);
+            self.e.line(&format!("and.b64 {low}, {}, {};", addrs[0][j], size * w - 1));
+            self.e.line(&format!("setp.eq.and.u64 {ok}, {low}, 0, {ok};"));
+            for (u, row) in addrs.iter().enumerate().skip(1) {
+                let want = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("add.s64 {want}, {}, {};", addrs[0][j], u * size));
+                self.e.line(&format!("setp.eq.and.u64 {q}, {}, {want}, {ok};", row[j]));
+                self.e.line(&format!("mov.pred {ok}, {q};"));
+            }
+        }
+        // The value registers, filled on either path.
+        let regs: Vec<Vec<String>> = (0..factor).map(|_| plan.iter().map(|&(_, _, sc, ..)| self.sreg(sc)).collect()).collect();
+        let (scalar, joined) = (self.e.label(), self.e.label());
+        self.e.line(&format!("@!{ok} bra {scalar};"));
+        for (j, &(_, place, sc, _, w)) in plan.iter().enumerate() {
+            let global = crate::space::place_pointer(f, place).is_some_and(|v| self.global_ptrs.contains(&v));
+            let nc = global && crate::space::place_pointer(f, place).is_some_and(|v| self.nc_ptrs.contains(&v));
+            for g in 0..factor / w {
+                let a0 = &addrs[g * w][j];
+                let (space, at) = if global {
+                    let ga = self.e.reg(PtxTy::B64);
+                    self.e.line(&format!("cvta.to.global.u64 {ga}, {a0};"));
+                    (if nc { ".global.nc" } else { ".global" }, ga)
+                } else {
+                    ("", a0.clone())
+                };
+                let dst: Vec<String> = (0..w).map(|u| regs[g * w + u][j].clone()).collect();
+                self.e.line(&format!("ld{space}.v{w}.{} {{{}}}, [{at}];", crate::value::mem_ty(sc), dst.join(", ")));
+            }
+        }
+        self.e.line(&format!("bra.uni {joined};"));
+        self.e.place(&scalar);
+        for (u, row) in addrs.iter().enumerate() {
+            for (j, &(_, place, sc, ..)) in plan.iter().enumerate() {
+                let global = crate::space::place_pointer(f, place).is_some_and(|v| self.global_ptrs.contains(&v));
+                let (space, at) = if global {
+                    let ga = self.e.reg(PtxTy::B64);
+                    self.e.line(&format!("cvta.to.global.u64 {ga}, {};", row[j]));
+                    (".global", ga)
+                } else {
+                    ("", row[j].clone())
+                };
+                self.e.line(&format!("ld{space}.{} {}, [{at}];", crate::value::mem_ty(sc), regs[u][j]));
+            }
+        }
+        self.e.place(&joined);
+        Ok(Some(regs.into_iter().map(|r| plan.iter().zip(r).map(|(&(id, ..), v)| (id, Val::S(v))).collect()).collect()))
     }
 
     fn set_loop_vars(&mut self, l: &AccLoop, values: &[String], span: accjit_ir::Span) -> Result<(), Diagnostic> {

@@ -341,3 +341,34 @@ fn tile_columns_and_stencil_tiles_follow_their_knobs() {
     // The tiled form falls back to the flat one: both loops are there (two stores of B).
     assert_eq!(tiled.matches("st.f32").count(), 2);
 }
+
+#[test]
+fn unroll_maps_and_vector_loads_follow_their_knobs() {
+    // Eight iterations at a time: sixteen leading loads before the first store.
+    assert_eq!(loads_before_first_store(&compile_knobs(SAXPY, "unroll_factor=8")), 16);
+    // Consecutive iterations per thread, loaded as two v4 loads (x and y)
+    // where the run time finds them consecutive and aligned, and as eight
+    // scalar loads otherwise.
+    let text = compile_knobs(SAXPY, "unroll_map=thread,vector_loads=1");
+    assert_eq!(text.matches("ld.global.v4.f32").count(), 2);
+    assert_eq!(loads_before_first_store(&text), 10);
+    // The bodies still run in order, one store each, then the plain loop's.
+    assert_eq!(text.matches("st.f32").count(), 5);
+    // Vector loads need the thread map; doubles go in pairs.
+    assert!(!compile_knobs(SAXPY, "unroll_map=blocked,vector_loads=1").contains(".v4"));
+    let dsaxpy = SAXPY.replace("float", "double").replace("a * x[i]", "a * x[i] ");
+    let text = compile_knobs(&dsaxpy, "unroll_map=thread,vector_loads=1");
+    assert_eq!(text.matches("ld.global.v2.f64").count(), 4);
+    // An address that reads memory (a gather) keeps scalar loads.
+    let gather = compile_knobs(
+        "void f(long n, const int *ix, const float *x, float *y) {\n\
+         #pragma acc parallel loop present(ix[0:n], x[0:n], y[0:n])\n\
+         for (long i = 0; i < n; i++) y[i] = x[ix[i]];\n\
+         }\n",
+        "unroll_map=thread,vector_loads=1",
+    );
+    assert!(!gather.contains(".v4"));
+    // The default keeps the measured register cap; other shapes do not get it.
+    assert!(compile(SAXPY).contains(".maxnreg 32"));
+    assert!(!compile_knobs(SAXPY, "unroll_map=blocked").contains(".maxnreg"));
+}
