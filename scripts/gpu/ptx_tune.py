@@ -128,6 +128,9 @@ def child_env(**extra):
         env["PYTHONPATH"] = pp
     for k in ("ACCJIT_PTX_TUNE", "ACCJIT_NVIDIA_WAVES"):
         env.pop(k, None)
+    # No program images from the disk cache: its key holds the knobs but no
+    # build id, so an image from another build of the back end could come back.
+    env["ACCJIT_CACHE"] = "0"
     env.update({k: str(v) for k, v in extra.items() if v is not None and v != ""})
     return env
 
@@ -167,10 +170,10 @@ import numpy as np, cupy as cp, accjit as acc
 n, m, mm, reps = (int(v) for v in sys.argv[1:5])
 acc.set_device_type('nvidia')
 lib = acc.c(sys.stdin.read(), name='tune.c', device_type='nvidia')
-rng = cp.random.default_rng(7)
-x = rng.random(n, dtype=cp.float32); y0 = rng.random(n, dtype=cp.float32); y = y0.copy()
-A = rng.random((m, m), dtype=cp.float32); B = cp.zeros_like(A)
-P = rng.random((mm, mm), dtype=cp.float32); Q = rng.random((mm, mm), dtype=cp.float32); R = cp.zeros_like(P)
+cp.random.seed(7)
+x = cp.random.rand(n, dtype=cp.float32); y0 = cp.random.rand(n, dtype=cp.float32); y = y0.copy()
+A = cp.random.rand(m, m, dtype=cp.float32); B = cp.zeros_like(A)
+P = cp.random.rand(mm, mm, dtype=cp.float32); Q = cp.random.rand(mm, mm, dtype=cp.float32); R = cp.zeros_like(P)
 out = {}
 def best(f, k):
     f(); t = 1e9
