@@ -1,11 +1,12 @@
 """The compile caches from Python: `cache_info()` and `cache_clear()`.
 
 accjit keeps compiled programs in an in-process LRU (see `cache_stats()`,
-`clear_cache()`) and, for nvidia kernels, the cubins the CUDA driver
-compiled in an on-disk cache shared by every process (`ACCJIT_CACHE_DIR`,
-size limit `ACCJIT_CACHE_MAX_MB`). Programs for the CPU devices store
-nothing on disk. These functions report and empty the disk cache; they are
-what `accjit cache info` and `accjit cache clear` print.
+`clear_cache()`) and in an on-disk cache shared by every process
+(`ACCJIT_CACHE_DIR`, size limit `ACCJIT_CACHE_MAX_MB`, off with
+`ACCJIT_CACHE=0`): each program's native code and PTX (`prog-<hash>.bin`)
+and the cubins the CUDA driver compiled (`cuda-<hash>.bin`). These
+functions report and empty the disk cache; they are what `accjit cache
+info` and `accjit cache clear` print.
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ def cache_info() -> dict:
 def cache_clear() -> dict:
     """Remove the on-disk cache's entries; returns `{"entries", "bytes"}` removed.
 
-    Only accjit's own files go: entries (named `cuda-<hash>.bin` and
-    starting with the cache's header) and temporary files abandoned by a
-    writer. Anything else in the directory, and the directory, stay. The
+    Only accjit's own files go: entries (named `cuda-<hash>.bin` or
+    `prog-<hash>.bin` and starting with the cache's header) and temporary
+    files abandoned by a writer. Anything else in the directory, and the directory, stay. The
     in-process cache is untouched (`clear_cache()` empties it).
 
     >>> import accjit as acc

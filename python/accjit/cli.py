@@ -238,7 +238,7 @@ def _cache(args) -> int:
         print(f"entries: {i['entries']}")
         print(f"bytes: {i['bytes']} ({_size(i['bytes'])})")
         print(f"limit: {i['max_bytes']} ({_size(i['max_bytes'])}, ACCJIT_CACHE_MAX_MB)")
-        print("holds: cubins of nvidia kernels (CPU devices store nothing on disk)")
+        print("holds: compiled programs (prog-*.bin: native code, PTX) and cubins of nvidia kernels (cuda-*.bin)")
         return 0
     if args.cache_cmd == "clear":
         dir = cache_info()["dir"]

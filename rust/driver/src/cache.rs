@@ -21,9 +21,10 @@
 //! Evicting an entry drops the cache's reference only; the program (and its
 //! native code) is freed when its last user lets go of it.
 //!
-//! The disk cache is the runtime's (`accjit_runtime::cuda::DiskCache`: the
-//! cubins the CUDA driver compiled from the PTX of nvidia kernels; programs
-//! for the CPU devices store nothing on disk). [`disk_cache_info`] and
+//! The disk cache is the runtime's (`accjit_runtime::cuda::DiskCache`):
+//! the cubins the CUDA driver compiled from the PTX of nvidia kernels, and
+//! this driver's compiled programs (`disk.rs`, consulted by `build_parsed`
+//! after an in-process miss). [`disk_cache_info`] and
 //! [`disk_cache_clear`] inspect and empty it for `accjit cache`.
 
 use crate::hash::{hash128, Hasher128};
