@@ -6,8 +6,10 @@
 //! Key: the in-process key (source, name, options, device type, engine
 //! version), every file of the source map by name and text (the headers
 //! the preprocessor read), the host fingerprint (target, Cranelift
-//! settings, the CPU features `cranelift-native` detected) and all back-end
-//! options (Cranelift tuning, PTX tuning, checks). Value: the Cranelift
+//! settings, the CPU features `cranelift-native` detected), all back-end
+//! options (Cranelift tuning, PTX tuning, checks) and the build of the
+//! engine ([`build_id`]: a rebuilt engine, whose back ends may make other
+//! code for the same source, never loads an older build's images). Value: the Cranelift
 //! module's image (`accjit_back_clif::image`) and, for nvidia, the PTX back
 //! end's module (text and launch facts); the runtime's cubin cache then
 //! hits by the PTX's hash as before.
@@ -45,7 +47,32 @@ pub(crate) fn key(key: u128, sm: &SourceMap, opts: &Options, device: &str) -> Ca
     }
     h.str(&accjit_back_clif::host_fingerprint());
     h.str(&format!("{:?}", opts.back_end));
+    h.str(build_id());
     CacheKey(h.finish().to_le_bytes())
+}
+
+/// The identity of the engine's loaded code: the path, size and
+/// modification time of the object file this function is in (the Python
+/// extension, or the executable), which change with every build and
+/// install; a few microseconds, once per process. Empty when unknown, and
+/// then the version alone keys it.
+fn build_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        // SAFETY: Dl_info is plain data (pointers and integers); all zeros is valid.
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        // SAFETY: dladdr only reads the address and fills `info`.
+        let found = unsafe { libc::dladdr(build_id as *const () as *const libc::c_void, &mut info) } != 0;
+        if !found || info.dli_fname.is_null() {
+            return String::new();
+        }
+        // SAFETY: dladdr's file name is a NUL-terminated string owned by the loader.
+        let path = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned();
+        let path = std::fs::canonicalize(&path).map(|p| p.to_string_lossy().into_owned()).unwrap_or(path);
+        let Ok(meta) = std::fs::metadata(&path) else { return path };
+        let mtime = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+        format!("{path} {} {mtime}", meta.len())
+    })
 }
 
 /// What a program's entry holds.
@@ -245,6 +272,7 @@ mod tests {
         assert_eq!((p.text, p.kernels, p.globals), (ptx.text.clone(), ptx.kernels.clone(), ptx.globals.clone()));
         assert_eq!(back.image.encode(), image.encode());
         assert!(decode(&encode(&image, None)).expect("decodes").ptx.is_none());
+        assert!(build_id().contains(' '), "the engine's object file is found: {:?}", build_id());
         for cut in [0, 3, 10, bytes.len() - 1] {
             assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
         }
