@@ -302,10 +302,15 @@ fn lean_barrier_loops(k: &Kernel) -> (Option<*const AccLoop>, Option<*const AccL
     });
     let effect = |s: &accjit_ir::Stmt| ids.get(&(s as *const _)).is_none_or(|id| k.exec.side_effects.contains(id));
     let mut before = None;
+    // Reductions of arrays fill their copies with the identity before the
+    // loop: those stores keep the barrier.
+    let objects = |rs: &[accjit_ir::PrivateReduction]| rs.iter().any(|r| !matches!(r.form, accjit_ir::RedForm::Scalar));
     for s in &top {
         match &s.kind {
             StmtKind::AccLoop(l) => {
-                before = Some(&**l as *const AccLoop);
+                if !objects(&l.reductions) && !objects(&k.reductions) {
+                    before = Some(&**l as *const AccLoop);
+                }
                 break;
             }
             StmtKind::Decl(..) | StmtKind::Expr(_) if !effect(s) => {}
