@@ -94,6 +94,8 @@ VARIANTS = {
     "map=thread v4 nc": ("unroll_map=thread,vector_loads=1,nc_loads=1", None),
     "map=thread v4 x8": ("unroll_map=thread,vector_loads=1,unroll_factor=8", None),
     "map=thread v4 cs": ("unroll_map=thread,vector_loads=1,stream_stores=1", None),
+    "unroll_collapsed": ("unroll_collapsed=1", None),
+    "unroll_collapsed x2": ("unroll_collapsed=1,unroll_factor=2", None),
     "flat_pairs 8x32": ("tile_flat_pairs=1", None),
     "flat_pairs 4x64": ("tile_flat_pairs=1,tile_cols=64", None),
     "flat_pairs 2x128": ("tile_flat_pairs=1,tile_cols=128", None),

@@ -105,7 +105,7 @@ impl<'m> FnCx<'m> {
         // One dimension only: a collapsed nest's four iterations need four
         // digit steps and many more registers, and measured slower on the
         // H100 (Jacobi 8192²: 1912 -> 1543 GB/s).
-        if !(l.gang || l.worker || l.vector) || l.dims.len() != 1 || !self.tuning.unroll {
+        if !(l.gang || l.worker || l.vector) || (l.dims.len() != 1 && !self.tuning.unroll_collapsed) || !self.tuning.unroll {
             return None;
         }
         let f = self.f;

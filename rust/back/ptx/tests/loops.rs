@@ -372,3 +372,16 @@ fn unroll_maps_and_vector_loads_follow_their_knobs() {
     assert!(compile(SAXPY).contains(".maxnreg 32"));
     assert!(!compile_knobs(SAXPY, "unroll_map=blocked").contains(".maxnreg"));
 }
+
+#[test]
+fn collapsed_loops_unroll_only_with_their_knob() {
+    let src = "void f(int m, const float *A, float *B) {\n\
+         #pragma acc parallel loop collapse(2) present(A[0:m*m], B[0:m*m])\n\
+         for (int i = 0; i < m; i++)\n\
+         for (int j = 0; j < m; j++)\n\
+         B[i * m + j] = 2.0f * A[i * m + j];\n\
+         }\n";
+    assert_eq!(loads_before_first_store(&compile(src)), 1);
+    assert_eq!(loads_before_first_store(&compile_knobs(src, "unroll_collapsed=1")), 4);
+    assert_eq!(loads_before_first_store(&compile_knobs(src, "unroll_collapsed=1,unroll_factor=2")), 2);
+}
