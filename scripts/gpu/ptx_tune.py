@@ -208,7 +208,7 @@ def call_times(tune, waves, sizes, reps):
     except subprocess.TimeoutExpired:
         return None, "timeout"
     if cp_.returncode != 0:
-        return None, cp_.stderr.strip()[-300:]
+        return None, (cp_.stderr.strip().splitlines() or ["no output"])[-1][-300:]
     try:
         return json.loads(cp_.stdout.strip().splitlines()[-1]), ""
     except Exception as ex:  # noqa: BLE001
