@@ -1,7 +1,7 @@
 """The cost of a call from Python into compiled code (issue 9: "launch of a
 tiny kernel on present data from Python ≤ 4 µs").
 
-    python benchmarks/bench_call.py [--calls N] [--no-nvidia]
+    python benchmarks/bench_call.py [--calls N] [--no-nvidia] [--only KIND]
 
 Rows, each the median of N timed calls (default 20000) after 2000 warm-up
 calls, with a 16-element float32 array:
@@ -96,6 +96,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--no-nvidia", action="store_true")
+    ap.add_argument("--only", choices=["multicore", "host", "nvidia"], help="one device type (e.g. under perf)")
     args = ap.parse_args()
     rng = np.random.default_rng(int(time.time()))
     kinds = ["multicore", "host"]
@@ -105,6 +106,8 @@ def main():
                 kinds.append("nvidia")
         except Exception as e:  # noqa: BLE001
             print("no nvidia device:", e)
+    if args.only:
+        kinds = [args.only]
     rows = []
     for k in kinds:
         rows += rows_for(k, args.calls, rng)
