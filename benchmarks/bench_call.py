@@ -15,7 +15,9 @@ calls, with a 16-element float32 array:
   launches then one `acc.wait(1)`, per launch), as benchmarks/bench_nvidia.py
   measures it.
 
-Every row checks its result. `ACCJIT_CALL_INLINE=0` in the environment turns
+Every row checks its result (not over the fake libcuda of the runtime's
+tests, which runs no kernel: with `FAKE_CUDA_ANY_KERNEL=1` set, the nvidia
+rows time the whole host side of a launch; see docs/cuda.md). `ACCJIT_CALL_INLINE=0` in the environment turns
 the inline call path off (every call handed to a worker thread), for
 before/after comparisons. The table is printed last.
 """
@@ -85,7 +87,7 @@ def rows_for(device_type, calls, rng):
                 ts.append((time.perf_counter() - t0) / ASYNC_LAUNCHES)
             n += 100 + rounds * ASYNC_LAUNCHES
             async_row = (f"{device_type}: tiny kernel, async(1), per launch", float(np.median(ts)))
-    ok = bool(np.allclose(a, a0 + n))
+    ok = bool(np.allclose(a, a0 + n)) or (device_type == "nvidia" and os.environ.get("FAKE_CUDA_ANY_KERNEL") == "1")
     out.append((f"{device_type}: tiny kernel on present data", t, ok))
     if device_type == "nvidia":
         out.append(async_row + (ok,))

@@ -17,8 +17,9 @@ use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyString, PyTuple}
 
 /// Arguments ready for a call, and the Python objects that must outlive it.
 pub struct Marshalled {
-    pub slots: Vec<u64>,
-    pub keep: Vec<Py<PyAny>>,
+    /// The trampoline's argument slots (a few inline: no allocation).
+    pub slots: smallvec::SmallVec<[u64; 8]>,
+    pub keep: crate::caller::Keep,
     /// CUDA arrays mapped onto themselves for the call (`interop::bind`);
     /// unmapped with `interop::unmap` when it returns.
     pub mapped: Vec<u64>,
@@ -37,7 +38,7 @@ impl Marshalled {
     /// No arguments yet, for the current device.
     pub fn new() -> Marshalled {
         let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
-        Marshalled { slots: Vec::new(), keep: Vec::new(), mapped: Vec::new(), arrays: Vec::new(), size: CallSize::default(), discrete }
+        Marshalled { slots: Default::default(), keep: Default::default(), mapped: Vec::new(), arrays: Vec::new(), size: CallSize::default(), discrete }
     }
 
     /// Records host memory the call passes (on a discrete device, for

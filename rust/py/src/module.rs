@@ -238,7 +238,7 @@ impl PyProgram {
             // Integer arguments may be sizes, as for a function's.
             let mut size = CallSize::default();
             argv.iter().filter_map(|a| a.parse::<i128>().ok()).for_each(|v| size.add_int(v));
-            let r = match run_interruptible(py, hosted, &self.main_calls, size, Vec::new(), move || accjit_driver::run_main(&program, &argv))? {
+            let r = match run_interruptible(py, hosted, &self.main_calls, size, Default::default(), move || accjit_driver::run_main(&program, &argv))? {
                 Ok(r) => r,
                 Err(CallFailure::Program(Outcome::Exit(code))) => return Ok(code),
                 Err(e) => return Err(crate::errors::call_failure(py, "main()", e)),

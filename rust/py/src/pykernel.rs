@@ -475,7 +475,7 @@ impl Dispatcher {
         keep.push(args.clone().into_any().unbind());
         let program = spec.kernel.program.clone();
         let tramp = spec.trampoline;
-        let out = run_interruptible(py, true, &spec.calls, size, keep, move || {
+        let out = run_interruptible(py, true, &spec.calls, size, keep.into(), move || {
             let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
             program.prepare();
             let mut ret = [0u64; 2];
