@@ -105,17 +105,32 @@ impl<'a> Ctx<'a> {
         Ctx { inner: true, ..self }
     }
     /// The variable the clause names: `a` of `a[10:20]`, `s.x` of `s.x[0:n]`.
+    /// Every data entry and exit asks (twice per region around a launch):
+    /// one pass over the bytes, no string searchers.
     fn var(&self) -> Option<&'a str> {
         if self.inner {
             return None;
         }
-        let n = self.name?;
-        let (v, rest) = n.split_once('[').unwrap_or((n, ""));
-        // `a[i][0:m]` names a row a[i] points to, not a section of `a`.
-        let first = rest.split(']').next().unwrap_or("");
-        let v = v.trim();
-        (!v.is_empty() && (rest.is_empty() || first.contains(':'))).then_some(v)
+        clause_var(self.name?)
     }
+}
+
+/// The variable clause text `n` names (see [`Ctx::var`]): the text before
+/// the first `[`, trimmed, when there is no `[` or the first subscript is a
+/// section (`a[i][0:m]` names a row `a[i]` points to, not a section of `a`).
+fn clause_var(n: &str) -> Option<&str> {
+    let b = n.as_bytes();
+    let open = b.iter().position(|&c| c == b'[');
+    if let Some(i) = open {
+        let first = &b[i + 1..];
+        let first = &first[..first.iter().position(|&c| c == b']').unwrap_or(first.len())];
+        if !first.contains(&b':') {
+            return None;
+        }
+    }
+    // `[` is ASCII: slicing there keeps `n` valid UTF-8.
+    let v = n[..open.unwrap_or(b.len())].trim();
+    (!v.is_empty()).then_some(v)
 }
 
 /// One thing to do after the table lock is released.
@@ -639,4 +654,23 @@ pub fn use_device(dev: &'static Device, addr: usize, if_present: bool, ctx: Ctx)
 /// Structured and dynamic counts of the entry containing `[addr, addr+bytes)`.
 pub fn counts(dev: &Device, addr: usize, bytes: usize) -> Option<(u64, u64)> {
     dev.table().find(addr, bytes).map(|e| (e.structured, e.dynamic))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clause_var;
+
+    #[test]
+    fn clause_var_names_the_variable_of_a_section() {
+        assert_eq!(clause_var("a[0:n]"), Some("a"));
+        assert_eq!(clause_var(" s.x [lo:len]"), Some("s.x"));
+        assert_eq!(clause_var("a"), Some("a"));
+        assert_eq!(clause_var("a[i][0:m]"), None, "a row a[i] points to");
+        assert_eq!(clause_var("a[0:n][0:m]"), Some("a"));
+        assert_eq!(clause_var("a[3]"), None);
+        assert_eq!(clause_var("[0:n]"), None);
+        assert_eq!(clause_var(""), None);
+        assert_eq!(clause_var("größe[:n]"), Some("größe"));
+        assert_eq!(clause_var("a[0:n"), Some("a"), "an unclosed subscript, as before");
+    }
 }
