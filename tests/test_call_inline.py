@@ -259,3 +259,22 @@ def test_functions_are_attributes_and_keywords_bind():
     with pytest.raises(TypeError, match=r"takes 2 arguments \(3 given\)"):
         lib.sub(1, 2, 3)
     assert lib.sub.__name__ == "sub" and "int sub(int a, int b)" in lib.sub.__doc__
+
+
+def test_fortran_procedures_are_attributes_and_keywords_bind():
+    m = acc.fortran(
+        "integer function fsub(a, b)\n  integer, value :: a, b\n  fsub = a - b\nend function\n"
+        "real(8) function twice(x)\n  real(8), value :: x\n  twice = 2 * x\nend function\n",
+        name="fattrs.f90",
+    )
+    assert "fsub" in vars(m), "a plain attribute: no __getattr__ call per access"
+    assert isinstance(m.fsub, acc.FProcedure) and isinstance(m.fsub, _core.Procedure)
+    for _ in range(3):  # first call on a worker thread, then inline
+        assert m.fsub(7, 2) == 5 and m.FSUB(b=2, a=7) == 5 and m.fsub(7, B=3) == 4
+        assert m.twice(1.25) == 2.5 and m.twice(3) == 6.0
+    with pytest.raises(TypeError, match=r"missing argument\(s\) b"):
+        m.fsub(a=1)
+    with pytest.raises(TypeError, match=r"takes 2 arguments \(3 given\)"):
+        m.fsub(1, 2, 3)
+    with pytest.raises(TypeError, match=r"expects an integer"):
+        m.fsub(1.5, 2)

@@ -241,6 +241,13 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Calls the function; keyword arguments are bound by the subclass's `_bind`."""
 
+class Procedure:
+    """One Fortran procedure of a `Module`, callable with its arguments (`accjit.FProcedure` derives from it)."""
+
+    def __new__(cls, module: Module, info: Dict[str, Any]) -> "Procedure": ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Calls the procedure; keywords and left-out optional arguments are bound by the subclass's `_bind_call`."""
+
 class DeviceView:
     """The device copy of a present NumPy array, for CuPy/PyTorch/Numba (CUDA array interface, DLPack)."""
 

@@ -23,12 +23,15 @@ from ._cmodule import Defines, _normalize_defines
 _MISSING = object()
 
 
-class FProcedure:
-    """A Fortran subroutine or function of a compiled module."""
+class FProcedure(_core.Procedure):
+    """A Fortran subroutine or function of a compiled module.
+
+    The call itself is `_core.Procedure.__call__` (no Python frame on the way
+    to the native call); keywords and left-out optional arguments go through
+    `_bind_call`."""
 
     def __init__(self, module: "_core.Module", info: dict):
         self._module = module
-        self._call = module.call_fortran
         self.__name__ = info["name"]
         self.__qualname__ = info["name"]
         self.signature = info["signature"]
@@ -56,11 +59,9 @@ class FProcedure:
             lines.append(f"  returns: {self.result}")
         self.__doc__ = "\n".join(lines)
 
-    def __call__(self, *args, **kwargs):
-        names = [p["name"] for p in self.params]
-        if kwargs or len(args) < len(names):
-            args = self._bind(args, {k.lower(): v for k, v in kwargs.items()}, names)
-        return self._call(self.__name__, args)
+    def _bind_call(self, args, kwargs):
+        """The argument tuple of a call with keywords (`kwargs`, or None) or optional arguments left out."""
+        return self._bind(args, {k.lower(): v for k, v in (kwargs or {}).items()}, [p["name"] for p in self.params])
 
     def _bind(self, args, kwargs, names):
         if len(args) > len(names):
@@ -92,6 +93,11 @@ class FModule:
     def __init__(self, core_module: "_core.Module"):
         self._core = core_module
         self._procedures = {p["name"]: FProcedure(core_module, p) for p in core_module.fortran_procedures()}
+        # The usual spelling as plain instance attributes: `m.saxpy` then
+        # costs no `__getattr__` call; other cases still go through it.
+        for name, proc in self._procedures.items():
+            if not hasattr(type(self), name) and name not in self.__dict__:
+                self.__dict__[name] = proc
 
     def __getattr__(self, name: str):
         procs = self.__dict__.get("_procedures", {})

@@ -39,7 +39,7 @@ use numpy::npyffi;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyByteArrayMethods, PyBytes, PyComplex, PyDict, PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyByteArrayMethods, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 
 /// The Fortran spelling of a dummy's or result's type.
@@ -214,15 +214,34 @@ fn type_name_of(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
 }
 
+/// Which argument a message is about (`name(): argument 'x' (decl)`),
+/// formatted only when a message is made: the text costs more than the
+/// conversion of the argument.
+struct What<'a> {
+    iface: &'a ProcInterface,
+    p: &'a ProcParam,
+}
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}(): argument '{}' ({})", self.iface.name, self.p.name, param_decl(self.p))
+    }
+}
+
 /// Temporaries of scalars passed by reference: 16-byte cells at stable addresses.
 pub type Temps = Vec<Box<[u64; 2]>>;
 
 /// Convert `args` for a call of the Fortran procedure `iface` (IR function `f`).
 pub fn marshal_fortran(iface: &ProcInterface, f: &FunctionInfo, args: &Bound<'_, PyTuple>, temps: &mut Temps) -> PyResult<Marshalled> {
-    let sig = proc_signature(iface);
     if args.len() != iface.params.len() {
         let n = iface.params.len();
-        return Err(PyTypeError::new_err(format!("{}() takes {n} argument{} ({} given): {sig}", iface.name, if n == 1 { "" } else { "s" }, args.len())));
+        return Err(PyTypeError::new_err(format!(
+            "{}() takes {n} argument{} ({} given): {}",
+            iface.name,
+            if n == 1 { "" } else { "s" },
+            args.len(),
+            proc_signature(iface)
+        )));
     }
     if let Some((p, why)) = iface.params.iter().find_map(|p| match &p.kind {
         ParamKind::Unsupported { why } => Some((p, why)),
@@ -238,7 +257,7 @@ pub fn marshal_fortran(iface: &ProcInterface, f: &FunctionInfo, args: &Bound<'_,
     let mut m = Marshalled::new();
     let ir = &f.sig.params;
     for (p, a) in iface.params.iter().zip(args.iter()) {
-        let what = format!("{}(): argument '{}' ({})", iface.name, p.name, param_decl(p));
+        let what = What { iface, p };
         match &p.kind {
             ParamKind::Scalar { ty, by_value: true } => {
                 let bits = scalar_bits(&what, ty, &a)?;
@@ -275,13 +294,19 @@ pub fn marshal_fortran(iface: &ProcInterface, f: &FunctionInfo, args: &Bound<'_,
 }
 
 /// A Python number as the slot bits of a scalar of type `t`.
-fn scalar_bits(what: &str, t: &Type, a: &Bound<'_, PyAny>) -> PyResult<u64> {
+fn scalar_bits(what: &What<'_>, t: &Type, a: &Bound<'_, PyAny>) -> PyResult<u64> {
     match t {
         Type::Scalar(s) if s.is_float() => {
-            if a.is_instance_of::<PyString>() || a.is_instance_of::<PyBytes>() || a.is_instance_of::<PyComplex>() || a.is_none() {
-                return Err(PyTypeError::new_err(format!("{what} expects a real number, got {}", type_name_of(a))));
-            }
-            let v: f64 = a.extract().map_err(|_| PyTypeError::new_err(format!("{what} expects a real number, got {}", type_name_of(a))))?;
+            // An exact `float` needs none of the checks.
+            let v = match a.cast_exact::<PyFloat>() {
+                Ok(x) => x.value(),
+                Err(_) => {
+                    if a.is_instance_of::<PyString>() || a.is_instance_of::<PyBytes>() || a.is_instance_of::<PyComplex>() || a.is_none() {
+                        return Err(PyTypeError::new_err(format!("{what} expects a real number, got {}", type_name_of(a))));
+                    }
+                    a.extract::<f64>().map_err(|_| PyTypeError::new_err(format!("{what} expects a real number, got {}", type_name_of(a))))?
+                }
+            };
             Ok(if *s == Scalar::F32 {
                 if v.is_finite() && v.abs() > f32::MAX as f64 {
                     return Err(PyOverflowError::new_err(format!("{what}: {v} is out of range for real(4)")));
@@ -292,8 +317,10 @@ fn scalar_bits(what: &str, t: &Type, a: &Bound<'_, PyAny>) -> PyResult<u64> {
             })
         }
         Type::Scalar(s) => {
-            if a.is_instance_of::<PyFloat>()
-                || (!a.is_instance_of::<PyBool>() && a.hasattr("__float__").unwrap_or(false) && !a.hasattr("__index__").unwrap_or(false))
+            // An exact `int` needs no attribute lookups.
+            if !a.is_exact_instance_of::<PyInt>()
+                && (a.is_instance_of::<PyFloat>()
+                    || (!a.is_instance_of::<PyBool>() && a.hasattr("__float__").unwrap_or(false) && !a.hasattr("__index__").unwrap_or(false)))
             {
                 return Err(PyTypeError::new_err(format!(
                     "{what} expects an integer (or a logical), got {} {}; convert it with int(...) if truncation is intended",
@@ -326,7 +353,7 @@ fn scalar_bits(what: &str, t: &Type, a: &Bound<'_, PyAny>) -> PyResult<u64> {
 }
 
 /// A scalar by reference: a 0-d array in place, or a temporary holding a number.
-fn by_reference(what: &str, p: &ProcParam, t: &Type, a: &Bound<'_, PyAny>, m: &mut Marshalled, temps: &mut Temps) -> PyResult<()> {
+fn by_reference(what: &What<'_>, p: &ProcParam, t: &Type, a: &Bound<'_, PyAny>, m: &mut Marshalled, temps: &mut Temps) -> PyResult<()> {
     if a.is_none() {
         if p.optional {
             m.slots.push(0);
@@ -376,7 +403,7 @@ fn by_reference(what: &str, p: &ProcParam, t: &Type, a: &Bound<'_, PyAny>, m: &m
 /// A character scalar: (pointer, length). A `bytearray` or a 0-d NumPy `S`
 /// array is passed in place; a `str` (UTF-8) or `bytes` through a copy,
 /// blank-padded to the declared length.
-fn char_arg(what: &str, p: &ProcParam, len: Option<u64>, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<()> {
+fn char_arg(what: &What<'_>, p: &ProcParam, len: Option<u64>, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<()> {
     if a.is_none() {
         if p.optional {
             m.slots.extend([0, 0]);
@@ -521,7 +548,7 @@ pub fn result_value(py: Python<'_>, iface: &ProcInterface, ret_ty: &Type, ret: [
 
 /// Checks an array's dtype, byte order and (unless intent(in)) writability;
 /// returns its data address.
-fn checked_array(what: &str, p: &ProcParam, elem: &Type, arr: &Bound<'_, PyUntypedArray>) -> PyResult<u64> {
+fn checked_array(what: &What<'_>, p: &ProcParam, elem: &Type, arr: &Bound<'_, PyUntypedArray>) -> PyResult<u64> {
     let dtype = arr.dtype();
     let got = || dtype.str().map(|s| s.to_string()).unwrap_or_else(|_| "?".into());
     let ok = match elem {
@@ -563,7 +590,7 @@ fn checked_array(what: &str, p: &ProcParam, elem: &Type, arr: &Bound<'_, PyUntyp
 /// An array dummy's slots: base, then (assumed shape) the extents and the
 /// strides of dimensions 2.. in elements.
 #[allow(clippy::too_many_arguments)]
-fn array_arg(what: &str, p: &ProcParam, elem: &Type, rank: usize, shape: ArrayShape, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<()> {
+fn array_arg(what: &What<'_>, p: &ProcParam, elem: &Type, rank: usize, shape: ArrayShape, a: &Bound<'_, PyAny>, m: &mut Marshalled) -> PyResult<()> {
     let nslots = if shape == ArrayShape::Assumed { 2 * rank } else { 1 };
     if a.is_none() {
         if p.optional {

@@ -187,6 +187,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<PyProgram>()?;
     m.add_class::<module::PyFunction>()?;
+    m.add_class::<module::PyProcedure>()?;
     m.add_class::<interop::DeviceView>()?;
     m.add_function(wrap_pyfunction!(compile_c, m)?)?;
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;

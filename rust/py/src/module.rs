@@ -80,6 +80,81 @@ impl PyProgram {
     }
 }
 
+impl PyProgram {
+    /// Calls the Fortran procedure `iface` (IR function `f`) with `args`.
+    fn call_procedure(&self, py: Python<'_>, iface: &accjit_front_fortran::ProcInterface, f: &FunctionInfo, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let mut temps = Vec::new();
+        let m = crate::fortran::marshal_fortran(iface, f, args, &mut temps)?;
+        let tramp = f.trampoline;
+        let program = self.program.clone();
+        let (slots, mapped, arrays) = (m.slots, m.mapped, m.arrays);
+        let ret = run_interruptible(py, true, self.calls_of(f), m.size, m.keep, move || {
+            let mut ret = [0u64; 2];
+            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
+            program.prepare();
+            // SAFETY: `slots` matches the signature (checked by
+            // `marshal_fortran`); arrays and temporaries behind pointer
+            // slots are kept alive by `keep` (see `run_interruptible`)
+            // and `temps`, and the code by `program` until the call
+            // returns (or forever, if the program ends early).
+            unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
+            mapped.into_iter().for_each(crate::interop::unmap);
+            drop(program);
+            (ret, temps)
+        })?
+        .map_err(|e| crate::errors::call_failure(py, &format!("{}()", iface.name), e))?;
+        crate::fortran::result_value(py, iface, &f.sig.ret, ret.0, &ret.1)
+    }
+}
+
+/// One Fortran procedure of a module, callable with its arguments
+/// (`accjit.FProcedure` derives from it), as [`PyFunction`] for C.
+#[pyclass(module = "accjit._core", name = "Procedure", subclass, frozen)]
+pub struct PyProcedure {
+    module: Py<PyProgram>,
+    /// Index in the program's Fortran procedures.
+    iface: usize,
+    /// Index in the program's functions.
+    function: usize,
+    params: usize,
+}
+
+#[pymethods]
+impl PyProcedure {
+    /// The procedure `info["name"]` of `module` (`info`: an entry of `module.fortran_procedures()`).
+    #[new]
+    fn new(module: Bound<'_, PyProgram>, info: &Bound<'_, PyAny>) -> PyResult<Self> {
+        crate::guard(|| {
+            let name: String = info.get_item("name")?.extract()?;
+            let program = &module.get().program;
+            let (iface, f) = crate::fortran::find(program, &name)?;
+            let ifaces = &program.fortran().map(|i| &i.procedures[..]).unwrap_or(&[]);
+            let iface_index = ifaces.iter().position(|q| std::ptr::eq(q, iface)).unwrap_or(0);
+            let function = program.functions().iter().position(|g| std::ptr::eq(g, f)).unwrap_or(0);
+            let params = iface.params.len();
+            Ok(PyProcedure { module: module.clone().unbind(), iface: iface_index, function, params })
+        })
+    }
+
+    /// Calls the procedure; keyword arguments, and optional arguments left
+    /// out, are bound by the subclass's `_bind_call`.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+        crate::guard(|| {
+            let me = slf.get();
+            let p = me.module.get();
+            let (Some(iface), Some(f)) = (p.program.fortran().and_then(|i| i.procedures.get(me.iface)), p.program.functions().get(me.function)) else {
+                return Err(PyRuntimeError::new_err("internal error in accjit: a procedure of no program"));
+            };
+            if kwargs.is_some_and(|k| !k.is_empty()) || args.len() < me.params {
+                let bound = slf.call_method1("_bind_call", (args, kwargs))?;
+                return p.call_procedure(slf.py(), iface, f, bound.cast::<PyTuple>()?);
+            }
+            p.call_procedure(slf.py(), iface, f, args)
+        })
+    }
+}
+
 /// One exported C function of a module, callable with the function's
 /// arguments (`accjit.CFunction` derives from it): the call goes from
 /// Python's call slot straight to the marshalling, with no Python frame
@@ -202,27 +277,7 @@ impl PyProgram {
     fn call_fortran(&self, py: Python<'_>, name: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         crate::guard(|| {
             let (iface, f) = crate::fortran::find(&self.program, name)?;
-            let mut temps = Vec::new();
-            let m = crate::fortran::marshal_fortran(iface, f, args, &mut temps)?;
-            let tramp = f.trampoline;
-            let program = self.program.clone();
-            let (slots, mapped, arrays) = (m.slots, m.mapped, m.arrays);
-            let ret = run_interruptible(py, true, self.calls_of(f), m.size, m.keep, move || {
-                let mut ret = [0u64; 2];
-                let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
-                program.prepare();
-                // SAFETY: `slots` matches the signature (checked by
-                // `marshal_fortran`); arrays and temporaries behind pointer
-                // slots are kept alive by `keep` (see `run_interruptible`)
-                // and `temps`, and the code by `program` until the call
-                // returns (or forever, if the program ends early).
-                unsafe { tramp(slots.as_ptr(), ret.as_mut_ptr()) };
-                mapped.into_iter().for_each(crate::interop::unmap);
-                drop(program);
-                (ret, temps)
-            })?
-            .map_err(|e| crate::errors::call_failure(py, &format!("{}()", iface.name), e))?;
-            crate::fortran::result_value(py, iface, &f.sig.ret, ret.0, &ret.1)
+            self.call_procedure(py, iface, f, args)
         })
     }
 
