@@ -53,12 +53,45 @@ fn call_size(vals: &[ArgVal]) -> CallSize {
 
 type Key = (&'static str, Vec<ArgType>);
 
+/// A fast hasher for the specialisation table, hashed on every call
+/// (`Key`s are a few small enums: SipHash's per-write cost dominated).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64)
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64)
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64)
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Specs = HashMap<Key, Arc<Spec>, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// Dimensions and strides of an argument array (a few inline: no allocation).
+type Dims = smallvec::SmallVec<[i64; 4]>;
+
 #[pyclass(module = "accjit._core", name = "Dispatcher", subclass, frozen)]
 pub struct Dispatcher {
     name: String,
     params: Vec<String>,
     request: OnceLock<String>,
-    specs: Mutex<HashMap<Key, Arc<Spec>>>,
+    specs: Mutex<Specs>,
     /// Keys in the order they were compiled (for `signatures`).
     order: Mutex<Vec<Key>>,
 }
@@ -69,8 +102,8 @@ enum ArgVal {
     Float(f64),
     Complex(f64, f64),
     Bool(bool),
-    Array { data: u64, shape: Vec<i64>, strides: Vec<i64>, itemsize: usize, hull: (u64, usize) },
-    Cuda { data: u64, shape: Vec<i64> },
+    Array { data: u64, shape: Dims, strides: Dims, itemsize: usize, hull: (u64, usize) },
+    Cuda { data: u64, shape: Dims },
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -239,7 +272,7 @@ impl Dispatcher {
                     )));
                 };
                 let t = ArgType::Array { elem, ndim: cuda.shape.len() as u8, layout: Layout::C, writable: !cuda.readonly, half: false };
-                return Ok((t, ArgVal::Cuda { data: cuda.ptr, shape: cuda.shape.clone() }));
+                return Ok((t, ArgVal::Cuda { data: cuda.ptr, shape: Dims::from_slice(&cuda.shape) }));
             }
         }
         // Subclasses of int/float/complex (IntEnum, ...), as their base type.
@@ -295,8 +328,8 @@ impl Dispatcher {
             let f = npyffi::_PyArray_GET_ITEM_DATA(arr.as_array_ptr());
             ((*f).data as u64, (*f).nd.max(0) as usize, (*f).dimensions, (*f).strides, (*f).flags)
         };
-        let (shape, bstrides): (Vec<i64>, Vec<i64>) = if nd == 0 {
-            (vec![], vec![])
+        let (shape, bstrides): (Dims, Dims) = if nd == 0 {
+            (Dims::new(), Dims::new())
         } else {
             // SAFETY: `dimensions` and `strides` hold `nd` entries each.
             unsafe {
@@ -318,7 +351,7 @@ impl Dispatcher {
         };
         let writable = flags & npyffi::NPY_ARRAY_WRITEABLE != 0;
         let item = size as i64;
-        let mut strides = Vec::new();
+        let mut strides = Dims::new();
         if layout == Layout::Strided {
             for &s in &bstrides {
                 if s % item != 0 {
@@ -417,10 +450,11 @@ impl Dispatcher {
         let nres = entry.results.len();
         let mut results: Box<[[u64; 2]]> = vec![[0u64; 2]; nres].into_boxed_slice();
         // Complex scalars are passed by address; never grown past its capacity, so they do not move.
-        let mut boxed: Vec<[u64; 2]> = Vec::with_capacity(entry.params.len());
-        let mut slots = Vec::with_capacity(entry.params.len());
+        let complex = entry.params.iter().filter(|p| matches!(p, EntryParam::Scalar { ty: Type::Complex(_), .. })).count();
+        let mut boxed: Vec<[u64; 2]> = Vec::with_capacity(complex);
+        let mut slots: smallvec::SmallVec<[u64; 8]> = smallvec::SmallVec::with_capacity(entry.params.len());
         let mut mapped = vec![];
-        let mut keep: Vec<Py<PyAny>> = vec![];
+        let mut keep = crate::caller::Keep::new();
         let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
         let mut arrays = vec![];
         // CUDA arrays: checked against the element type and mapped onto themselves.
@@ -475,7 +509,7 @@ impl Dispatcher {
         keep.push(args.clone().into_any().unbind());
         let program = spec.kernel.program.clone();
         let tramp = spec.trampoline;
-        let out = run_interruptible(py, true, &spec.calls, size, keep.into(), move || {
+        let out = run_interruptible(py, true, &spec.calls, size, keep, move || {
             let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
             program.prepare();
             let mut ret = [0u64; 2];
@@ -521,7 +555,10 @@ impl Dispatcher {
             Type::Complex(s) => {
                 let cell =
                     if *s == Scalar::F32 { [(re as f32).to_bits() as u64 | (((im as f32).to_bits() as u64) << 32), 0] } else { [re.to_bits(), im.to_bits()] };
-                debug_assert!(boxed.len() < boxed.capacity());
+                // A push past the capacity would move the cells already passed.
+                if boxed.len() == boxed.capacity() {
+                    return Err(PyRuntimeError::new_err("internal error in accjit: more complex scalars than the entry's parameters"));
+                }
                 boxed.push(cell);
                 boxed.last().map_or(0, |c| c.as_ptr() as u64)
             }
@@ -548,7 +585,7 @@ impl Dispatcher {
     #[new]
     #[pyo3(signature = (name, params))]
     fn new(name: String, params: Vec<String>) -> Dispatcher {
-        Dispatcher { name, params, request: OnceLock::new(), specs: Mutex::new(HashMap::new()), order: Mutex::new(vec![]) }
+        Dispatcher { name, params, request: OnceLock::new(), specs: Mutex::new(Specs::default()), order: Mutex::new(vec![]) }
     }
 
     /// Call the kernel: compile for these argument types on the current
