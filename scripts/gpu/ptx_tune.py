@@ -107,6 +107,9 @@ VARIANTS = {
     "tile_cols=32 b128 (4x32)": ("block=128", None),
     "tile_cols=16 b512 (32x16)": ("tile_cols=16,block=512", None),
     "seq_unroll=8": ("seq_unroll=8", None),
+    "seq_vector_loads": ("seq_vector_loads=1", None),
+    "seq_vector_loads b128": ("seq_vector_loads=1,block=128", None),
+    "seq_vector_loads 16x16": ("seq_vector_loads=1,tile_cols=16", None),
     "fma": ("fma=1", None),
 }
 # Entry names and the parameters of each kernel, in the kernel ABI's order

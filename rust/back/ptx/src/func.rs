@@ -172,6 +172,8 @@ pub struct FnCx<'m> {
     /// Addresses counted loops keep in registers, by `p + index` expression,
     /// and the increments of each loop's step expression (`strength.rs`).
     pub reduced: HashMap<ExprId, String>,
+    /// Those of `reduced` that grow by their element's size per step (`p + k`).
+    pub unit_reduced: std::collections::HashSet<ExprId>,
     pub reduced_steps: HashMap<ExprId, Vec<(String, String)>>,
     /// The private copies of the kernel's construct-level reductions.
     pub kred: BTreeSet<LocalId>,
@@ -281,6 +283,7 @@ impl<'m> FnCx<'m> {
             unrolled_loads_max: 0,
             unrolled_uncapped: false,
             reduced: HashMap::new(),
+            unit_reduced: Default::default(),
             reduced_steps: HashMap::new(),
             kred: BTreeSet::new(),
             force_single: (false, false),

@@ -112,6 +112,12 @@ pub struct Tuning {
     /// No block barrier before a kernel's first loop when nothing before it
     /// stores to memory, nor after its last one when nothing follows.
     pub lean_barriers: bool,
+    /// In the unrolled part of a counted sequential loop (`seq_unroll`)
+    /// whose body stores nothing to memory, the loads at `p + k` of all its
+    /// copies as vector loads (`ld.v4.f32`, `ld.v2.f64`) when the address is
+    /// 16-byte aligned at run time (the copies' scalar loads otherwise): a
+    /// matrix product's row of `P`, one load for four `k`.
+    pub seq_vector_loads: bool,
     /// Unroll collapsed loops too (their iterations' indices stepped with
     /// carries; off: measured slower on the H100 once, Jacobi 1912 -> 1543 GB/s).
     pub unroll_collapsed: bool,
@@ -156,6 +162,7 @@ impl Default for Tuning {
             nc_loads: false,
             lean_barriers: true,
             unroll_collapsed: false,
+            seq_vector_loads: false,
             unroll_factor: 4,
             unroll_map: UnrollMap::Strided,
             vector_loads: false,
@@ -168,7 +175,7 @@ impl Tuning {
     /// commas or spaces; booleans take 0/1), for comparisons in one GPU
     /// sitting: `unroll`, `tiles`, `strength`, `global_loads`, `fma`,
     /// `seq_unroll`, `block`, `tile_cols`, `tile_flat_pairs`,
-    /// `stream_stores`, `nc_loads`, `lean_barriers`, `unroll_collapsed`, `unroll_factor`,
+    /// `stream_stores`, `nc_loads`, `lean_barriers`, `seq_vector_loads`, `unroll_collapsed`, `unroll_factor`,
     /// `unroll_map` (`strided`/`blocked`/`thread`), `vector_loads`. An unknown key or a
     /// bad value is an error naming it (the settings before it are kept).
     pub fn apply(&mut self, spec: &str) -> Result<(), String> {
@@ -201,6 +208,7 @@ impl Tuning {
                 "nc_loads" => self.nc_loads = flag()?,
                 "lean_barriers" => self.lean_barriers = flag()?,
                 "unroll_collapsed" => self.unroll_collapsed = flag()?,
+                "seq_vector_loads" => self.seq_vector_loads = flag()?,
                 "unroll_factor" => self.unroll_factor = num()?.clamp(2, 8),
                 "unroll_map" => {
                     self.unroll_map = match value {

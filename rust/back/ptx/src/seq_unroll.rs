@@ -16,6 +16,10 @@
 //! locals, and whose body is small and straight: expression statements,
 //! declarations and `if`s, nothing that leaves or re-enters it (`break`,
 //! `continue`, `return`, `goto`, labels, inner loops, `switch`).
+//!
+//! With `Tuning::seq_vector_loads`, a body that stores nothing to memory
+//! has the loads at `p + k` of all its copies issued first as vector loads
+//! when the run time finds the address 16-byte aligned (`seq_vector_plan`).
 
 use accjit_ir::{BinOp, Block, Diagnostic, ExprId, ExprKind, Scalar, Span, StmtKind, Type};
 
@@ -59,6 +63,57 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("cvt.s64.s32 {k64}, {kreg};"));
         self.e.line(&format!("setp.ge.s64 {p}, {k64}, {last};"));
         self.e.line(&format!("@{p} bra {done};"));
+        if let Some(loads) = self.seq_vector_plan(body, times) {
+            // All the copies' loads of each `p + k` row as vector loads
+            // when every such address is aligned; else the scalar copies.
+            let scalar = self.e.label();
+            let ok = self.e.reg(PtxTy::Pred);
+            self.e.line(&format!("setp.eq.u32 {ok}, 1, 1;"));
+            for &(_, addr, _) in &loads {
+                let low = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("and.b64 {low}, {}, 15;", self.reduced[&addr]));
+                self.e.line(&format!("setp.eq.and.u64 {ok}, {low}, 0, {ok};"));
+            }
+            self.e.line(&format!("@!{ok} bra {scalar};"));
+            let mut values: Vec<std::collections::HashMap<ExprId, crate::value::Val>> = vec![Default::default(); times as usize];
+            for &(id, addr, sc) in &loads {
+                let w = (16 / sc.size()) as usize;
+                let base = self.reduced[&addr].clone();
+                let global = crate::space::place_pointer(
+                    f,
+                    match f.expr(id).kind {
+                        ExprKind::Load(p) => p,
+                        _ => id,
+                    },
+                )
+                .is_some_and(|v| self.global_ptrs.contains(&v));
+                let at = if global {
+                    let g = self.e.reg(PtxTy::B64);
+                    self.e.line(&format!("cvta.to.global.u64 {g}, {base};"));
+                    g
+                } else {
+                    base
+                };
+                let space = if global { ".global" } else { "" };
+                for g in 0..times as usize / w {
+                    let regs: Vec<String> = (0..w).map(|_| self.sreg(sc)).collect();
+                    self.e.line(&format!("ld{space}.v{w}.{} {{{}}}, [{at}+{}];", crate::value::mem_ty(sc), regs.join(", "), g * 16));
+                    for (u, r) in regs.into_iter().enumerate() {
+                        values[g * w + u].insert(id, crate::value::Val::S(r));
+                    }
+                }
+            }
+            for v in values {
+                self.prefetched = v;
+                let r = self.lower_block(body);
+                self.prefetched.clear();
+                r?;
+                self.lower_expr(s)?;
+                self.step_reduced_addresses(s);
+            }
+            self.e.line(&format!("bra {head};"));
+            self.e.place(&scalar);
+        }
         for _ in 0..times {
             self.lower_block(body)?;
             self.lower_expr(s)?;
@@ -67,6 +122,43 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("bra {head};"));
         self.e.place(&done);
         Ok(())
+    }
+
+    /// The loads `*(p + k)` (a reduced address growing by its element's
+    /// size, 4- or 8-byte scalars) of a body the copies may load ahead of
+    /// time (`Tuning::seq_vector_loads`): straight, with no store to memory,
+    /// call, atomic or conditional evaluation, so every copy loads them
+    /// anyway and nothing it stores could change them. (load, address, type).
+    fn seq_vector_plan(&self, body: &Block, times: u32) -> Option<Vec<(ExprId, ExprId, Scalar)>> {
+        if !self.tuning.seq_vector_loads {
+            return None;
+        }
+        let f = self.f;
+        let mut ok = true;
+        let mut loads = vec![];
+        accjit_ir::exec::visit_stmts(body, &mut |_, s| {
+            ok &= matches!(s.kind, StmtKind::Expr(_) | StmtKind::Decl(..) | StmtKind::Block(_));
+            for e in crate::stmt::own_exprs(s) {
+                accjit_ir::walk::for_each_expr(f, e, &mut |id, x| match &x.kind {
+                    ExprKind::Assign(p, _) | ExprKind::CompoundAssign { place: p, .. } | ExprKind::IncDec { place: p, .. } => {
+                        ok &= matches!(f.expr(*p).kind, ExprKind::Local(l) if matches!(self.locals.get(l.index()), Some(Slot::Reg(_) | Slot::Reg2(..))));
+                    }
+                    ExprKind::Call(..) | ExprKind::CallIndirect(..) | ExprKind::Cond(..) | ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, ..) => ok = false,
+                    ExprKind::Load(p) => {
+                        if let ExprKind::Deref(a) = f.expr(*p).kind {
+                            if self.unit_reduced.contains(&a) && self.reduced.contains_key(&a) {
+                                if let Some(sc) = crate::value::scalar_of(&x.ty).filter(|s| matches!(s.size(), 4 | 8) && !matches!(x.ty, Type::Array(..))) {
+                                    loads.push((id, a, sc));
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                });
+            }
+        });
+        let fits = loads.iter().all(|&(_, _, sc)| (times as usize).is_multiple_of(16 / sc.size() as usize));
+        (ok && fits && !loads.is_empty()).then_some(loads)
     }
 }
 

@@ -193,6 +193,9 @@ impl<'m> FnCx<'m> {
             let reg = self.e.reg(PtxTy::B64);
             self.e.line(&format!("mad.lo.s64 {reg}, {k64}, {stepr}, {acc};"));
             self.reduced.insert(id, reg.clone());
+            if x.is_none() {
+                self.unit_reduced.insert(id);
+            }
             out.push(Reduced { expr: id, reg, step: stepr });
         }
         if let Some(s) = step {
@@ -216,6 +219,7 @@ impl<'m> FnCx<'m> {
         }
         for r in rs {
             self.reduced.remove(&r.expr);
+            self.unit_reduced.remove(&r.expr);
         }
     }
 

@@ -385,3 +385,32 @@ fn collapsed_loops_unroll_only_with_their_knob() {
     assert_eq!(loads_before_first_store(&compile_knobs(src, "unroll_collapsed=1")), 4);
     assert_eq!(loads_before_first_store(&compile_knobs(src, "unroll_collapsed=1,unroll_factor=2")), 2);
 }
+
+#[test]
+fn counted_loops_load_their_rows_as_vectors_with_the_knob() {
+    let on = |inner: &str| {
+        let mut t = accjit_back_ptx::Tuning { seq_unroll: 16, ..Default::default() };
+        t.apply("seq_vector_loads=1").unwrap();
+        compile_tuned(
+            &format!(
+                "void f(int n, const float *P, float *R) {{\n\
+                 #pragma acc parallel loop present(P[0:n*n], R[0:n])\n\
+                 for (int i = 0; i < n; i++) {{\n\
+                 float s = 0.0f;\n\
+                 {inner}\n\
+                 R[i] = s;\n\
+                 }}\n\
+                 }}\n"
+            ),
+            t,
+        )
+    };
+    // P[i*n + k] for 16 copies: four v4 loads (then the scalar copies for unaligned rows).
+    let text = on("for (int k = 0; k < n; k++) s += P[i * n + k];");
+    assert_eq!(text.matches("ld.global.v4.f32").count(), 4);
+    assert!(text.contains("and.b64"), "the alignment is checked at run time");
+    // A column (P[k*n + i]) is not consecutive; a body that stores to memory keeps its loads in place.
+    assert!(!on("for (int k = 0; k < n; k++) s += P[k * n + i];").contains(".v4"));
+    assert!(!on("for (int k = 0; k < n; k++) { s += P[i * n + k]; R[i] = s; }").contains(".v4"));
+    assert!(!counted_unrolled("for (int k = 0; k < n; k++) s += P[i * n + k];", 16).contains(".v4"));
+}
