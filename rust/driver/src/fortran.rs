@@ -81,9 +81,6 @@ pub fn compile_fortran(files: &[(String, String)], opts: &Options) -> Result<Arc
 /// As [`compile_fortran`], also saying whether the program came from the cache.
 pub fn compile_fortran_cached(files: &[(String, String)], opts: &Options) -> Result<(Arc<Program>, bool), CompileError> {
     let device = normalize_device_type(&opts.device_type)?;
-    if device == "nvidia" {
-        accjit_runtime::cuda::prewarm();
-    }
     let key = cache::key_fortran(files, opts, &device);
     if let Some(p) = cache::lookup(key) {
         return Ok((p, true));

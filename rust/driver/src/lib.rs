@@ -11,7 +11,8 @@
 //!            checked_ir(Lowered)          (debug builds)
 //!            rt::Slot per kernel          (runtime kernel slots, before codegen)
 //!            accjit_back_clif::compile    (`codegen`), then slot.set_host_fn
-//!            nvidia: accjit_back_ptx::compile, then slot.set_ptx (`gpu.rs`)
+//!            nvidia: runtime prewarm, accjit_back_ptx::compile, then slot.set_ptx (`gpu.rs`)
+//!   (disk.rs: an entry of the disk cache replaces Cranelift and the PTX back end)
 //! ```
 //!
 //! Fortran (`compile_fortran`, several files) and Python kernels
@@ -242,11 +243,6 @@ pub fn compile_c(name: &str, text: &str, opts: &Options) -> Result<Arc<Program>,
 /// As [`compile_c`], also saying whether the program came from the cache.
 pub fn compile_c_cached(name: &str, text: &str, opts: &Options) -> Result<(Arc<Program>, bool), CompileError> {
     let device = normalize_device_type(&opts.device_type)?;
-    if device == "nvidia" {
-        // The program will run on a GPU: the driver's start-up, device 0's
-        // context and the PTX JIT load on a background thread while this compiles.
-        accjit_runtime::cuda::prewarm();
-    }
     let key = cache::key(name, text, opts, &device);
     if let Some(p) = cache::lookup(key) {
         return Ok((p, true));
@@ -325,8 +321,20 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
             let tuning = opts.back_end.tuning;
             let mut compiled = guarded("the Cranelift back end", || accjit_back_clif::compile_tuned(&module, &clif_opts, tuning))
                 .map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-            let ptx =
-                if nvidia { Some(gpu::compile_ptx(&module, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?) } else { None };
+            let ptx = if nvidia {
+                // The program will run on a GPU: the driver's start-up, device
+                // 0's context and the PTX JIT load on background threads while
+                // the PTX is generated. Not before the Cranelift code (the
+                // JIT library's dlopen holds the loader lock that resolving
+                // its symbols needs) and not on a disk-cache hit, whose cubin
+                // is normally cached too: warming the JIT then only made the
+                // load of the image and the first launch wait for the loader
+                // and the driver (~1.5 ms on the H100).
+                accjit_runtime::cuda::prewarm();
+                Some(gpu::compile_ptx(&module, &opts.back_end.ptx_options()).map_err(|d| CompileError::from_diagnostics(&d, &sm))?)
+            } else {
+                None
+            };
             if let Some(image) = compiled.take_image() {
                 disk::store(&disk_key, &image, ptx.as_ref());
             }

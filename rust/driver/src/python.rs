@@ -31,9 +31,6 @@ pub struct PyKernel {
 /// the cache (the flag says which).
 pub fn compile_python(request_text: &str, args: &[ArgType], opts: &Options) -> Result<(Arc<PyKernel>, bool), CompileError> {
     let device = normalize_device_type(&opts.device_type)?;
-    if device == "nvidia" {
-        accjit_runtime::cuda::prewarm();
-    }
     let key = cache::key_python(request_text, args, opts, &device);
     if let Some(k) = cache::lookup_python(key) {
         return Ok((k, true));
