@@ -15,6 +15,9 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyString, PyTuple};
 
+/// The NumPy arrays of a call on a discrete device (a few inline).
+pub type CallArrayList = smallvec::SmallVec<[accjit_runtime::compute::CallArray; 4]>;
+
 /// Arguments ready for a call, and the Python objects that must outlive it.
 pub struct Marshalled {
     /// The trampoline's argument slots (a few inline: no allocation).
@@ -26,7 +29,7 @@ pub struct Marshalled {
     /// On a device without shared memory, the NumPy arrays of the call, so
     /// that a kernel using one with no data clause copies it implicitly
     /// (`accjit_runtime::compute::translate_or_copy`); empty otherwise.
-    pub arrays: Vec<accjit_runtime::compute::CallArray>,
+    pub arrays: CallArrayList,
     /// How much work the arguments could ask for (whether the waiting
     /// thread may run gangs: `caller::ShortCalls`).
     pub size: CallSize,
@@ -38,7 +41,14 @@ impl Marshalled {
     /// No arguments yet, for the current device.
     pub fn new() -> Marshalled {
         let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
-        Marshalled { slots: Default::default(), keep: Default::default(), mapped: Vec::new(), arrays: Vec::new(), size: CallSize::default(), discrete }
+        Marshalled {
+            slots: Default::default(),
+            keep: Default::default(),
+            mapped: Vec::new(),
+            arrays: CallArrayList::new(),
+            size: CallSize::default(),
+            discrete,
+        }
     }
 
     /// Records host memory the call passes (on a discrete device, for

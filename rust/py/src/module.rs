@@ -64,7 +64,7 @@ impl PyProgram {
         let ret = run_interruptible(py, true, calls, m.size, m.keep, move || {
             let mut ret = [0u64; 2];
             // NumPy arrays a kernel uses with no data clause: copied implicitly (discrete devices).
-            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
+            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(&arrays));
             program.prepare();
             // SAFETY: `slots` matches the signature (checked by `marshal`);
             // the arrays behind pointer slots are kept alive by `keep`
@@ -90,7 +90,7 @@ impl PyProgram {
         let (slots, mapped, arrays) = (m.slots, m.mapped, m.arrays);
         let ret = run_interruptible(py, true, self.calls_of(f), m.size, m.keep, move || {
             let mut ret = [0u64; 2];
-            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
+            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(&arrays));
             program.prepare();
             // SAFETY: `slots` matches the signature (checked by
             // `marshal_fortran`); arrays and temporaries behind pointer

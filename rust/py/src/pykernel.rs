@@ -456,7 +456,7 @@ impl Dispatcher {
         let mut mapped = vec![];
         let mut keep = crate::caller::Keep::new();
         let discrete = accjit_runtime::device::current_device().is_ok_and(|d| !d.mem.is_shared());
-        let mut arrays = vec![];
+        let mut arrays = crate::marshal::CallArrayList::new();
         // CUDA arrays: checked against the element type and mapped onto themselves.
         for (i, v) in vals.iter().enumerate() {
             if let (ArgVal::Cuda { .. }, ArgType::Array { elem, writable, .. }) = (v, &spec.args[i]) {
@@ -510,7 +510,7 @@ impl Dispatcher {
         let program = spec.kernel.program.clone();
         let tramp = spec.trampoline;
         let out = run_interruptible(py, true, &spec.calls, size, keep, move || {
-            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(arrays));
+            let _arrays = (!arrays.is_empty()).then(|| accjit_runtime::compute::CallArrays::enter(&arrays));
             program.prepare();
             let mut ret = [0u64; 2];
             // SAFETY: `slots` follows the entry function's parameters (its

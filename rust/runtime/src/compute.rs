@@ -165,8 +165,14 @@ thread_local! {
 pub struct CallArrays(());
 
 impl CallArrays {
-    pub fn enter(arrays: Vec<CallArray>) -> CallArrays {
-        CALL_ARRAYS.with(|c| *c.borrow_mut() = arrays);
+    /// Copies `arrays` into this thread's list, which keeps its capacity
+    /// from call to call (no allocation per call).
+    pub fn enter(arrays: &[CallArray]) -> CallArrays {
+        CALL_ARRAYS.with(|c| {
+            let mut c = c.borrow_mut();
+            c.clear();
+            c.extend_from_slice(arrays);
+        });
         CallArrays(())
     }
 }
