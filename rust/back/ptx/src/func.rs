@@ -169,6 +169,9 @@ pub struct FnCx<'m> {
     pub unrolled_loads_max: usize,
     /// An unrolled loop is not of the shape the register cap was measured for.
     pub unrolled_uncapped: bool,
+    /// A collapsed pair with a loop in its body runs as tiles (`pairs.rs`):
+    /// the kernel suggests `Tuning::tile_block` threads.
+    pub tiled_loop_pairs: bool,
     /// Addresses counted loops keep in registers, by `p + index` expression,
     /// and the increments of each loop's step expression (`strength.rs`).
     pub reduced: HashMap<ExprId, String>,
@@ -282,6 +285,7 @@ impl<'m> FnCx<'m> {
             unrolled_loops: 0,
             unrolled_loads_max: 0,
             unrolled_uncapped: false,
+            tiled_loop_pairs: false,
             reduced: HashMap::new(),
             unit_reduced: Default::default(),
             reduced_steps: HashMap::new(),

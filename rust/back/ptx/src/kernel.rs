@@ -261,6 +261,10 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
     let (w, v) = if k.construct == accjit_ir::ComputeKind::Serial { (false, false) } else { (w, v) };
     let (vector, workers) = match (w, v) {
         (true, _) => (32, 4),
+        // Tiles of a collapsed pair with an inner loop (a matrix product):
+        // 4 rows of 32 at 128 threads (the CUDA C twin one thread per
+        // output: 7.0 TFLOP/s in 32x4 blocks, 6.9 in 32x8, 4.2 in 128x1).
+        (false, true) if fx.tiled_loop_pairs && tuning.tile_block > 0 => (tuning.tile_block.clamp(32, 1024), 1),
         (false, true) => (tuning.block.clamp(32, 1024), 1),
         (false, false) => (1, 1),
     };

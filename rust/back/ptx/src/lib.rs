@@ -96,6 +96,9 @@ pub struct Tuning {
     /// Threads per block a kernel with vector (or widened gang) loops and
     /// no worker loops suggests (`PtxKernel::vector`; `vector_length` wins).
     pub block: u32,
+    /// Threads per block a kernel suggests when it runs a collapsed pair
+    /// with an inner loop as tiles (0: `block`).
+    pub tile_block: u32,
     /// Columns of a 2-D tile of the block (`pairs.rs`): a power of two,
     /// 8..=1024; the block's threads / this many rows.
     pub tile_cols: u32,
@@ -156,6 +159,7 @@ impl Default for Tuning {
             fma: false,
             seq_unroll: 16,
             block: 256,
+            tile_block: 128,
             tile_cols: 32,
             tile_flat_pairs: false,
             stream_stores: false,
@@ -164,8 +168,8 @@ impl Default for Tuning {
             unroll_collapsed: false,
             seq_vector_loads: false,
             unroll_factor: 4,
-            unroll_map: UnrollMap::Strided,
-            vector_loads: false,
+            unroll_map: UnrollMap::Thread,
+            vector_loads: true,
         }
     }
 }
@@ -174,7 +178,7 @@ impl Tuning {
     /// The knobs `ACCJIT_PTX_TUNE` names (`key=value` pairs separated by
     /// commas or spaces; booleans take 0/1), for comparisons in one GPU
     /// sitting: `unroll`, `tiles`, `strength`, `global_loads`, `fma`,
-    /// `seq_unroll`, `block`, `tile_cols`, `tile_flat_pairs`,
+    /// `seq_unroll`, `block`, `tile_block`, `tile_cols`, `tile_flat_pairs`,
     /// `stream_stores`, `nc_loads`, `lean_barriers`, `seq_vector_loads`, `unroll_collapsed`, `unroll_factor`,
     /// `unroll_map` (`strided`/`blocked`/`thread`), `vector_loads`. An unknown key or a
     /// bad value is an error naming it (the settings before it are kept).
@@ -204,6 +208,7 @@ impl Tuning {
                     self.tile_cols = n;
                 }
                 "tile_flat_pairs" => self.tile_flat_pairs = flag()?,
+                "tile_block" => self.tile_block = if num()? == 0 { 0 } else { num()?.clamp(32, 1024) / 32 * 32 },
                 "stream_stores" => self.stream_stores = flag()?,
                 "nc_loads" => self.nc_loads = flag()?,
                 "lean_barriers" => self.lean_barriers = flag()?,

@@ -55,6 +55,7 @@ impl<'m> FnCx<'m> {
     /// else each worker runs the loop over its lanes.
     pub fn tiled_pair_loop(&mut self, l: &'m AccLoop, workers: bool, trips: &[String], lbs: &[String], steps: &[String], exit: &str) -> Result<(), Diagnostic> {
         let span = l.span;
+        self.tiled_loop_pairs |= has_loop(&l.body);
         let tid = self.tid.clone();
         let flat = self.e.label();
         let (t, nt) = (self.e.reg(PtxTy::B32), self.e.reg(PtxTy::B32));

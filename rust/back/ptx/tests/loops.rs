@@ -3,9 +3,12 @@
 //! what moves, what must not, and which form a loop gets.
 
 /// The default tuning but the unrolling of sequential loops (tested on its
-/// own below), which would multiply what these tests count.
+/// own below), which would multiply what these tests count, and with the
+/// unrolled loops' iterations strided and loaded one by one (the mechanism
+/// these tests check; the default map and its vector loads are tested
+/// below on their own).
 fn compile(src: &str) -> String {
-    compile_tuned(src, accjit_back_ptx::Tuning { seq_unroll: 1, ..Default::default() })
+    compile_tuned(src, accjit_back_ptx::Tuning { seq_unroll: 1, unroll_map: accjit_back_ptx::UnrollMap::Strided, vector_loads: false, ..Default::default() })
 }
 
 /// A one-loop kernel over float arrays x, y, z with body `body`.
@@ -248,7 +251,7 @@ fn fma_contraction_only_when_asked() {
 
 /// `src` compiled with the default tuning changed by `knobs` (`Tuning::apply`).
 fn compile_knobs(src: &str, knobs: &str) -> String {
-    let mut t = accjit_back_ptx::Tuning { seq_unroll: 1, ..Default::default() };
+    let mut t = accjit_back_ptx::Tuning { seq_unroll: 1, unroll_map: accjit_back_ptx::UnrollMap::Strided, vector_loads: false, ..Default::default() };
     t.apply(knobs).unwrap();
     compile_tuned(src, t)
 }
@@ -368,8 +371,11 @@ fn unroll_maps_and_vector_loads_follow_their_knobs() {
         "unroll_map=thread,vector_loads=1",
     );
     assert!(!gather.contains(".v4"));
-    // The default keeps the measured register cap; other shapes do not get it.
+    // The strided map keeps the measured register cap; other shapes do not get it.
     assert!(compile(SAXPY).contains(".maxnreg 32"));
+    // The default: consecutive iterations per thread with vector loads.
+    let text = compile_tuned(SAXPY, accjit_back_ptx::Tuning::default());
+    assert_eq!(text.matches("ld.global.v4.f32").count(), 2);
     assert!(!compile_knobs(SAXPY, "unroll_map=blocked").contains(".maxnreg"));
 }
 
@@ -413,4 +419,30 @@ fn counted_loops_load_their_rows_as_vectors_with_the_knob() {
     assert!(!on("for (int k = 0; k < n; k++) s += P[k * n + i];").contains(".v4"));
     assert!(!on("for (int k = 0; k < n; k++) { s += P[i * n + k]; R[i] = s; }").contains(".v4"));
     assert!(!counted_unrolled("for (int k = 0; k < n; k++) s += P[i * n + k];", 16).contains(".v4"));
+}
+
+#[test]
+fn kernels_with_tiled_loop_pairs_suggest_their_own_block() {
+    let kernel = |src: &str, knobs: &str| {
+        let mut sm = accjit_ir::SourceMap::new();
+        let mut m = accjit_front_c::compile(&mut sm, "t.c", src, &Default::default()).unwrap();
+        accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "nvidia".into() }).unwrap();
+        let mut opts = accjit_back_ptx::PtxOptions::default();
+        opts.tuning.apply(knobs).unwrap();
+        accjit_back_ptx::compile(&m, &opts).unwrap().kernels[0].clone()
+    };
+    let matmul = "void f(int n, const float *P, const float *Q, float *R) {\n\
+         #pragma acc parallel loop gang collapse(2) present(P[0:n*n], Q[0:n*n], R[0:n*n])\n\
+         for (int i = 0; i < n; i++)\n\
+         for (int j = 0; j < n; j++) {\n\
+         float s = 0.0f;\n\
+         for (int k = 0; k < n; k++) s += P[i * n + k] * Q[k * n + j];\n\
+         R[i * n + j] = s;\n\
+         }\n\
+         }\n";
+    assert_eq!(kernel(matmul, "").vector, 128);
+    assert_eq!(kernel(matmul, "tile_block=0").vector, 256);
+    assert_eq!(kernel(matmul, "tiles=0").vector, 256);
+    assert_eq!(kernel(SAXPY, "").vector, 256);
+    assert_eq!(kernel(SAXPY, "block=512").vector, 512);
 }
