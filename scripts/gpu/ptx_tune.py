@@ -76,41 +76,29 @@ void matmul(int n, const float *P, const float *Q, float *R) {
 # name -> (ACCJIT_PTX_TUNE, ACCJIT_NVIDIA_WAVES or None)
 VARIANTS = {
     "default": ("", None),
-    "lean_barriers=0": ("lean_barriers=0", None),
-    "stream_stores": ("stream_stores=1", None),
-    "nc_loads": ("nc_loads=1", None),
+    "old default (strided, 256)": ("unroll_map=strided,vector_loads=0,tile_block=0", None),
+    "vector_loads=0": ("vector_loads=0", None),
     "stream+nc": ("stream_stores=1,nc_loads=1", None),
-    "block=128": ("block=128", None),
+    "nc_loads": ("nc_loads=1", None),
+    "lean_barriers=0": ("lean_barriers=0", None),
     "block=512": ("block=512", None),
-    "waves=2": ("", 2),
     "waves=4": ("", 4),
-    "unroll=0": ("unroll=0", None),
     "unroll_factor=2": ("unroll_factor=2", None),
-    "unroll_factor=8": ("unroll_factor=8", None),
     "map=blocked": ("unroll_map=blocked", None),
     "map=blocked x8": ("unroll_map=blocked,unroll_factor=8", None),
-    "map=thread": ("unroll_map=thread", None),
-    "map=thread v4": ("unroll_map=thread,vector_loads=1", None),
-    "map=thread v4 nc": ("unroll_map=thread,vector_loads=1,nc_loads=1", None),
-    "map=thread v4 x8": ("unroll_map=thread,vector_loads=1,unroll_factor=8", None),
-    "map=thread v4 cs": ("unroll_map=thread,vector_loads=1,stream_stores=1", None),
     "unroll_collapsed": ("unroll_collapsed=1", None),
     "unroll_collapsed x2": ("unroll_collapsed=1,unroll_factor=2", None),
-    "flat_pairs 8x32": ("tile_flat_pairs=1", None),
-    "flat_pairs 4x64": ("tile_flat_pairs=1,tile_cols=64", None),
-    "flat_pairs 2x128": ("tile_flat_pairs=1,tile_cols=128", None),
-    "flat_pairs 16x32 b512": ("tile_flat_pairs=1,block=512", None),
-    "tiles=0": ("tiles=0", None),
-    "tile_cols=16 (16x16)": ("tile_cols=16", None),
-    "tile_cols=64 (4x64)": ("tile_cols=64", None),
-    "tile_cols=16 b128 (8x16)": ("tile_cols=16,block=128", None),
-    "tile_cols=32 b128 (4x32)": ("block=128", None),
-    "tile_cols=16 b512 (32x16)": ("tile_cols=16,block=512", None),
-    "seq_unroll=8": ("seq_unroll=8", None),
+    "tile_block=256": ("tile_block=0", None),
+    "tile_block=64 (2x32)": ("tile_block=64", None),
+    "tile_block=128 tile_cols=64": ("tile_cols=64", None),
     "seq_vector_loads": ("seq_vector_loads=1", None),
-    "seq_vector_loads b128": ("seq_vector_loads=1,block=128", None),
-    "seq_vector_loads 16x16": ("seq_vector_loads=1,tile_cols=16", None),
+    "seq_vector_loads tb256": ("seq_vector_loads=1,tile_block=0", None),
+    "seq_vector_loads lean=0": ("seq_vector_loads=1,lean_barriers=0", None),
+    "seq_vector_loads fma": ("seq_vector_loads=1,fma=1", None),
+    "seq_unroll=8": ("seq_unroll=8", None),
+    "seq_unroll=8 seq_vector_loads": ("seq_unroll=8,seq_vector_loads=1", None),
     "fma": ("fma=1", None),
+    "fma lean=0": ("fma=1,lean_barriers=0", None),
 }
 # Entry names and the parameters of each kernel, in the kernel ABI's order
 # (one u64 slot each; the reduction target's device address last).
@@ -162,9 +150,16 @@ def ptx_of(tune, waves):
     return cp.stdout
 
 
-def block_of(tune):
-    m = re.search(r"block=(\d+)", tune)
-    return int(m.group(1)) if m else 256
+def block_of(tune, kname):
+    """The threads per block the kernel suggests (`PtxKernel::vector`): `tile_block` (default 128;
+    0: `block`) for the matmul (a tiled pair with an inner loop, unless tiles=0), else `block` (256)."""
+    m = re.search(r"(?<![a-z_])block=(\d+)", tune)
+    block = int(m.group(1)) if m else 256
+    if kname == "matmul" and "tiles=0" not in tune:
+        t = re.search(r"tile_block=(\d+)", tune)
+        tb = int(t.group(1)) if t else 128
+        return tb if tb > 0 else block
+    return block
 
 
 # --------------------------------------------------------------------------
@@ -206,14 +201,24 @@ print(json.dumps({'t': out, 'ok': ok}))
 def call_times(tune, waves, sizes, reps):
     n, m, mm = sizes
     try:
+        env = variant_env(tune, waves)
+        env["ACCJIT_CUDA_TRACE"] = "1"
         cp_ = subprocess.run([sys.executable, "-c", CALL_CHILD, str(n), str(m), str(mm), str(reps)], input=SOURCE,
-                             capture_output=True, text=True, timeout=90, env=variant_env(tune, waves))
+                             capture_output=True, text=True, timeout=90, env=env)
     except subprocess.TimeoutExpired:
         return None, "timeout"
     if cp_.returncode != 0:
         return None, (cp_.stderr.strip().splitlines() or ["no output"])[-1][-300:]
+    # The runtime's launch shapes (its trace): kernel -> "threads x resident per SM -> blocks".
+    shapes = {}
+    for line in cp_.stderr.splitlines():
+        mt = re.search(r"kernel (\w+): (\d+) threads per block, (\d+) resident per SM, (\d+) blocks", line)
+        if mt:
+            shapes[mt.group(1).split("_parallel")[0]] = f"{mt.group(2)}t x{mt.group(3)}/SM {mt.group(4)}b"
     try:
-        return json.loads(cp_.stdout.strip().splitlines()[-1]), ""
+        res = json.loads(cp_.stdout.strip().splitlines()[-1])
+        res["shapes"] = shapes
+        return res, ""
     except Exception as ex:  # noqa: BLE001
         return None, f"{ex}: {cp_.stdout[-200:]}"
 
@@ -350,8 +355,8 @@ def main():
         except Exception as ex:  # noqa: BLE001
             say(f"  {vname}: the module does not load: {str(ex)[:200]}")
             continue
-        threads = block_of(tune)
         for kname in KERNELS:
+            threads = block_of(tune, kname)
             try:
                 k = mod.get_function(ENTRIES[kname])
                 regs = k.num_regs
@@ -382,7 +387,10 @@ def main():
                 d = row.setdefault(kn, {})
                 d["c"] = rate(kn, res["t"][kn])
                 d["cok"] = res["ok"][kn]
-            say(f"  {vname:<28} call        " + "  ".join(f"{kn} {row[kn]['c']:.2f}" if kn == "matmul" else f"{kn} {row[kn]['c']:.0f}" for kn in KERNELS))
+            say(f"  {vname:<28} call        " + "  ".join(f"{kn} {row[kn]['c']:.2f}" if kn == "matmul" else f"{kn} {row[kn]['c']:.0f}" for kn in KERNELS)
+                + "   runtime shapes: " + ", ".join(f"{kn} {res['shapes'].get(kn, '?')}" for kn in KERNELS))
+            for kn in KERNELS:
+                row[kn]["rshape"] = res["shapes"].get(kn, "?")
             if time.time() - t_start > 300:
                 say("  (time budget: the other variants' calls are skipped)")
                 break
@@ -465,7 +473,8 @@ def main():
             if d and (not d.get("ok", True) or d.get("cok") is False):
                 bad.append(kn)
         regs = "/".join(str(row.get(kn, {}).get("regs", "?")) for kn in KERNELS)
-        say(f"{vname:<28}{cells}  {regs}" + (f"  WRONG: {','.join(bad)}" if bad else ""))
+        say(f"{vname:<28}{cells}  {regs}" + (f"  WRONG: {','.join(bad)}" if bad else "")
+            + f"  matmul k {row.get('matmul', {}).get('shape', '?')} / runtime {row.get('matmul', {}).get('rshape', '?')}")
     if extra:
         say("")
         say(f"{'launch shape / twin':<58} {'kernel':<7} {'rate':>9}")
