@@ -19,6 +19,13 @@
 //! modification time to now, so modification times order the files by
 //! last use; a store that takes the directory over the limit removes the
 //! least recently used files (never the one just stored) until it fits.
+//! Finding that out reads every entry's size (~3 ms for 1300 entries), so
+//! a store looks only every [`SCAN_FRACTION`]th of the limit stored: each
+//! process counts the bytes it stored since its last look and looks when
+//! they reach that, and a store also looks with probability (its bytes) /
+//! (that amount), so that many short processes storing a little each
+//! still look about as often. The directory may thus run over the limit
+//! by about 1/[`SCAN_FRACTION`] of it between looks.
 //! Other processes may share the directory: a file they removed first, or
 //! one that vanishes mid-scan, is simply skipped.
 //!
@@ -51,6 +58,10 @@ const MAGIC: &[u8; 8] = b"ACCJITCB";
 const FORMAT: u32 = 1;
 /// magic, format, reserved, key, payload length, checksum.
 const HEADER: usize = 8 + 4 + 4 + 16 + 8 + 8;
+
+/// A store looks at the whole directory about once per this fraction of the
+/// size limit stored (module doc).
+pub const SCAN_FRACTION: u64 = 64;
 
 /// The size limit when `ACCJIT_CACHE_MAX_MB` is unset, in MiB.
 pub const DEFAULT_MAX_MB: u64 = 1024;
@@ -150,6 +161,8 @@ pub struct DiskCache {
     kind: &'static str,
     /// `ACCJIT_CACHE=0`: nothing is loaded or stored.
     off: bool,
+    /// Bytes this process stored since it last looked at the directory's size.
+    unscanned: AtomicU64,
 }
 
 impl DiskCache {
@@ -160,7 +173,7 @@ impl DiskCache {
 
     /// The cache in `dir`, its files limited to `max_bytes` together.
     pub fn with_limit(dir: impl Into<PathBuf>, max_bytes: u64) -> DiskCache {
-        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false), max_bytes, kind: KINDS[0], off: false }
+        DiskCache { dir: dir.into(), read_only: AtomicBool::new(false), max_bytes, kind: KINDS[0], off: false, unscanned: AtomicU64::new(0) }
     }
 
     /// The same directory and limit for the driver's compiled programs
@@ -299,7 +312,9 @@ impl DiskCache {
         }
         match self.write(key, bytes) {
             Ok(()) => {
-                self.evict(&self.path(key));
+                if self.time_to_scan(bytes.len() as u64) {
+                    self.evict(&self.path(key));
+                }
                 true
             }
             Err(e) => {
@@ -313,6 +328,23 @@ impl DiskCache {
                 false
             }
         }
+    }
+
+    /// Whether the store of `stored` bytes just made looks at the whole
+    /// directory's size (module doc: every 1/[`SCAN_FRACTION`] of the limit
+    /// stored by this process, and at random in proportion to `stored`).
+    fn time_to_scan(&self, stored: u64) -> bool {
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
+        let every = (self.max_bytes / SCAN_FRACTION).max(1);
+        let before = self.unscanned.fetch_add(stored, Relaxed);
+        if before + stored >= every {
+            self.unscanned.store(0, Relaxed);
+            return true;
+        }
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let draw = hash64(&[now.to_le_bytes(), (std::process::id() as u64).to_le_bytes(), SERIAL.fetch_add(1, Relaxed).to_le_bytes()].concat());
+        // P(look) = stored / every
+        (draw % every) < stored
     }
 
     fn write(&self, key: &CacheKey, bytes: &[u8]) -> std::io::Result<()> {
@@ -444,6 +476,23 @@ mod tests {
         let names: Vec<String> = std::fs::read_dir(c.dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         assert_eq!(names, vec![format!("cuda-{}.bin", k.hex())]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn small_stores_look_at_the_directory_about_once_per_fraction_of_the_limit() {
+        let dir = scratch("scan");
+        let c = DiskCache::with_limit(&dir, 64 << 20);
+        let every = (64u64 << 20) / SCAN_FRACTION;
+        // 3000 stores of 1 KiB: a look each time this process's stores
+        // since the last look reach 1 MiB (at least twice), and at random
+        // with P = 1/1024 each (about 3): very few looks in all
+        let looks = (0..3000).filter(|_| c.time_to_scan(1024)).count();
+        assert!((2..=16).contains(&looks), "{looks} looks");
+        // a store of `every` bytes or more always looks
+        assert!(c.time_to_scan(every));
+        // a limit below SCAN_FRACTION bytes: every store looks
+        let tiny = DiskCache::with_limit(&dir, 10);
+        assert!((0..20).all(|_| tiny.time_to_scan(1)));
     }
 
     #[test]
