@@ -11,7 +11,11 @@ cache directory; disk trials reuse one source after a process that stored
 it. Targets (ISSUE9.md, ANCHORS.md): nvidia ≤ launch + 1 ms from the disk
 cache, ≤ 50 ms cold; CPU ≤ 1 ms cached, ≤ 20 ms cold.
 
-    python benchmarks/bench_first_call.py [--trials 7] [--devices multicore,nvidia]
+    python benchmarks/bench_first_call.py [--trials 7] [--devices multicore,nvidia] [--trace]
+
+`--trace` runs one more disk-cache process per device with
+ACCJIT_CUDA_TRACE=1 and prints what it wrote on stderr (the runtime's
+module loads and their times).
 
 nvidia is skipped (with a line saying so) when no GPU is present. The table
 is printed last.
@@ -55,12 +59,17 @@ print("RESULT " + json.dumps({"compile": t1 - t0, "first": t2 - t0, "launch": t3
 """
 
 
-def child(dev, tag, cache_dir):
+def child(dev, tag, cache_dir, trace=False):
     env = dict(os.environ, ACCJIT_CACHE_DIR=cache_dir)
     env.pop("ACCJIT_CACHE", None)
+    if trace:
+        env["ACCJIT_CUDA_TRACE"] = "1"
     p = subprocess.run([sys.executable, "-c", CHILD, dev, tag], capture_output=True, text=True, env=env, timeout=300)
     if p.returncode != 0:
         raise RuntimeError(f"{dev} child failed:\n{p.stdout}\n{p.stderr}")
+    if trace:
+        print(f"-- {dev}, from the disk cache, ACCJIT_CUDA_TRACE=1:")
+        print(p.stderr.rstrip() or "(nothing on stderr)")
     line = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")][-1]
     return json.loads(line[len("RESULT "):])
 
@@ -73,6 +82,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=7)
     ap.add_argument("--devices", default="multicore,nvidia")
+    ap.add_argument("--trace", action="store_true")
     args = ap.parse_args()
     import accjit as acc
 
@@ -90,6 +100,8 @@ def main():
             first = child(dev, f"d{stamp}", d)
             assert not first["disk"], "the populating process found an entry"
             disk = [child(dev, f"d{stamp}", d) for _ in range(args.trials)]
+            if args.trace:
+                child(dev, f"d{stamp}", d, trace=True)
         assert not any(r["disk"] for r in cold) and all(r["disk"] for r in disk)
         for mode, rows in (("cold", cold), ("disk cache", disk)):
             table.append((dev, mode, med(rows, "compile"), med(rows, "parse"), med(rows, "lower"), med(rows, "codegen"),
