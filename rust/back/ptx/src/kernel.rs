@@ -252,7 +252,15 @@ pub fn compile_kernel(ir: &accjit_ir::Module, k: &Kernel, tuning: crate::Tuning)
     }
     let entry = crate::escape_ident(&k.name);
     let mut text = shared_decl;
-    text.push_str(&format!(".visible .entry {entry}(\n    {}\n){}\n{{\n", params.join(",\n    "), crate::unroll::register_cap(&fx)));
+    // Launch bounds for tiled loop pairs (`Tuning::tile_min_blocks`): ptxas
+    // then plans registers for that many blocks of `tile_block` threads.
+    let bounds = if fx.tiled_loop_pairs && tuning.tile_block > 0 && tuning.tile_min_blocks > 0 {
+        format!("\n.maxntid {}, 1, 1\n.minnctapersm {}", tuning.tile_block.clamp(32, 1024), tuning.tile_min_blocks)
+    } else {
+        String::new()
+    };
+    let cap = if bounds.is_empty() { crate::unroll::register_cap(&fx) } else { "" };
+    text.push_str(&format!(".visible .entry {entry}(\n    {}\n){cap}{bounds}\n{{\n", params.join(",\n    ")));
     text.push_str(&fx.frame_decls());
     text.push_str(&fx.e.body);
     text.push_str("}\n");

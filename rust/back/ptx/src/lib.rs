@@ -99,6 +99,13 @@ pub struct Tuning {
     /// Threads per block a kernel suggests when it runs a collapsed pair
     /// with an inner loop as tiles (0: `block`).
     pub tile_block: u32,
+    /// With `tile_block`: launch bounds for such kernels (`.maxntid
+    /// tile_block` and `.minnctapersm` this many blocks; 0: none). ptxas
+    /// otherwise fitted a matrix product in 32 registers by pairing each of
+    /// its unrolled loads with its use (two loads in flight); with bounds it
+    /// issues the copies' loads together. A launch with more threads
+    /// (`vector_length`) is capped to `tile_block` by the runtime.
+    pub tile_min_blocks: u32,
     /// Columns of a 2-D tile of the block (`pairs.rs`): a power of two,
     /// 8..=1024; the block's threads / this many rows.
     pub tile_cols: u32,
@@ -121,6 +128,9 @@ pub struct Tuning {
     /// 16-byte aligned at run time (the copies' scalar loads otherwise): a
     /// matrix product's row of `P`, one load for four `k`.
     pub seq_vector_loads: bool,
+    /// In the same loops, every load through a strength-reduced address of
+    /// all the copies issued before the first copy (`p + k*x` at `reg + u·step`).
+    pub seq_prefetch: bool,
     /// Unroll collapsed loops too (their iterations' indices stepped with
     /// carries; off: measured slower on the H100 once, Jacobi 1912 -> 1543 GB/s).
     pub unroll_collapsed: bool,
@@ -160,6 +170,7 @@ impl Default for Tuning {
             seq_unroll: 16,
             block: 256,
             tile_block: 128,
+            tile_min_blocks: 0,
             tile_cols: 32,
             tile_flat_pairs: false,
             stream_stores: false,
@@ -167,6 +178,7 @@ impl Default for Tuning {
             lean_barriers: true,
             unroll_collapsed: false,
             seq_vector_loads: false,
+            seq_prefetch: false,
             unroll_factor: 4,
             unroll_map: UnrollMap::Thread,
             vector_loads: true,
@@ -178,8 +190,8 @@ impl Tuning {
     /// The knobs `ACCJIT_PTX_TUNE` names (`key=value` pairs separated by
     /// commas or spaces; booleans take 0/1), for comparisons in one GPU
     /// sitting: `unroll`, `tiles`, `strength`, `global_loads`, `fma`,
-    /// `seq_unroll`, `block`, `tile_block`, `tile_cols`, `tile_flat_pairs`,
-    /// `stream_stores`, `nc_loads`, `lean_barriers`, `seq_vector_loads`, `unroll_collapsed`, `unroll_factor`,
+    /// `seq_unroll`, `block`, `tile_block`, `tile_min_blocks`, `tile_cols`, `tile_flat_pairs`,
+    /// `stream_stores`, `nc_loads`, `lean_barriers`, `seq_vector_loads`, `seq_prefetch`, `unroll_collapsed`, `unroll_factor`,
     /// `unroll_map` (`strided`/`blocked`/`thread`), `vector_loads`. An unknown key or a
     /// bad value is an error naming it (the settings before it are kept).
     pub fn apply(&mut self, spec: &str) -> Result<(), String> {
@@ -208,12 +220,14 @@ impl Tuning {
                     self.tile_cols = n;
                 }
                 "tile_flat_pairs" => self.tile_flat_pairs = flag()?,
+                "tile_min_blocks" => self.tile_min_blocks = num()?.min(32),
                 "tile_block" => self.tile_block = if num()? == 0 { 0 } else { num()?.clamp(32, 1024) / 32 * 32 },
                 "stream_stores" => self.stream_stores = flag()?,
                 "nc_loads" => self.nc_loads = flag()?,
                 "lean_barriers" => self.lean_barriers = flag()?,
                 "unroll_collapsed" => self.unroll_collapsed = flag()?,
                 "seq_vector_loads" => self.seq_vector_loads = flag()?,
+                "seq_prefetch" => self.seq_prefetch = flag()?,
                 "unroll_factor" => self.unroll_factor = num()?.clamp(2, 8),
                 "unroll_map" => {
                     self.unroll_map = match value {

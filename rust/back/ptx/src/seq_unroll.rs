@@ -19,12 +19,27 @@
 //!
 //! With `Tuning::seq_vector_loads`, a body that stores nothing to memory
 //! has the loads at `p + k` of all its copies issued first as vector loads
-//! when the run time finds the address 16-byte aligned (`seq_vector_plan`).
+//! when the run time finds the address 16-byte aligned; with
+//! `Tuning::seq_prefetch` every load through a reduced address of all the
+//! copies is issued before the first copy (`seq_prefetch_plan`): ptxas had
+//! interleaved a matrix product's 16 copies into load-use pairs (two
+//! loads in flight) when it chose 32 registers.
 
 use accjit_ir::{BinOp, Block, Diagnostic, ExprId, ExprKind, Scalar, Span, StmtKind, Type};
 
 use crate::func::{FnCx, Slot};
 use crate::ty::PtxTy;
+
+/// A load of the unrolled copies issued ahead of them (`seq_prefetch_plan`):
+/// the load, its place, the reduced address register and its step per copy.
+struct SeqLoad {
+    load: ExprId,
+    place: ExprId,
+    reg: String,
+    step: String,
+    sc: Scalar,
+    unit: bool,
+}
 
 /// Statements (nested ones included) a body may have to be copied.
 const MAX_BODY_STMTS: usize = 24;
@@ -63,43 +78,58 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("cvt.s64.s32 {k64}, {kreg};"));
         self.e.line(&format!("setp.ge.s64 {p}, {k64}, {last};"));
         self.e.line(&format!("@{p} bra {done};"));
-        if let Some(loads) = self.seq_vector_plan(body, times) {
-            // All the copies' loads of each `p + k` row as vector loads
-            // when every such address is aligned; else the scalar copies.
+        if let Some(loads) = self.seq_prefetch_plan(body, times) {
+            // The copies' loads issued first: rows `p + k` as vector loads
+            // when every such address is aligned (else the plain copies
+            // below), the others one by one at `reg + u·step`.
+            let vector: Vec<bool> = loads.iter().map(|l| l.unit && self.tuning.seq_vector_loads).collect();
             let scalar = self.e.label();
-            let ok = self.e.reg(PtxTy::Pred);
-            self.e.line(&format!("setp.eq.u32 {ok}, 1, 1;"));
-            for &(_, addr, _) in &loads {
-                let low = self.e.reg(PtxTy::B64);
-                self.e.line(&format!("and.b64 {low}, {}, 15;", self.reduced[&addr]));
-                self.e.line(&format!("setp.eq.and.u64 {ok}, {low}, 0, {ok};"));
+            if vector.iter().any(|&v| v) {
+                let ok = self.e.reg(PtxTy::Pred);
+                self.e.line(&format!("setp.eq.u32 {ok}, 1, 1;"));
+                for (l, _) in loads.iter().zip(&vector).filter(|(_, &v)| v) {
+                    let low = self.e.reg(PtxTy::B64);
+                    self.e.line(&format!("and.b64 {low}, {}, 15;", l.reg));
+                    self.e.line(&format!("setp.eq.and.u64 {ok}, {low}, 0, {ok};"));
+                }
+                self.e.line(&format!("@!{ok} bra {scalar};"));
             }
-            self.e.line(&format!("@!{ok} bra {scalar};"));
             let mut values: Vec<std::collections::HashMap<ExprId, crate::value::Val>> = vec![Default::default(); times as usize];
-            for &(id, addr, sc) in &loads {
-                let w = (16 / sc.size()) as usize;
-                let base = self.reduced[&addr].clone();
-                let global = crate::space::place_pointer(
-                    f,
-                    match f.expr(id).kind {
-                        ExprKind::Load(p) => p,
-                        _ => id,
-                    },
-                )
-                .is_some_and(|v| self.global_ptrs.contains(&v));
-                let at = if global {
-                    let g = self.e.reg(PtxTy::B64);
-                    self.e.line(&format!("cvta.to.global.u64 {g}, {base};"));
-                    g
-                } else {
-                    base
-                };
+            for (l, &v) in loads.iter().zip(&vector) {
+                let global = crate::space::place_pointer(f, l.place).is_some_and(|p| self.global_ptrs.contains(&p));
                 let space = if global { ".global" } else { "" };
-                for g in 0..times as usize / w {
-                    let regs: Vec<String> = (0..w).map(|_| self.sreg(sc)).collect();
-                    self.e.line(&format!("ld{space}.v{w}.{} {{{}}}, [{at}+{}];", crate::value::mem_ty(sc), regs.join(", "), g * 16));
-                    for (u, r) in regs.into_iter().enumerate() {
-                        values[g * w + u].insert(id, crate::value::Val::S(r));
+                let at = |fx: &mut Self, a: &str| -> String {
+                    if global {
+                        let g = fx.e.reg(PtxTy::B64);
+                        fx.e.line(&format!("cvta.to.global.u64 {g}, {a};"));
+                        g
+                    } else {
+                        a.to_string()
+                    }
+                };
+                if v {
+                    let w = (16 / l.sc.size()) as usize;
+                    let base = at(self, &l.reg);
+                    for g in 0..times as usize / w {
+                        let regs: Vec<String> = (0..w).map(|_| self.sreg(l.sc)).collect();
+                        self.e.line(&format!("ld{space}.v{w}.{} {{{}}}, [{base}+{}];", crate::value::mem_ty(l.sc), regs.join(", "), g * 16));
+                        for (u, r) in regs.into_iter().enumerate() {
+                            values[g * w + u].insert(l.load, crate::value::Val::S(r));
+                        }
+                    }
+                } else {
+                    for (u, vals) in values.iter_mut().enumerate() {
+                        let a = if u == 0 {
+                            l.reg.clone()
+                        } else {
+                            let a = self.e.reg(PtxTy::B64);
+                            self.e.line(&format!("mad.lo.s64 {a}, {}, {u}, {};", l.step, l.reg));
+                            a
+                        };
+                        let a = at(self, &a);
+                        let r = self.sreg(l.sc);
+                        self.e.line(&format!("ld{space}.{} {r}, [{a}];", crate::value::mem_ty(l.sc)));
+                        vals.insert(l.load, crate::value::Val::S(r));
                     }
                 }
             }
@@ -112,6 +142,11 @@ impl<'m> FnCx<'m> {
                 self.step_reduced_addresses(s);
             }
             self.e.line(&format!("bra {head};"));
+            if !vector.iter().any(|&v| v) {
+                // No alignment to check: no scalar copies either.
+                self.e.place(&done);
+                return Ok(());
+            }
             self.e.place(&scalar);
         }
         for _ in 0..times {
@@ -124,13 +159,15 @@ impl<'m> FnCx<'m> {
         Ok(())
     }
 
-    /// The loads `*(p + k)` (a reduced address growing by its element's
-    /// size, 4- or 8-byte scalars) of a body the copies may load ahead of
-    /// time (`Tuning::seq_vector_loads`): straight, with no store to memory,
-    /// call, atomic or conditional evaluation, so every copy loads them
-    /// anyway and nothing it stores could change them. (load, address, type).
-    fn seq_vector_plan(&self, body: &Block, times: u32) -> Option<Vec<(ExprId, ExprId, Scalar)>> {
-        if !self.tuning.seq_vector_loads {
+    /// The loads through the loop's reduced addresses (`*(p + k)`,
+    /// `*(p + k*x)`; 4- or 8-byte scalars) of a body whose copies may load
+    /// them ahead of time: straight, with no store to memory, call, atomic or
+    /// conditional evaluation, so every copy loads them anyway and nothing it
+    /// stores could change them. With `Tuning::seq_prefetch` all of them,
+    /// else (`Tuning::seq_vector_loads`) those at `p + k` only; None when
+    /// there is nothing to do or a row's vector loads would not fill the copies.
+    fn seq_prefetch_plan(&self, body: &Block, times: u32) -> Option<Vec<SeqLoad>> {
+        if !self.tuning.seq_vector_loads && !self.tuning.seq_prefetch {
             return None;
         }
         let f = self.f;
@@ -145,20 +182,24 @@ impl<'m> FnCx<'m> {
                     }
                     ExprKind::Call(..) | ExprKind::CallIndirect(..) | ExprKind::Cond(..) | ExprKind::Binary(BinOp::LogAnd | BinOp::LogOr, ..) => ok = false,
                     ExprKind::Load(p) => {
-                        if let ExprKind::Deref(a) = f.expr(*p).kind {
-                            if self.unit_reduced.contains(&a) && self.reduced.contains_key(&a) {
-                                if let Some(sc) = crate::value::scalar_of(&x.ty).filter(|s| matches!(s.size(), 4 | 8) && !matches!(x.ty, Type::Array(..))) {
-                                    loads.push((id, a, sc));
-                                }
-                            }
+                        let ExprKind::Deref(a) = f.expr(*p).kind else { return };
+                        let Some(reg) = self.reduced.get(&a) else { return };
+                        let unit = self.unit_reduced.contains(&a);
+                        if !unit && !self.tuning.seq_prefetch {
+                            return;
+                        }
+                        let Some(sc) = crate::value::scalar_of(&x.ty).filter(|s| matches!(s.size(), 4 | 8) && !matches!(x.ty, Type::Array(..))) else { return };
+                        let step = self.reduced_steps.values().flatten().find(|(r, _)| r == reg).map(|(_, st)| st.clone());
+                        if let Some(step) = step {
+                            loads.push(SeqLoad { load: id, place: *p, reg: reg.clone(), step, sc, unit });
                         }
                     }
                     _ => {}
                 });
             }
         });
-        let fits = loads.iter().all(|&(_, _, sc)| (times as usize).is_multiple_of(16 / sc.size() as usize));
-        (ok && fits && !loads.is_empty()).then_some(loads)
+        let vector_fits = !self.tuning.seq_vector_loads || loads.iter().filter(|l| l.unit).all(|l| (times as usize).is_multiple_of(16 / l.sc.size() as usize));
+        (ok && vector_fits && !loads.is_empty()).then_some(loads)
     }
 }
 

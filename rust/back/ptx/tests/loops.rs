@@ -445,4 +445,29 @@ fn kernels_with_tiled_loop_pairs_suggest_their_own_block() {
     assert_eq!(kernel(matmul, "tiles=0").vector, 256);
     assert_eq!(kernel(SAXPY, "").vector, 256);
     assert_eq!(kernel(SAXPY, "block=512").vector, 512);
+    // Launch bounds for such kernels only, with the knob.
+    let text = compile_knobs(matmul, "tile_min_blocks=8");
+    assert!(text.contains(".maxntid 128, 1, 1\n.minnctapersm 8"));
+    assert!(!compile(matmul).contains(".maxntid"));
+    assert!(!compile_knobs(SAXPY, "tile_min_blocks=8").contains(".maxntid"));
+}
+
+#[test]
+fn counted_loops_prefetch_their_copies_loads_with_the_knob() {
+    let src = "void f(int n, const float *P, const float *Q, float *R) {\n\
+         #pragma acc parallel loop gang collapse(2) present(P[0:n*n], Q[0:n*n], R[0:n*n])\n\
+         for (int i = 0; i < n; i++)\n\
+         for (int j = 0; j < n; j++) {\n\
+         float s = 0.0f;\n\
+         for (int k = 0; k < n; k++) s += P[i * n + k] * Q[k * n + j];\n\
+         R[i * n + j] = s;\n\
+         }\n\
+         }\n";
+    let mut t = accjit_back_ptx::Tuning { seq_unroll: 16, ..Default::default() };
+    t.apply("seq_prefetch=1").unwrap();
+    let text = compile_tuned(src, t);
+    // All 32 loads of the 16 copies come before their first multiply.
+    let body = &text[text.find(".entry").unwrap()..];
+    let first_mul = body.find("mul.rn.f32").unwrap();
+    assert_eq!(body[..first_mul].matches("ld.global.f32").count(), 32);
 }
