@@ -76,7 +76,7 @@ void matmul(int n, const float *P, const float *Q, float *R) {
 # name -> (ACCJIT_PTX_TUNE, ACCJIT_NVIDIA_WAVES or None)
 VARIANTS = {
     "default": ("", None),
-    "old default (strided, 256)": ("unroll_map=strided,vector_loads=0,tile_block=0", None),
+    "old default (strided, 256)": ("unroll_map=strided,vector_loads=0,tile_block=0,tile_min_blocks=0", None),
     "vector_loads=0": ("vector_loads=0", None),
     "stream+nc": ("stream_stores=1,nc_loads=1", None),
     "lean_barriers=0": ("lean_barriers=0", None),
@@ -87,8 +87,8 @@ VARIANTS = {
     "unroll_collapsed x2": ("unroll_collapsed=1,unroll_factor=2", None),
     "tile_block=256": ("tile_block=0", None),
     "tile_block=64 (2x32)": ("tile_block=64", None),
+    "mm no bounds": ("tile_min_blocks=0", None),
     "mm bounds 4": ("tile_min_blocks=4", None),
-    "mm bounds 8": ("tile_min_blocks=8", None),
     "mm bounds 12": ("tile_min_blocks=12", None),
     "mm bounds 4 tb256": ("tile_min_blocks=4,tile_block=256", None),
     "mm bounds 8 v4": ("tile_min_blocks=8,seq_vector_loads=1", None),
@@ -98,9 +98,7 @@ VARIANTS = {
     "mm bounds 8 prefetch": ("tile_min_blocks=8,seq_prefetch=1", None),
     "mm bounds 8 prefetch v4": ("tile_min_blocks=8,seq_prefetch=1,seq_vector_loads=1", None),
     "mm bounds 8 seq8": ("tile_min_blocks=8,seq_unroll=8", None),
-    "mm seq_vector_loads": ("seq_vector_loads=1", None),
-    "mm prefetch v4": ("seq_prefetch=1,seq_vector_loads=1", None),
-    "mm fma lean=0": ("fma=1,lean_barriers=0", None),
+    "mm fma lean=0 no bounds": ("fma=1,lean_barriers=0,tile_min_blocks=0", None),
 }
 # Entry names and the parameters of each kernel, in the kernel ABI's order
 # (one u64 slot each; the reduction target's device address last).

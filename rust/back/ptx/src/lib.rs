@@ -100,7 +100,8 @@ pub struct Tuning {
     /// with an inner loop as tiles (0: `block`).
     pub tile_block: u32,
     /// With `tile_block`: launch bounds for such kernels (`.maxntid
-    /// tile_block` and `.minnctapersm` this many blocks; 0: none). ptxas
+    /// tile_block` and `.minnctapersm` this many blocks; 0: none; default 8,
+    /// 64 registers at 128 threads). ptxas
     /// otherwise fitted a matrix product in 32 registers by pairing each of
     /// its unrolled loads with its use (two loads in flight); with bounds it
     /// issues the copies' loads together. A launch with more threads
@@ -170,7 +171,7 @@ impl Default for Tuning {
             seq_unroll: 16,
             block: 256,
             tile_block: 128,
-            tile_min_blocks: 0,
+            tile_min_blocks: 8,
             tile_cols: 32,
             tile_flat_pairs: false,
             stream_stores: false,

@@ -448,7 +448,8 @@ fn kernels_with_tiled_loop_pairs_suggest_their_own_block() {
     // Launch bounds for such kernels only, with the knob.
     let text = compile_knobs(matmul, "tile_min_blocks=8");
     assert!(text.contains(".maxntid 128, 1, 1\n.minnctapersm 8"));
-    assert!(!compile(matmul).contains(".maxntid"));
+    assert!(compile(matmul).contains(".maxntid 128, 1, 1\n.minnctapersm 8"), "the default");
+    assert!(!compile_knobs(matmul, "tile_min_blocks=0").contains(".maxntid"));
     assert!(!compile_knobs(SAXPY, "tile_min_blocks=8").contains(".maxntid"));
 }
 
