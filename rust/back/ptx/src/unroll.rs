@@ -291,11 +291,27 @@ impl<'m> FnCx<'m> {
     ) -> Result<Option<Vec<HashMap<ExprId, Val>>>, Diagnostic> {
         let f = self.f;
         let factor = values.len();
+        // (load, place, type, size, lanes per vector load, varies with the iteration)
         let mut plan = vec![];
+        let vars: Vec<LocalId> = l.dims.iter().map(|d| d.var).collect();
         for &id in loads {
             let ExprKind::Load(place) = f.expr(id).kind else { return Ok(None) };
             let Some(sc) = scalar_of(&f.expr(id).ty) else { return Ok(None) };
             let size = sc.size() as usize;
+            let (mut reads_memory, mut varies) = (false, false);
+            accjit_ir::walk::for_each_expr(f, place, &mut |_, x| match x.kind {
+                ExprKind::Load(q) => reads_memory |= !matches!(f.expr(q).kind, ExprKind::Local(_)),
+                ExprKind::Local(v) => varies |= vars.contains(&v),
+                _ => {}
+            });
+            if reads_memory {
+                return Ok(None);
+            }
+            if !varies {
+                // The same address in every iteration: one scalar load for all.
+                plan.push((id, place, sc, size, 1, false));
+                continue;
+            }
             if size != 4 && size != 8 {
                 return Ok(None);
             }
@@ -304,16 +320,10 @@ impl<'m> FnCx<'m> {
             if w < 2 || !factor.is_multiple_of(w) {
                 return Ok(None);
             }
-            let mut reads_memory = false;
-            accjit_ir::walk::for_each_expr(f, place, &mut |_, x| {
-                if let ExprKind::Load(q) = x.kind {
-                    reads_memory |= !matches!(f.expr(q).kind, ExprKind::Local(_));
-                }
-            });
-            if reads_memory {
-                return Ok(None);
-            }
-            plan.push((id, place, sc, size, w));
+            plan.push((id, place, sc, size, w, true));
+        }
+        if !plan.iter().any(|p| p.5) {
+            return Ok(None);
         }
         // Every iteration's addresses.
         let mut addrs: Vec<Vec<String>> = vec![];
@@ -331,7 +341,7 @@ impl<'m> FnCx<'m> {
         // Consecutive (iteration u at u·size from iteration 0) and aligned to the vector's size.
         let ok = self.e.reg(PtxTy::Pred);
         self.e.line(&format!("setp.eq.u32 {ok}, 1, 1;"));
-        for (j, &(_, _, _, size, w)) in plan.iter().enumerate() {
+        for (j, &(_, _, _, size, w, _)) in plan.iter().enumerate().filter(|(_, p)| p.5) {
             let low = self.e.reg(PtxTy::B64);
             let q = self.e.reg(PtxTy::Pred);
             self.e.line(&format!("and.b64 {low}, {}, {};", addrs[0][j], size * w - 1));
@@ -343,11 +353,25 @@ impl<'m> FnCx<'m> {
                 self.e.line(&format!("mov.pred {ok}, {q};"));
             }
         }
-        // The value registers, filled on either path.
-        let regs: Vec<Vec<String>> = (0..factor).map(|_| plan.iter().map(|&(_, _, sc, ..)| self.sreg(sc)).collect()).collect();
+        // The value registers, filled on either path (one for all
+        // iterations where the address does not vary, loaded here).
+        let shared: Vec<Option<String>> = plan.iter().map(|&(_, _, sc, _, _, varies)| (!varies).then(|| self.sreg(sc))).collect();
+        let regs: Vec<Vec<String>> =
+            (0..factor).map(|_| plan.iter().zip(&shared).map(|(&(_, _, sc, ..), sh)| sh.clone().unwrap_or_else(|| self.sreg(sc))).collect()).collect();
+        for (j, &(_, place, sc, ..)) in plan.iter().enumerate().filter(|(_, p)| !p.5) {
+            let global = crate::space::place_pointer(f, place).is_some_and(|v| self.global_ptrs.contains(&v));
+            let (space, at) = if global {
+                let ga = self.e.reg(PtxTy::B64);
+                self.e.line(&format!("cvta.to.global.u64 {ga}, {};", addrs[0][j]));
+                (".global", ga)
+            } else {
+                ("", addrs[0][j].clone())
+            };
+            self.e.line(&format!("ld{space}.{} {}, [{at}];", crate::value::mem_ty(sc), regs[0][j]));
+        }
         let (scalar, joined) = (self.e.label(), self.e.label());
         self.e.line(&format!("@!{ok} bra {scalar};"));
-        for (j, &(_, place, sc, _, w)) in plan.iter().enumerate() {
+        for (j, &(_, place, sc, _, w, _)) in plan.iter().enumerate().filter(|(_, p)| p.5) {
             let global = crate::space::place_pointer(f, place).is_some_and(|v| self.global_ptrs.contains(&v));
             let nc = global && crate::space::place_pointer(f, place).is_some_and(|v| self.nc_ptrs.contains(&v));
             for g in 0..factor / w {
@@ -366,7 +390,7 @@ impl<'m> FnCx<'m> {
         self.e.line(&format!("bra.uni {joined};"));
         self.e.place(&scalar);
         for (u, row) in addrs.iter().enumerate() {
-            for (j, &(_, place, sc, ..)) in plan.iter().enumerate() {
+            for (j, &(_, place, sc, ..)) in plan.iter().enumerate().filter(|(_, p)| p.5) {
                 let global = crate::space::place_pointer(f, place).is_some_and(|v| self.global_ptrs.contains(&v));
                 let (space, at) = if global {
                     let ga = self.e.reg(PtxTy::B64);

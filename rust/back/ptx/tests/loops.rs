@@ -362,6 +362,17 @@ fn unroll_maps_and_vector_loads_follow_their_knobs() {
     let dsaxpy = SAXPY.replace("float", "double").replace("a * x[i]", "a * x[i] ");
     let text = compile_knobs(&dsaxpy, "unroll_map=thread,vector_loads=1");
     assert_eq!(text.matches("ld.global.v2.f64").count(), 4);
+    // A load at the same address in every iteration is loaded once and
+    // does not stop the others' vector loads.
+    let text = compile_knobs(
+        "void f(long n, const float *c, const float *x, float *y) {\n\
+         #pragma acc parallel loop present(c[0:1], x[0:n], y[0:n])\n\
+         for (long i = 0; i < n; i++) y[i] = x[i] * c[0];\n\
+         }\n",
+        "unroll_map=thread,vector_loads=1",
+    );
+    assert_eq!(text.matches("ld.global.v4.f32").count(), 1);
+    assert_eq!(loads_before_first_store(&text), 1 + 1 + 4);
     // An address that reads memory (a gather) keeps scalar loads.
     let gather = compile_knobs(
         "void f(long n, const int *ix, const float *x, float *y) {\n\
