@@ -10,6 +10,8 @@
 //! A counting global allocator checks the claim that matters most and
 //! does not depend on the machine's speed: an asynchronous launch on
 //! present data allocates nothing (and a synchronous one nothing either).
+//! The fake libcuda counts its calls too: such a launch makes one driver
+//! call (two when synchronous), each 0.1-1 µs on a virtual machine.
 //! The times are printed (`cargo test -p accjit-runtime --release --test
 //! launch_cost -- --nocapture`) for docs/cuda.md. Skipped when no C compiler runs.
 
@@ -88,6 +90,37 @@ const PTX: &str = "\
 .address_size 64
 .visible .entry saxpy(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3) { ret; }
 ";
+
+/// Driver calls made so far (`fake_cuda_calls` of the fake libcuda, which
+/// the runtime loaded), or `None` when it cannot be found.
+fn driver_calls() -> Option<u64> {
+    for name in cudarc::get_lib_name_candidates("cuda") {
+        let Ok(c) = std::ffi::CString::new(name) else { continue };
+        // SAFETY: RTLD_NOLOAD only finds a library already loaded; the
+        // symbol is `unsigned long long fake_cuda_calls(void)`.
+        unsafe {
+            let h = libc::dlopen(c.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD);
+            if h.is_null() {
+                continue;
+            }
+            let f = libc::dlsym(h, c"fake_cuda_calls".as_ptr());
+            if !f.is_null() {
+                let f: extern "C" fn() -> u64 = std::mem::transmute(f);
+                return Some(f());
+            }
+        }
+    }
+    None
+}
+
+/// Driver calls per call of `f` over `n` calls.
+fn driver_calls_per(n: u32, mut f: impl FnMut()) -> f64 {
+    let before = driver_calls().expect("the fake libcuda counts its calls");
+    for _ in 0..n {
+        f();
+    }
+    (driver_calls().expect("the fake libcuda counts its calls") - before) as f64 / n as f64
+}
 
 /// Rounds of [`per_call`]; the fastest counts (the machine may be busy).
 const ROUNDS: u32 = 5;
@@ -169,9 +202,25 @@ fn launch_cost_child() {
     let (region_async_ns, region_async_allocs) = per_call(iters, || region(1));
     api::wait(1).unwrap();
 
+    // Each driver call costs 0.1-1 µs on a virtual machine: a launch on
+    // present data makes `cuLaunchKernel` and, synchronous, one
+    // `cuStreamSynchronize`; nothing else (context, query, event, pointer
+    // attributes), with or without its `present` region.
+    let calls = [
+        ("launch, sync", driver_calls_per(100, || launch(acc_async_sync)), 2.0),
+        ("launch, async", driver_calls_per(100, || launch(1)), 1.0),
+        ("present region + launch, sync", driver_calls_per(100, || region(acc_async_sync)), 2.0),
+        ("present region + launch, async", driver_calls_per(100, || region(1)), 1.0),
+    ];
+    api::wait(1).unwrap();
+    for (what, got, want) in calls {
+        assert_eq!(got, want, "driver calls per {what}");
+    }
+
     // Every launch ran: y = x * 1 + y once per launch on the device copy.
-    // Five measurements of ROUNDS × iters launches, each after iters/10 warm-up launches.
-    let launches = 5 * (ROUNDS * iters + iters / 10);
+    // Five measurements of ROUNDS × iters launches, each after iters/10
+    // warm-up launches; four counts of the driver calls of 100 each.
+    let launches = 5 * (ROUNDS * iters + iters / 10) + 400;
     api::copyout(yh, 4 * n, false, acc_async_sync).unwrap();
     for i in 0..n {
         let want = 1.0 + launches as f32 * x[i];

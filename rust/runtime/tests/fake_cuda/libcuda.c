@@ -62,21 +62,27 @@ static int inside(struct block *list, const void *p) {
     return 0;
 }
 
+/* Every driver call counts (fake_cuda_calls): tests/launch_cost.rs checks
+   how many calls a launch makes. */
+static unsigned long long driver_calls;
+#define CALLED() __atomic_add_fetch(&driver_calls, 1, __ATOMIC_RELAXED)
+unsigned long long fake_cuda_calls(void) { return __atomic_load_n(&driver_calls, __ATOMIC_RELAXED); }
+
 #define LIVE() do { if (!initialised) return NOT_INITIALIZED; if (sticky) return sticky; } while (0)
 
-CUresult cuInit(unsigned flags) {
+CUresult cuInit(unsigned flags) { CALLED();
     (void)flags;
     const char *u = getenv("FAKE_CUDA_UNRECOVERABLE");
     unrecoverable = u && *u && *u != '0';
     initialised = 1;
     return OK;
 }
-CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
-CUresult cuDeviceGetCount(int *n) { if (!initialised) return NOT_INITIALIZED; *n = 1; return OK; }
-CUresult cuDeviceGet(CUdevice *d, int ordinal) { if (ordinal != 0) return INVALID_DEVICE; *d = 0; return OK; }
-CUresult cuDeviceGetName(char *name, int len, CUdevice d) { (void)d; strncpy(name, "Fake CUDA device", len); name[len - 1] = 0; return OK; }
-CUresult cuDeviceTotalMem_v2(size_t *b, CUdevice d) { (void)d; *b = TOTAL_MEMORY; return OK; }
-CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+CUresult cuDriverGetVersion(int *v) { CALLED(); *v = 13000; return OK; }
+CUresult cuDeviceGetCount(int *n) { CALLED(); if (!initialised) return NOT_INITIALIZED; *n = 1; return OK; }
+CUresult cuDeviceGet(CUdevice *d, int ordinal) { CALLED(); if (ordinal != 0) return INVALID_DEVICE; *d = 0; return OK; }
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) { CALLED(); (void)d; strncpy(name, "Fake CUDA device", len); name[len - 1] = 0; return OK; }
+CUresult cuDeviceTotalMem_v2(size_t *b, CUdevice d) { CALLED(); (void)d; *b = TOTAL_MEMORY; return OK; }
+CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) { CALLED();
     (void)d;
     switch (attr) {
     case 1: *v = 1024; break;    /* max threads per block */
@@ -92,12 +98,12 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     return OK;
 }
 
-CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { (void)d; if (unrecoverable && sticky) return sticky; retained++; *ctx = &ctx_object; return OK; }
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { (void)d; if (retained) retained--; if (!retained && !unrecoverable) sticky = 0; return OK; }
-CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned *flags, int *active) { (void)d; *flags = primary_flags; *active = retained > 0; return OK; }
-CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice d, unsigned flags) { (void)d; primary_flags = flags; return OK; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { CALLED(); (void)d; if (unrecoverable && sticky) return sticky; retained++; *ctx = &ctx_object; return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { CALLED(); (void)d; if (retained) retained--; if (!retained && !unrecoverable) sticky = 0; return OK; }
+CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned *flags, int *active) { CALLED(); (void)d; *flags = primary_flags; *active = retained > 0; return OK; }
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice d, unsigned flags) { CALLED(); (void)d; primary_flags = flags; return OK; }
 static int own_ctx_object;
-CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
+CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) { CALLED();
     (void)flags; (void)d;
     if (!initialised) return NOT_INITIALIZED;
     if (unrecoverable && sticky) return sticky;
@@ -106,9 +112,9 @@ CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
     current = *ctx;
     return OK;
 }
-CUresult cuCtxDestroy_v2(void *ctx) { if (current == ctx) current = 0; return OK; }
-CUresult cuCtxGetFlags(unsigned *flags) { *flags = current == &ctx_object ? primary_flags : 0; return OK; }
-CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) {
+CUresult cuCtxDestroy_v2(void *ctx) { CALLED(); if (current == ctx) current = 0; return OK; }
+CUresult cuCtxGetFlags(unsigned *flags) { CALLED(); *flags = current == &ctx_object ? primary_flags : 0; return OK; }
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { CALLED();
     (void)d;
     pthread_mutex_lock(&lock);
     while (device_blocks) { free(device_blocks->p); take(&device_blocks, device_blocks->p); }
@@ -118,10 +124,10 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) {
     pthread_mutex_unlock(&lock);
     return OK;
 }
-CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
-CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
-CUresult cuCtxSynchronize(void) { LIVE(); return OK; }
-CUresult cuCtxSetLimit(int limit, size_t value) { (void)limit; (void)value; return OK; }
+CUresult cuCtxGetCurrent(void **ctx) { CALLED(); *ctx = current; return OK; }
+CUresult cuCtxSetCurrent(void *ctx) { CALLED(); current = ctx; return OK; }
+CUresult cuCtxSynchronize(void) { CALLED(); LIVE(); return OK; }
+CUresult cuCtxSetLimit(int limit, size_t value) { CALLED(); (void)limit; (void)value; return OK; }
 
 static const char *name_of(CUresult r) {
     switch (r) {
@@ -139,10 +145,10 @@ static const char *name_of(CUresult r) {
     default: return 0;
     }
 }
-CUresult cuGetErrorName(CUresult r, const char **s) { *s = name_of(r); return *s ? OK : INVALID_VALUE; }
+CUresult cuGetErrorName(CUresult r, const char **s) { CALLED(); *s = name_of(r); return *s ? OK : INVALID_VALUE; }
 
 /* --- memory ---------------------------------------------------------------- */
-CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) { CALLED();
     LIVE();
     pthread_mutex_lock(&lock);
     CUresult r = OK;
@@ -155,42 +161,42 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
     pthread_mutex_unlock(&lock);
     return r;
 }
-CUresult cuMemFree_v2(CUdeviceptr p) {
+CUresult cuMemFree_v2(CUdeviceptr p) { CALLED();
     pthread_mutex_lock(&lock);
     size_t n = take(&device_blocks, (void *)(uintptr_t)p);
     if (n != (size_t)-1) { allocated -= n; free((void *)(uintptr_t)p); }
     pthread_mutex_unlock(&lock);
     return n == (size_t)-1 ? INVALID_VALUE : OK;
 }
-CUresult cuMemGetInfo_v2(size_t *free_, size_t *total) { LIVE(); *total = TOTAL_MEMORY; *free_ = TOTAL_MEMORY - allocated; return OK; }
-CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) {
+CUresult cuMemGetInfo_v2(size_t *free_, size_t *total) { CALLED(); LIVE(); *total = TOTAL_MEMORY; *free_ = TOTAL_MEMORY - allocated; return OK; }
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) { CALLED();
     (void)flags; LIVE();
     *p = aligned_alloc(4096, (n + 4095) / 4096 * 4096);
     if (!*p) return OUT_OF_MEMORY;
     pthread_mutex_lock(&lock); add(&pinned, *p, n); pthread_mutex_unlock(&lock);
     return OK;
 }
-CUresult cuMemFreeHost(void *p) {
+CUresult cuMemFreeHost(void *p) { CALLED();
     pthread_mutex_lock(&lock); size_t n = take(&pinned, p); pthread_mutex_unlock(&lock);
     if (n == (size_t)-1) return INVALID_VALUE;
     free(p);
     return OK;
 }
-CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) { CALLED();
     (void)flags; LIVE();
     pthread_mutex_lock(&lock); add(&pinned, p, n); pthread_mutex_unlock(&lock);
     return OK;
 }
-CUresult cuMemHostUnregister(void *p) {
+CUresult cuMemHostUnregister(void *p) { CALLED();
     pthread_mutex_lock(&lock); size_t n = take(&pinned, p); pthread_mutex_unlock(&lock);
     return n == (size_t)-1 ? INVALID_VALUE : OK;
 }
-CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
+CUresult cuMemHostGetFlags(unsigned *flags, void *p) { CALLED();
     pthread_mutex_lock(&lock); int in = inside(pinned, p); pthread_mutex_unlock(&lock);
     *flags = 0;
     return in ? OK : INVALID_VALUE;
 }
-CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
+CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) { CALLED();
     pthread_mutex_lock(&lock); int dev = inside(device_blocks, (void *)(uintptr_t)p); int host = inside(pinned, (void *)(uintptr_t)p); pthread_mutex_unlock(&lock);
     if (!dev && !host) return INVALID_VALUE;
     switch (attr) {
@@ -200,33 +206,33 @@ CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
     default: return INVALID_VALUE;
     }
 }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, void *s) { (void)s; LIVE(); memcpy((void *)(uintptr_t)d, h, n); return OK; }
-CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) {
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, void *s) { CALLED(); (void)s; LIVE(); memcpy((void *)(uintptr_t)d, h, n); return OK; }
+CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, void *s) { CALLED();
     (void)s; LIVE();
     if (past_a_global((void *)(uintptr_t)d, n)) return INVALID_VALUE;
     memcpy(h, (void *)(uintptr_t)d, n); return OK;
 }
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a, CUdeviceptr b, size_t n, void *s) { (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK; }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a, CUdeviceptr b, size_t n, void *s) { CALLED(); (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK; }
 #ifndef FAKE_OLD_DRIVER /* a driver that lacks a function the layer needs */
-CUresult cuMemcpyPeerAsync(CUdeviceptr a, void *ca, CUdeviceptr b, void *cb, size_t n, void *s) {
+CUresult cuMemcpyPeerAsync(CUdeviceptr a, void *ca, CUdeviceptr b, void *cb, size_t n, void *s) { CALLED();
     (void)ca; (void)cb; (void)s; LIVE(); memmove((void *)(uintptr_t)a, (void *)(uintptr_t)b, n); return OK;
 }
 #endif
-CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *s) { (void)s; LIVE(); memset((void *)(uintptr_t)d, v, n); return OK; }
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *s) { CALLED(); (void)s; LIVE(); memset((void *)(uintptr_t)d, v, n); return OK; }
 
 /* --- streams and events ---------------------------------------------------- */
-CUresult cuStreamCreate(void **s, unsigned flags) { (void)flags; LIVE(); *s = malloc(16); return OK; }
-CUresult cuStreamSynchronize(void *s) { (void)s; LIVE(); return OK; }
-CUresult cuStreamQuery(void *s) { (void)s; LIVE(); return OK; }
-CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { (void)s; (void)e; (void)flags; LIVE(); return OK; }
-CUresult cuEventCreate(void **e, unsigned flags) { (void)flags; LIVE(); *e = malloc(16); return OK; }
-CUresult cuEventRecord(void *e, void *s) { (void)e; (void)s; LIVE(); return OK; }
-CUresult cuEventSynchronize(void *e) { (void)e; LIVE(); return OK; }
-CUresult cuEventDestroy_v2(void *e) { free(e); return OK; }
+CUresult cuStreamCreate(void **s, unsigned flags) { CALLED(); (void)flags; LIVE(); *s = malloc(16); return OK; }
+CUresult cuStreamSynchronize(void *s) { CALLED(); (void)s; LIVE(); return OK; }
+CUresult cuStreamQuery(void *s) { CALLED(); (void)s; LIVE(); return OK; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) { CALLED(); (void)s; (void)e; (void)flags; LIVE(); return OK; }
+CUresult cuEventCreate(void **e, unsigned flags) { CALLED(); (void)flags; LIVE(); *e = malloc(16); return OK; }
+CUresult cuEventRecord(void *e, void *s) { CALLED(); (void)e; (void)s; LIVE(); return OK; }
+CUresult cuEventSynchronize(void *e) { CALLED(); (void)e; LIVE(); return OK; }
+CUresult cuEventDestroy_v2(void *e) { CALLED(); free(e); return OK; }
 
 /* --- JIT and modules --------------------------------------------------------- */
 struct link { char *ptx; char *cubin; size_t n; char *log; size_t log_n; };
-CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state) {
+CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state) { CALLED();
     LIVE();
     struct link *l = calloc(1, sizeof(struct link));
     for (unsigned i = 0; i < n; i++) {
@@ -236,7 +242,7 @@ CUresult cuLinkCreate_v2(unsigned n, int *opts, void **vals, void **state) {
     *state = l;
     return OK;
 }
-CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t n, const char *name, unsigned no, int *o, void **v) {
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t n, const char *name, unsigned no, int *o, void **v) { CALLED();
     (void)type; (void)name; (void)no; (void)o; (void)v; LIVE();
     struct link *l = state;
     if (n == 0 || ((char *)data)[n - 1] != 0 || !strstr(data, ".version") || strstr(data, "not ptx")) {
@@ -246,7 +252,7 @@ CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t n, const cha
     l->ptx = strdup(data);
     return OK;
 }
-CUresult cuLinkComplete(void *state, void **cubin, size_t *n) {
+CUresult cuLinkComplete(void *state, void **cubin, size_t *n) { CALLED();
     struct link *l = state;
     if (!l->ptx) return INVALID_VALUE;
     l->n = strlen(MAGIC) + strlen(l->ptx) + 1;
@@ -257,21 +263,21 @@ CUresult cuLinkComplete(void *state, void **cubin, size_t *n) {
     *n = l->n;
     return OK;
 }
-CUresult cuLinkDestroy(void *state) { struct link *l = state; free(l->ptx); free(l->cubin); free(l); return OK; }
+CUresult cuLinkDestroy(void *state) { CALLED(); struct link *l = state; free(l->ptx); free(l->cubin); free(l); return OK; }
 
 struct global { char name[64]; void *p; size_t n; };
 struct module { char entries[8][64]; int nentries; struct global globals[8]; int nglobals; };
 struct function { struct module *m; char name[64]; };
 
 static CUresult load_text(void **mod, const char *text);
-CUresult cuModuleLoadData(void **mod, const void *image) {
+CUresult cuModuleLoadData(void **mod, const void *image) { CALLED();
     LIVE();
     const char *text = image;
     if (strncmp(text, MAGIC, strlen(MAGIC)) != 0) return INVALID_IMAGE;
     return load_text(mod, text);
 }
 /* A cubin, or PTX text compiled on the spot. */
-CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts, void **vals) {
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opts, void **vals) { CALLED();
     (void)n; (void)opts; (void)vals;
     LIVE();
     const char *text = image;
@@ -302,8 +308,8 @@ static CUresult load_text(void **mod, const char *text) {
     *mod = m;
     return OK;
 }
-CUresult cuModuleUnload(void *mod) { (void)mod; return OK; }
-CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
+CUresult cuModuleUnload(void *mod) { CALLED(); (void)mod; return OK; }
+CUresult cuModuleGetFunction(void **f, void *mod, const char *name) { CALLED();
     LIVE();
     struct module *m = mod;
     for (int i = 0; i < m->nentries; i++)
@@ -316,20 +322,20 @@ CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
         }
     return NOT_FOUND;
 }
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *d, size_t *n, void *mod, const char *name) {
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *d, size_t *n, void *mod, const char *name) { CALLED();
     LIVE();
     struct module *m = mod;
     for (int i = 0; i < m->nglobals; i++)
         if (!strcmp(m->globals[i].name, name)) { *d = (CUdeviceptr)(uintptr_t)m->globals[i].p; *n = m->globals[i].n; return OK; }
     return NOT_FOUND;
 }
-CUresult cuFuncGetAttribute(int *v, int attr, void *f) { (void)f; *v = attr == 0 ? 1024 : 0; return OK; }
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int threads, size_t shared) {
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) { CALLED(); (void)f; *v = attr == 0 ? 1024 : 0; return OK; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int threads, size_t shared) { CALLED();
     (void)f; (void)shared; *n = threads > 0 ? 2048 / threads : 0; return OK;
 }
 
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned shared, void *s, void **params, void **extra) {
+                        unsigned shared, void *s, void **params, void **extra) { CALLED();
     (void)gy; (void)gz; (void)by; (void)bz; (void)shared; (void)s; (void)extra;
     LIVE();
     struct function *fn = f;
