@@ -15,8 +15,10 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyString, PyTuple};
 
-/// The NumPy arrays of a call on a discrete device (a few inline).
-pub type CallArrayList = smallvec::SmallVec<[accjit_runtime::compute::CallArray; 4]>;
+/// The NumPy arrays of a call on a discrete device (empty, and allocating
+/// nothing, on the others: a list kept inline would be copied with every
+/// move of the call's closure).
+pub type CallArrayList = Vec<accjit_runtime::compute::CallArray>;
 
 /// Arguments ready for a call, and the Python objects that must outlive it.
 pub struct Marshalled {
