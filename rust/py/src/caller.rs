@@ -47,7 +47,10 @@
 //! A gang cannot be stopped, so a guest busy in one cannot raise
 //! `KeyboardInterrupt`: it is a guest only for calls expected to be short
 //! ([`ShortCalls`]: the function's last call took < [`GUEST_MAX`] and this
-//! one is no bigger), where Ctrl-C waits at most that long anyway.
+//! one is no bigger), where Ctrl-C waits at most that long anyway. Such
+//! calls run inline unless `ACCJIT_CALL_INLINE=0` (or the thread is already
+//! in a hosted call, or no stack could be mapped): only then is the waiting
+//! thread a guest.
 
 use accjit_runtime::hosted::{self, AbandonHook, Outcome};
 use accjit_runtime::pool::{Assisted, Guest};
