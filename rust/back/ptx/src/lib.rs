@@ -178,7 +178,7 @@ impl Default for Tuning {
             nc_loads: false,
             lean_barriers: true,
             unroll_collapsed: false,
-            seq_vector_loads: false,
+            seq_vector_loads: true,
             seq_prefetch: false,
             unroll_factor: 4,
             unroll_map: UnrollMap::Thread,

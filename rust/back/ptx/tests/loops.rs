@@ -196,7 +196,8 @@ fn compile_tuned(src: &str, tuning: accjit_back_ptx::Tuning) -> String {
     accjit_back_ptx::compile(&m, &opts).map_err(|d| d.render(&sm)).unwrap().text
 }
 
-/// `counted(inner)` compiled with `seq_unroll` = `times`.
+/// `counted(inner)` compiled with `seq_unroll` = `times` (the copies'
+/// loads in place: `seq_vector_loads` is tested on its own).
 fn counted_unrolled(inner: &str, times: u32) -> String {
     compile_tuned(
         &format!(
@@ -209,7 +210,7 @@ fn counted_unrolled(inner: &str, times: u32) -> String {
              }}\n\
              }}\n"
         ),
-        accjit_back_ptx::Tuning { seq_unroll: times, ..Default::default() },
+        accjit_back_ptx::Tuning { seq_unroll: times, seq_vector_loads: false, ..Default::default() },
     )
 }
 
@@ -476,7 +477,7 @@ fn counted_loops_prefetch_their_copies_loads_with_the_knob() {
          }\n\
          }\n";
     let mut t = accjit_back_ptx::Tuning { seq_unroll: 16, ..Default::default() };
-    t.apply("seq_prefetch=1").unwrap();
+    t.apply("seq_prefetch=1,seq_vector_loads=0").unwrap();
     let text = compile_tuned(src, t);
     // All 32 loads of the 16 copies come before their first multiply.
     let body = &text[text.find(".entry").unwrap()..];
