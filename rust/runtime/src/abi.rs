@@ -239,24 +239,12 @@ pub fn selected_types(names: &str) -> AccResult<Option<Vec<DeviceType>>> {
     Ok(Some(avail))
 }
 
-/// The type an `init`/`set` with the acceptable types `selected` makes
-/// current: the current type when it is one of them (the program asked for
-/// any of these, and it has one: switching would move it off the device
-/// its data is on for nothing), else the first available one named.
-fn chosen_type(selected: &[DeviceType]) -> Option<DeviceType> {
-    let current = device::current_type();
-    if selected.contains(&current) {
-        return Some(current);
-    }
-    selected.first().copied()
-}
-
 /// The `init` directive. `device_types`: the clause's names (empty: no
 /// clause); `devnum` -1: no `device_num`. Initialises the selected devices
 /// (all devices of the selected types, or device `devnum` of each) and sets
-/// *acc-current-device-type-var* to the chosen type ([`chosen_type`];
-/// unchanged without a clause or with `*`) and *acc-current-device-num-var*
-/// when `devnum` is given.
+/// *acc-current-device-type-var* to the first selected type (unchanged
+/// without a clause or with `*`) and *acc-current-device-num-var* when
+/// `devnum` is given.
 #[no_mangle]
 pub unsafe extern "C" fn __accjit_init(device_types: *const c_char, devnum: i64, loc: *const c_char) {
     let loc = cstr(loc);
@@ -264,7 +252,6 @@ pub unsafe extern "C" fn __accjit_init(device_types: *const c_char, devnum: i64,
     let r = (|| -> AccResult<()> {
         device::ensure_env();
         let selected = selected_types(names)?;
-        let chosen = selected.as_deref().and_then(chosen_type);
         let tys = selected.clone().unwrap_or_else(|| match devnum {
             // `init device_num(n)`: device n of the current type.
             n if n >= 0 => vec![device::current_type()],
@@ -277,11 +264,11 @@ pub unsafe extern "C" fn __accjit_init(device_types: *const c_char, devnum: i64,
                 device::devices_of(ty).for_each(|d| d.ensure_init());
             }
         }
-        if let Some(ty) = chosen {
+        if let Some(&ty) = selected.as_ref().and_then(|v| v.first()) {
             device::set_current_type(ty)?;
         }
         if devnum >= 0 {
-            device::set_current_num(chosen.unwrap_or_else(device::current_type), devnum as i32)?;
+            device::set_current_num(tys.first().copied().unwrap_or_else(device::current_type), devnum as i32)?;
         }
         Ok(())
     })();
@@ -317,8 +304,8 @@ pub unsafe extern "C" fn __accjit_shutdown(device_types: *const c_char, devnum: 
 /// `default_async` argument of [`__accjit_set`] meaning "no `default_async` clause".
 pub use accjit_abi::SET_UNSET;
 
-/// The `set` directive. `device_types` as for [`__accjit_init`] (the
-/// [`chosen_type`] becomes current); `devnum` -1: no `device_num`;
+/// The `set` directive. `device_types` as for [`__accjit_init`] (the first
+/// available type named becomes current); `devnum` -1: no `device_num`;
 /// `default_async` [`SET_UNSET`] (`i64::MIN`) means "not given";
 /// `acc_async_default` (-3) restores the initial value.
 #[no_mangle]
@@ -327,7 +314,7 @@ pub unsafe extern "C" fn __accjit_set(device_types: *const c_char, devnum: i64, 
     let names = cstr(device_types).unwrap_or("");
     let r = (|| -> AccResult<()> {
         // `set device_type(*)` leaves the type as it is: every type is acceptable.
-        let ty = match selected_types(names)?.as_deref().and_then(chosen_type) {
+        let ty = match selected_types(names)?.and_then(|v| v.first().copied()) {
             Some(t) => {
                 device::set_current_type(t)?;
                 t
