@@ -146,7 +146,8 @@ impl BackEndOptions {
                 tiles: !set("ACCJIT_PTX_NO_TILES"),
                 strength: !set("ACCJIT_PTX_NO_STRENGTH"),
                 global_loads: !set("ACCJIT_PTX_NO_GLOBAL"),
-                fma: set("ACCJIT_PTX_FMA"),
+                // On by default (contraction, as nvcc); ACCJIT_PTX_FMA=0 turns it off.
+                fma: std::env::var("ACCJIT_PTX_FMA").map_or(accjit_back_ptx::Tuning::default().fma, |v| !matches!(v.trim(), "0" | "off" | "no" | "false")),
                 seq_unroll: std::env::var("ACCJIT_PTX_SEQ_UNROLL")
                     .ok()
                     .and_then(|v| v.trim().parse::<u32>().ok())

@@ -17,7 +17,9 @@ fn main() {
     }
     let set = |name: &str| std::env::var_os(name).is_some();
     let mut opts = accjit_back_ptx::PtxOptions::default();
-    opts.tuning.fma = set("ACCJIT_PTX_FMA");
+    if let Ok(v) = std::env::var("ACCJIT_PTX_FMA") {
+        opts.tuning.fma = !matches!(v.trim(), "0" | "off" | "no" | "false");
+    }
     opts.tuning.tiles = !set("ACCJIT_PTX_NO_TILES");
     if let Some(n) = std::env::var("ACCJIT_PTX_SEQ_UNROLL").ok().and_then(|v| v.parse().ok()) {
         opts.tuning.seq_unroll = n;

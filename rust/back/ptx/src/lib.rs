@@ -86,7 +86,10 @@ pub struct Tuning {
     /// Float `+ - *` without `.rn`, so that ptxas contracts a multiply and
     /// an add into an FMA (as nvcc and NVHPC do by default): one rounding
     /// instead of two, so results may differ from the CPU devices' in the
-    /// last bits.
+    /// last bits. On by default since sitting K-a (H100: the naive matmul
+    /// 2048² from Python 6.51 -> 7.05 TFLOP/s, the only setting over the
+    /// 6.9 target); `fma=0` (`ACCJIT_PTX_FMA=0`) gives results bit for bit
+    /// equal to the CPU devices'.
     pub fma: bool,
     /// Counted sequential `for` loops with small straight bodies run up to
     /// this many iterations per test of the condition (`seq_unroll.rs`);
@@ -167,7 +170,7 @@ impl Default for Tuning {
             tiles: true,
             strength: true,
             global_loads: true,
-            fma: false,
+            fma: true,
             seq_unroll: 16,
             block: 256,
             tile_block: 128,
