@@ -21,6 +21,7 @@ def cache_dir(tmp_path, monkeypatch):
     d = tmp_path / "kcache"
     monkeypatch.setenv("ACCJIT_CACHE_DIR", str(d))
     monkeypatch.delenv("ACCJIT_CACHE_MAX_MB", raising=False)
+    monkeypatch.delenv("ACCJIT_CACHE", raising=False)  # ACCJIT_CACHE=0 would turn the cache under test off
     return d
 
 
