@@ -1,7 +1,11 @@
 // firstprivate fixed arrays: every gang starts from the host contents of the array.
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
+/* Device code may contract a * b + c into one fused multiply-add (nvcc, NVHPC and GCC do so by default;
+   C leaves FP_CONTRACT to the implementation), so results are compared within a few units in the last
+   place of the terms involved, not bit for bit. */
 int main(void) {
   const int n = 2000;
   double coef[5] = {1.0, -0.5, 0.25, -0.125, 0.0625};
@@ -17,7 +21,8 @@ int main(void) {
   for (int i = 0; i < n; i++) {
     double p = 0;
     for (int k = 4; k >= 0; k--) p = p * x[i] + coef[k];
-    if (y[i] != p) { errors++; printf("FAIL y[%d]\n", i); break; }
+    if (fabs(y[i] - p) > 1e-14 * 4) {   /* |coef| sum < 2, |x| <= 1 */
+ errors++; printf("FAIL y[%d]\n", i); break; }
   }
   int lut[4] = {3, 1, 4, 1};
   int *out = malloc(n * sizeof(int));
