@@ -24,6 +24,7 @@ use crate::hash::Hasher128;
 use crate::Options;
 use accjit_back_clif::Image;
 use accjit_back_ptx::{PtxGlobal, PtxKernel, PtxModule};
+use accjit_ir::bytes::{ByteReader, ByteWriter};
 use accjit_ir::SourceMap;
 use accjit_runtime::cuda::{CacheKey, DiskCache};
 use std::sync::OnceLock;
@@ -98,79 +99,8 @@ pub(crate) fn store(key: &CacheKey, image: &Image, ptx: Option<&PtxModule>) {
     }
 }
 
-#[derive(Default)]
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        self.u64(b.len() as u64);
-        self.0.extend_from_slice(b);
-    }
-    fn opt(&mut self, v: Option<u64>) {
-        match v {
-            None => self.u8(0),
-            Some(v) => {
-                self.u8(1);
-                self.u64(v);
-            }
-        }
-    }
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        (self.0.len() >= n).then(|| {
-            let (a, b) = self.0.split_at(n);
-            self.0 = b;
-            a
-        })
-    }
-    fn u8(&mut self) -> Option<u8> {
-        self.take(1).map(|b| b[0])
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.take(8).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes)
-    }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        self.take(n)
-    }
-    fn string(&mut self) -> Option<String> {
-        String::from_utf8(self.bytes()?.to_vec()).ok()
-    }
-    fn bool(&mut self) -> Option<bool> {
-        match self.u8()? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        }
-    }
-    fn opt(&mut self) -> Option<Option<u64>> {
-        Some(if self.bool()? { Some(self.u64()?) } else { None })
-    }
-    /// A count of items each at least `min` bytes long.
-    fn count(&mut self, min: usize) -> Option<usize> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        (n.saturating_mul(min) <= self.0.len()).then_some(n)
-    }
-}
-
 fn encode(image: &Image, ptx: Option<&PtxModule>) -> Vec<u8> {
-    let mut w = Writer::default();
+    let mut w = ByteWriter::default();
     w.u32(FORMAT);
     w.bytes(&image.encode());
     match ptx {
@@ -205,7 +135,7 @@ fn encode(image: &Image, ptx: Option<&PtxModule>) -> Vec<u8> {
 }
 
 fn decode(bytes: &[u8]) -> Option<Entry> {
-    let mut r = Reader(bytes);
+    let mut r = ByteReader(bytes);
     if r.u32()? != FORMAT {
         return None;
     }
@@ -238,7 +168,7 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
     } else {
         None
     };
-    r.0.is_empty().then_some(Entry { image, ptx })
+    r.is_empty().then_some(Entry { image, ptx })
 }
 
 #[cfg(test)]

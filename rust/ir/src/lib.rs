@@ -18,12 +18,14 @@
 //! - [`exec`] holds a kernel's execution modes, locals' locality and
 //!   broadcast sets (filled by `lower`) for back ends with lanes and workers.
 //! - [`span`] holds the source map and diagnostics every stage reports with.
+//! - [`bytes`] is the byte codec of what the engine keeps on disk.
 //! - [`build`] is the IR builder (constants, places, operators) and [`walk`]
 //!   the expression walker (visits, substitution, structural
 //!   equality) that every stage and test shares.
 
 pub mod acc;
 pub mod build;
+pub mod bytes;
 pub mod exec;
 pub mod module;
 pub mod print;

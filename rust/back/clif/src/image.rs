@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 
+use accjit_ir::bytes::{ByteReader, ByteWriter};
 use accjit_ir::{Linkage as IrLinkage, Module};
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::{self, KnownSymbol, LibCall, Signature};
@@ -276,110 +277,47 @@ fn linkage_code(l: Linkage) -> u8 {
     LINKAGES.iter().position(|&x| x == l).unwrap_or(0) as u8
 }
 
-#[derive(Default)]
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        self.u64(b.len() as u64);
-        self.0.extend_from_slice(b);
-    }
-    fn str(&mut self, s: &str) {
-        self.bytes(s.as_bytes());
-    }
-    fn target(&mut self, t: &ModuleRelocTarget) {
-        match t {
-            ModuleRelocTarget::User { namespace, index } => {
-                self.u8(0);
-                self.u32(*namespace);
-                self.u32(*index);
-            }
-            ModuleRelocTarget::LibCall(l) => {
-                self.u8(1);
-                self.str(&l.to_string());
-            }
-            ModuleRelocTarget::KnownSymbol(k) => {
-                self.u8(2);
-                self.u8(known_code(k).unwrap_or(u8::MAX));
-            }
-            ModuleRelocTarget::FunctionOffset(f, off) => {
-                self.u8(3);
-                self.u32(f.as_u32());
-                self.u32(*off);
-            }
+fn write_target(w: &mut ByteWriter, t: &ModuleRelocTarget) {
+    match t {
+        ModuleRelocTarget::User { namespace, index } => {
+            w.u8(0);
+            w.u32(*namespace);
+            w.u32(*index);
+        }
+        ModuleRelocTarget::LibCall(l) => {
+            w.u8(1);
+            w.str(&l.to_string());
+        }
+        ModuleRelocTarget::KnownSymbol(k) => {
+            w.u8(2);
+            w.u8(known_code(k).unwrap_or(u8::MAX));
+        }
+        ModuleRelocTarget::FunctionOffset(f, off) => {
+            w.u8(3);
+            w.u32(f.as_u32());
+            w.u32(*off);
         }
     }
 }
 
-struct Reader<'a>(&'a [u8]);
+fn read_target(r: &mut ByteReader) -> Option<ModuleRelocTarget> {
+    Some(match r.u8()? {
+        0 => ModuleRelocTarget::User { namespace: r.u32()?, index: r.u32()? },
+        1 => ModuleRelocTarget::LibCall(r.string()?.parse::<LibCall>().ok()?),
+        2 => ModuleRelocTarget::KnownSymbol(*KNOWN.get(r.u8()? as usize)?),
+        3 => ModuleRelocTarget::FunctionOffset(FuncId::from_u32(r.u32()?), r.u32()?),
+        _ => return None,
+    })
+}
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Some(a)
-    }
-    fn u8(&mut self) -> Option<u8> {
-        self.take(1).map(|b| b[0])
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.take(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-    }
-    fn len(&mut self) -> Option<usize> {
-        usize::try_from(self.u64()?).ok().filter(|&n| n <= self.0.len())
-    }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.len()?;
-        self.take(n)
-    }
-    fn string(&mut self) -> Option<String> {
-        String::from_utf8(self.bytes()?.to_vec()).ok()
-    }
-    fn bool(&mut self) -> Option<bool> {
-        match self.u8()? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        }
-    }
-    fn linkage(&mut self) -> Option<Linkage> {
-        LINKAGES.get(self.u8()? as usize).copied()
-    }
-    /// A count of items each at least `min` bytes long (bounded by what is left).
-    fn count(&mut self, min: usize) -> Option<usize> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        (n.saturating_mul(min) <= self.0.len()).then_some(n)
-    }
-    fn target(&mut self) -> Option<ModuleRelocTarget> {
-        Some(match self.u8()? {
-            0 => ModuleRelocTarget::User { namespace: self.u32()?, index: self.u32()? },
-            1 => ModuleRelocTarget::LibCall(self.string()?.parse::<LibCall>().ok()?),
-            2 => ModuleRelocTarget::KnownSymbol(*KNOWN.get(self.u8()? as usize)?),
-            3 => ModuleRelocTarget::FunctionOffset(FuncId::from_u32(self.u32()?), self.u32()?),
-            _ => return None,
-        })
-    }
+fn read_linkage(r: &mut ByteReader) -> Option<Linkage> {
+    LINKAGES.get(r.u8()? as usize).copied()
 }
 
 impl Image {
     /// The image as bytes ([`Image::decode`] reads them back).
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::default();
+        let mut w = ByteWriter::default();
         w.0.extend_from_slice(MAGIC);
         w.u32(FORMAT);
         w.u64(self.funcs.len() as u64);
@@ -406,7 +344,7 @@ impl Image {
                     for r in relocs {
                         w.u32(r.offset);
                         w.u8(reloc_code(r.kind).unwrap_or(u8::MAX));
-                        w.target(&r.name);
+                        write_target(&mut w, &r.name);
                         w.u64(r.addend as u64);
                     }
                 }
@@ -426,11 +364,11 @@ impl Image {
                     }
                     w.u64(desc.function_decls.len() as u64);
                     for t in desc.function_decls.values() {
-                        w.target(t);
+                        write_target(&mut w, t);
                     }
                     w.u64(desc.data_decls.len() as u64);
                     for t in desc.data_decls.values() {
-                        w.target(t);
+                        write_target(&mut w, t);
                     }
                     w.u64(desc.function_relocs.len() as u64);
                     for (off, f) in &desc.function_relocs {
@@ -488,16 +426,16 @@ impl Image {
 
     /// Reads [`Image::encode`]'s bytes; `None` for anything else.
     pub fn decode(bytes: &[u8]) -> Option<Image> {
-        let mut r = Reader(bytes);
+        let mut r = ByteReader(bytes);
         if r.take(8)? != MAGIC || r.u32()? != FORMAT {
             return None;
         }
         let mut image = Image::default();
         for _ in 0..r.count(9)? {
-            image.funcs.push((r.string()?, r.linkage()?));
+            image.funcs.push((r.string()?, read_linkage(&mut r)?));
         }
         for _ in 0..r.count(11)? {
-            image.data.push((r.string()?, r.linkage()?, r.bool()?, r.bool()?));
+            image.data.push((r.string()?, read_linkage(&mut r)?, r.bool()?, r.bool()?));
         }
         for _ in 0..r.count(5)? {
             let def = match r.u8()? {
@@ -507,7 +445,7 @@ impl Image {
                     for _ in 0..r.count(14)? {
                         let offset = r.u32()?;
                         let kind = *RELOCS.get(r.u8()? as usize)?;
-                        let name = r.target()?;
+                        let name = read_target(&mut r)?;
                         let addend = r.u64()? as i64;
                         relocs.push(ModuleReloc { offset, kind, name, addend });
                     }
@@ -523,10 +461,10 @@ impl Image {
                         _ => return None,
                     };
                     for _ in 0..r.count(2)? {
-                        desc.function_decls.push(r.target()?);
+                        desc.function_decls.push(read_target(&mut r)?);
                     }
                     for _ in 0..r.count(2)? {
-                        desc.data_decls.push(r.target()?);
+                        desc.data_decls.push(read_target(&mut r)?);
                     }
                     for _ in 0..r.count(8)? {
                         desc.function_relocs.push((r.u32()?, ir::FuncRef::from_u32(r.u32()?)));
@@ -559,7 +497,7 @@ impl Image {
             image.globals.push(if r.bool()? { Some(r.u32()?) } else { None });
         }
         image.clif = r.string()?;
-        r.0.is_empty().then_some(image)
+        r.is_empty().then_some(image)
     }
 }
 
