@@ -241,6 +241,7 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Calls the function; keyword arguments are bound by the subclass's `_bind`."""
 
+@disjoint_base
 class Procedure:
     """One Fortran procedure of a `Module`, callable with its arguments (`accjit.FProcedure` derives from it)."""
 
@@ -248,6 +249,7 @@ class Procedure:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Calls the procedure; keywords and left-out optional arguments are bound by the subclass's `_bind_call`."""
 
+@final
 class DeviceView:
     """The device copy of a present NumPy array, for CuPy/PyTorch/Numba (CUDA array interface, DLPack)."""
 
