@@ -617,6 +617,13 @@ impl<'a> Cx<'a> {
     // ---- loops ----
 
     /// The expression `k += 1` on the i64 local `k` (loop steps, counters).
+    /// `k + 1`: the 1-based Fortran index of the 0-based i64 counter `k`.
+    pub fn one_based_i64(&mut self, k: LocalId, sp: Span) -> ExprId {
+        let kv = build::load_local(&mut self.f, k, sp);
+        let one = self.i64c(1, sp);
+        self.bin(BinOp::Add, kv, one, Type::I64, sp)
+    }
+
     pub fn incr_i64(&mut self, k: LocalId, sp: Span) -> ExprId {
         let kp = build::local(&mut self.f, k, sp);
         let one = self.i64c(1, sp);

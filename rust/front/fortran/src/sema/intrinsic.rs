@@ -1203,13 +1203,7 @@ pub(crate) fn array_intrinsic(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Sp
 }
 
 pub(super) fn one_based(cx: &mut Cx, idx: &[accjit_ir::LocalId], sp: Span) -> Vec<ExprId> {
-    idx.iter()
-        .map(|&k| {
-            let kv = build::load_local(&mut cx.f, k, sp);
-            let one = cx.i64c(1, sp);
-            cx.bin(BinOp::Add, kv, one, Type::I64, sp)
-        })
-        .collect()
+    idx.iter().map(|&k| cx.one_based_i64(k, sp)).collect()
 }
 
 /// Intrinsic subroutines; false when `name` is not one.

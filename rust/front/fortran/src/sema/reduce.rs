@@ -196,9 +196,7 @@ pub(super) fn reduction(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) ->
                             let k = idx[0];
                             let set = cx.collect(|cx| {
                                 cx.set(Loc::Local(bl), e2, sp);
-                                let kv = build::load_local(&mut cx.f, k, sp);
-                                let one = cx.i64c(1, sp);
-                                let pos = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+                                let pos = cx.one_based_i64(k, sp);
                                 cx.set(Loc::Local(acc), pos, sp);
                                 Ok(())
                             })?;
@@ -286,9 +284,7 @@ pub(super) fn locs(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<Ar
                     let one = cx.int(1, Type::I32, sp);
                     cx.set(Loc::Local(found), one, sp);
                     for (p, k) in pos.iter().zip(idx) {
-                        let kv = build::load_local(&mut cx.f, *k, sp);
-                        let one = cx.i64c(1, sp);
-                        let v = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+                        let v = cx.one_based_i64(*k, sp);
                         cx.set(Loc::Local(*p), v, sp);
                     }
                     Ok(())
@@ -342,9 +338,7 @@ pub(super) fn locs_dim(cx: &mut Cx, name: &str, x: &ast::Expr, d: &ast::Expr, sp
             let e2 = cx.clone_expr(e);
             let set = cx.collect(|cx| {
                 cx.set(Loc::Local(best), e2, sp);
-                let lv = build::load_local(&mut cx.f, l, sp);
-                let one = cx.i64c(1, sp);
-                let v = cx.bin(BinOp::Add, lv, one, Type::I64, sp);
+                let v = cx.one_based_i64(l, sp);
                 cx.set(Loc::Local(pos), v, sp);
                 Ok(())
             })?;

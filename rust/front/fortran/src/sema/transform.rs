@@ -130,9 +130,7 @@ pub(super) fn reshape(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
     cx.nest(&perm_exts, sp, &mut |cx, idx| {
         let mut subs = vec![cx.i64c(0, sp); order.len()];
         for (j, &d) in order.iter().enumerate() {
-            let kv = build::load_local(&mut cx.f, idx[j], sp);
-            let one = cx.i64c(1, sp);
-            subs[d] = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+            subs[d] = cx.one_based_i64(idx[j], sp);
         }
         let dst = cx.elem_place(&res2, &subs, sp);
         let kv = build::load_local(&mut cx.f, k, sp);
@@ -273,9 +271,7 @@ pub(super) fn pack(cx: &mut Cx, args: &[ast::Arg], sp: Span) -> R<ArrVar> {
             let p = view_elem(cx, v, kv, sp);
             let p = build::deref(&mut cx.f, p, sp);
             let val = build::load(&mut cx.f, p, sp);
-            let kv = build::load_local(&mut cx.f, k, sp);
-            let one = cx.i64c(1, sp);
-            let i = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+            let i = cx.one_based_i64(k, sp);
             let dst = cx.elem_place(&t, &[i], sp);
             let a = build::assign(&mut cx.f, dst, val, sp);
             cx.emit_expr(a, sp);
@@ -392,9 +388,7 @@ pub(super) fn shift(cx: &mut Cx, name: &str, args: &[ast::Arg], sp: Span) -> R<A
         let sv = cx.clone_expr(s);
         let j = cx.bin(BinOp::Add, kv, sv, Type::I64, sp);
         let j = cx.settle(j, sp);
-        let kv = build::load_local(&mut cx.f, k, sp);
-        let one = cx.i64c(1, sp);
-        let i1 = cx.bin(BinOp::Add, kv, one, Type::I64, sp);
+        let i1 = cx.one_based_i64(k, sp);
         let dst = cx.elem_place(&res2, &[i1], sp);
         let val = if name == "cshift" {
             // ((j % n) + n) % n
