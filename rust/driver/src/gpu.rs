@@ -40,5 +40,6 @@ pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], p
     for (slot, k) in slots.iter().zip(&ptx.kernels) {
         slot.set_ptx(&text, k);
     }
+    rt::preload(&text, &ptx.kernels);
     Ok(ptx.kernels.iter().map(|k| (k.vector, k.workers)).collect())
 }

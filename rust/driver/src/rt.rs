@@ -75,6 +75,13 @@ pub fn ptx_module(text: String, globals: Vec<accjit_runtime::PtxGlobalRef>) -> s
 
 pub use accjit_runtime::PtxGlobalRef;
 
+/// Gets the kernels of `module` ready on the current nvidia device ahead of
+/// their first launch, when that device is open (runtime's `nvidia::preload`).
+pub fn preload(module: &std::sync::Arc<accjit_runtime::PtxModuleText>, kernels: &[crate::gpu::PtxKernel]) {
+    // The thread needs no join: a launch waits for the load it started.
+    let _ = accjit_runtime::nvidia::preload(module, kernels.iter().map(|k| (k.entry.clone(), k.vector.max(1) * k.workers.max(1))).collect());
+}
+
 /// Runtime symbols (`__accjit_*`, `acc_*`) for the JIT linker, and the
 /// runtime's `exit`/`_Exit`/`_exit`/`abort`, which the linker must take
 /// ahead of libc's (`dlsym`): a program hosted by Python ends without ending

@@ -217,10 +217,32 @@ fn launch_cost_child() {
         assert_eq!(got, want, "driver calls per {what}");
     }
 
+    // A program's kernels preloaded ahead of the first launch (the device
+    // is open and current): that launch then makes only its own calls.
+    // Without the preload, the first launch of another module also loads
+    // it, looks the kernel up and asks its occupancy.
+    let first_launch_calls = |text: &str, preload: bool| {
+        let module = PtxModuleText::new(text.into(), vec![]);
+        let slot = KernelSlot::new("saxpy".into(), vec![PARAM_VALUE, PARAM_VALUE, PARAM_DEVICE_ADDR, PARAM_DEVICE_ADDR], None);
+        slot.set_ptx(PtxForm::new(module.clone(), "saxpy".into(), vec![0; 4], 128, 1, None, 1, None));
+        if preload {
+            let t = accjit_runtime::nvidia::preload(&module, vec![("saxpy".into(), 128)]).expect("a preload thread for the open current device");
+            t.join().unwrap();
+        }
+        driver_calls_per(1, || {
+            let mut args = [n as u64, bits, xh as u64, yh as u64];
+            accjit_runtime::launch(&slot, &mut args, &LaunchOpts { async_: acc_async_sync, loc: Some("cost.c:9"), ..LaunchOpts::default() }).unwrap();
+        })
+    };
+    assert_eq!(first_launch_calls(&format!("{PTX}// preloaded\n"), true), 2.0, "driver calls of the first launch of a preloaded kernel");
+    let cold = first_launch_calls(&format!("{PTX}// not preloaded\n"), false);
+    assert!(cold > 2.0, "the first launch of a kernel not preloaded makes {cold} driver calls");
+
     // Every launch ran: y = x * 1 + y once per launch on the device copy.
     // Five measurements of ROUNDS × iters launches, each after iters/10
-    // warm-up launches; four counts of the driver calls of 100 each.
-    let launches = 5 * (ROUNDS * iters + iters / 10) + 400;
+    // warm-up launches; four counts of the driver calls of 100 each; two
+    // first launches.
+    let launches = 5 * (ROUNDS * iters + iters / 10) + 400 + 2;
     api::copyout(yh, 4 * n, false, acc_async_sync).unwrap();
     for i in 0..n {
         let want = 1.0 + launches as f32 * x[i];

@@ -103,10 +103,18 @@ fn missing_symbols() -> Vec<&'static str> {
     REQUIRED.iter().copied().filter(|name| unsafe { lib.get::<*const ()>(name.as_bytes()) }.is_err()).collect()
 }
 
+/// [`initialised`]'s answer, once asked.
+static INIT: OnceLock<bool> = OnceLock::new();
+
+/// [`initialised`] when it has been asked already; `false` otherwise
+/// (never loads libcuda).
+pub fn initialised_already() -> bool {
+    INIT.get().copied().unwrap_or(false)
+}
+
 /// libcuda is present with every function of [`REQUIRED`], and `cuInit(0)`
 /// succeeded (checked once).
 pub fn initialised() -> bool {
-    static INIT: OnceLock<bool> = OnceLock::new();
     *INIT.get_or_init(|| {
         let t0 = std::time::Instant::now();
         if !lib_present() {

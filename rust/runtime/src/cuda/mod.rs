@@ -71,9 +71,17 @@ pub fn tracing() -> bool {
     *ON.get_or_init(|| std::env::var("ACCJIT_CUDA_TRACE").is_ok_and(|v| !v.is_empty() && v != "0"))
 }
 
+/// Each line starts with the CLOCK_MONOTONIC time in ms (Python's
+/// `time.perf_counter()` on Linux), so that a script's own marks place the
+/// steps; then the thread, as the prewarm runs beside the program.
 pub(crate) fn trace(line: impl FnOnce() -> String) {
     if tracing() {
-        eprintln!("accjit-cuda: {}", line());
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: a valid timespec to fill.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+        let at = ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6;
+        let thread = std::thread::current();
+        eprintln!("accjit-cuda: [{at:.3} ms {}] {}", thread.name().unwrap_or("-"), line());
     }
 }
 
@@ -219,9 +227,8 @@ pub fn gpu(ordinal: usize) -> AccResult<&'static Gpu> {
     if !WANTED.load(Relaxed) && std::thread::current().name() != Some("accjit-cuda-prewarm") {
         WANTED.store(true, Release);
     }
-    static SLOTS: OnceLock<Vec<OnceLock<&'static Gpu>>> = OnceLock::new();
     static OPENING: Mutex<()> = Mutex::new(());
-    let slots = SLOTS.get_or_init(|| (0..device_count()).map(|_| OnceLock::new()).collect());
+    let slots = gpu_slots();
     let slot = slots.get(ordinal).ok_or_else(|| {
         AccError::new(
             acc_error_device_unavailable,
@@ -242,6 +249,21 @@ pub fn gpu(ordinal: usize) -> AccResult<&'static Gpu> {
         format!("device {ordinal} opened in {:.1} ms{}", t0.elapsed().as_secs_f64() * 1e3, init.unwrap_or_default())
     });
     Ok(*slot.get_or_init(|| g))
+}
+
+/// The opened devices, by ordinal ([`gpu`] opens them).
+fn gpu_slots() -> &'static [OnceLock<&'static Gpu>] {
+    static SLOTS: OnceLock<Vec<OnceLock<&'static Gpu>>> = OnceLock::new();
+    SLOTS.get_or_init(|| (0..device_count()).map(|_| OnceLock::new()).collect())
+}
+
+/// Device `ordinal` when it is open already; never opens it (nor waits for
+/// an opening in progress).
+pub fn opened(ordinal: usize) -> Option<&'static Gpu> {
+    if !driver::initialised_already() {
+        return None;
+    }
+    gpu_slots().get(ordinal).and_then(|s| s.get().copied())
 }
 
 /// One CUDA device with its primary context, for the life of the process.
