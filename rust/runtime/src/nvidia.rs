@@ -566,9 +566,11 @@ fn kernel_on(dev: &'static Device, gpu: &Gpu, text: &PtxModuleText, entry: &str)
 /// compiled before the device is used does not open it), and the module
 /// defines no globals (binding them copies host values, which must be the
 /// ones at the first launch). `kernels`: each kernel's entry and its block
-/// size without clauses. Errors are left for the launch to report. Returns
-/// the thread when one started (callers need not join it).
-pub fn preload(text: &Arc<PtxModuleText>, kernels: Vec<(String, u32)>) -> Option<std::thread::JoinHandle<()>> {
+/// size without clauses. Errors are left for the launch to report. The
+/// work runs on the CUDA layer's thread for work ahead of need
+/// (`cuda::ahead`); the receiver hears when it is done (callers need not
+/// wait: a launch waits for a load in progress).
+pub fn preload(text: &Arc<PtxModuleText>, kernels: Vec<(String, u32)>) -> Option<std::sync::mpsc::Receiver<()>> {
     if !text.globals.is_empty() || kernels.is_empty() || device::current_type() != DeviceType::Nvidia {
         return None;
     }
@@ -576,17 +578,17 @@ pub fn preload(text: &Arc<PtxModuleText>, kernels: Vec<(String, u32)>) -> Option
     let dev = device::device(DeviceType::Nvidia, num)?;
     let gpu = cuda::opened(num)?;
     let text = text.clone();
-    std::thread::Builder::new()
-        .name("accjit-cuda-preload".into())
-        .spawn(move || {
-            let t0 = std::time::Instant::now();
-            for (entry, threads) in &kernels {
-                let Ok((func, _)) = kernel_on(dev, gpu, &text, entry) else { return };
-                func.blocks_per_sm((*threads).clamp(1, func.max_threads_per_block().max(1)), 0);
-            }
-            cuda::trace(|| format!("preload: {} kernel(s) ready in {:.3} ms", kernels.len(), t0.elapsed().as_secs_f64() * 1e3));
-        })
-        .ok()
+    let (done, heard) = std::sync::mpsc::channel();
+    let queued = cuda::ahead(Box::new(move || {
+        let t0 = std::time::Instant::now();
+        for (entry, threads) in &kernels {
+            let Ok((func, _)) = kernel_on(dev, gpu, &text, entry) else { break };
+            func.blocks_per_sm((*threads).clamp(1, func.max_threads_per_block().max(1)), 0);
+        }
+        cuda::trace(|| format!("preload: {} kernel(s) ready in {:.3} ms", kernels.len(), t0.elapsed().as_secs_f64() * 1e3));
+        let _ = done.send(());
+    }));
+    queued.then_some(heard)
 }
 
 /// After a completed launch of a kernel that may end the program: the

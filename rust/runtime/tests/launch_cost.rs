@@ -226,8 +226,8 @@ fn launch_cost_child() {
         let slot = KernelSlot::new("saxpy".into(), vec![PARAM_VALUE, PARAM_VALUE, PARAM_DEVICE_ADDR, PARAM_DEVICE_ADDR], None);
         slot.set_ptx(PtxForm::new(module.clone(), "saxpy".into(), vec![0; 4], 128, 1, None, 1, None));
         if preload {
-            let t = accjit_runtime::nvidia::preload(&module, vec![("saxpy".into(), 128)]).expect("a preload thread for the open current device");
-            t.join().unwrap();
+            let done = accjit_runtime::nvidia::preload(&module, vec![("saxpy".into(), 128)]).expect("a preload on the open current device");
+            done.recv().expect("the preload ends");
         }
         driver_calls_per(1, || {
             let mut args = [n as u64, bits, xh as u64, yh as u64];

@@ -248,7 +248,47 @@ pub fn gpu(ordinal: usize) -> AccResult<&'static Gpu> {
         let init = init_timings().map(|(l, s, i)| format!(" (earlier: libcuda {:.1} ms, cuInit {:.1} ms)", (l + s).as_secs_f64() * 1e3, i.as_secs_f64() * 1e3));
         format!("device {ordinal} opened in {:.1} ms{}", t0.elapsed().as_secs_f64() * 1e3, init.unwrap_or_default())
     });
+    ahead_queue();
     Ok(*slot.get_or_init(|| g))
+}
+
+/// Work done ahead of need (`nvidia::preload`).
+pub(crate) type AheadJob = Box<dyn FnOnce() + Send>;
+
+/// The queue of the layer's thread for work done ahead of need, started
+/// when a device first opens: handing it a job then costs a queue push on
+/// the program's thread, not a thread spawn (tens of µs on a VM), which
+/// would land in the first call it is meant to shorten. `None` when the
+/// thread could not be started.
+fn ahead_queue() -> Option<&'static Mutex<std::sync::mpsc::Sender<AheadJob>>> {
+    static QUEUE: OnceLock<Option<Mutex<std::sync::mpsc::Sender<AheadJob>>>> = OnceLock::new();
+    QUEUE
+        .get_or_init(|| {
+            let (tx, rx) = std::sync::mpsc::channel::<AheadJob>();
+            let spawned = std::thread::Builder::new().name("accjit-cuda-ahead".into()).spawn(move || {
+                for job in rx {
+                    job();
+                }
+            });
+            spawned.ok().map(|_| Mutex::new(tx))
+        })
+        .as_ref()
+}
+
+/// Runs `job` on the layer's thread for work done ahead of need; `false`
+/// when there is none (the job is dropped: the work is then done when
+/// needed). Like a prewarm thread, a queued job keeps the process's exit
+/// waiting ([`settle_before_exit`]) and does not start once it is ending.
+pub(crate) fn ahead(job: AheadJob) -> bool {
+    let Some(q) = ahead_queue() else { return false };
+    let busy = PrewarmBusy::enter();
+    let job: AheadJob = Box::new(move || {
+        let _busy = busy;
+        if !EXITING.load(Acquire) {
+            job();
+        }
+    });
+    q.lock().unwrap_or_else(|p| p.into_inner()).send(job).is_ok()
 }
 
 /// The opened devices, by ordinal ([`gpu`] opens them).
