@@ -304,7 +304,6 @@ def describe(res: RunResult) -> str:
 # but are marked xfail(strict=False): a fix shows up as XPASS, and the entry should then go.
 # (State of main at 16:03 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
 FORTRAN_KNOWN_FAILURES = {
-    "fortran/240_print_in_device_code.f90": "flower: I/O statements inside a compute construct (refused with a clear diagnostic)",
     "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
 }
 

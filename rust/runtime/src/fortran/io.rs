@@ -4,8 +4,12 @@
 //! list-directed separators, `iostat`) lives on a per-thread stack, so an
 //! item whose evaluation does I/O of its own (a function that prints) nests.
 //!
-//! Output goes to libc's `stdout`/`stderr` FILEs a record at a time, so it
-//! interleaves with C's `printf` in program order; input comes from libc's
+//! Output goes to libc's `stdout`/`stderr` FILEs a statement at a time (its
+//! records gathered, written by one `fwrite` at `*_end`, which holds the
+//! FILE's lock), so it interleaves with C's `printf` in program order, and
+//! statements that kernel threads run at once (device code on host and
+//! multicore) each come out whole: whole lines, in no defined order across
+//! threads (neither the OpenACC spec nor NVHPC gives one); input comes from libc's
 //! `stdin` a line (record) at a time. Units: 6 and `*` (-1) stdout, 0
 //! stderr, 5 stdin; a unit `open` connected reads and writes its file
 //! (units.rs); any other unit is the file `fort.N` (written only, as
@@ -80,6 +84,9 @@ struct Stmt {
     /// Records started so far (internal units hold one).
     records: usize,
     // output
+    /// Finished records not written yet, for `out_file` (see the module docs).
+    out: Vec<u8>,
+    out_file: *mut libc::FILE,
     rec: Vec<u8>,
     pos: usize,
     /// List-directed: no item written yet (the record's leading blank is due).
@@ -98,9 +105,10 @@ thread_local! {
     static STACK: RefCell<Vec<Stmt>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Drops the statements a hosted call that ended early left begun.
+/// Drops the statements a hosted call that ended early left begun (the
+/// records they finished are written).
 pub(crate) fn forget_statements() {
-    STACK.with(|s| s.borrow_mut().clear());
+    STACK.with(|s| s.borrow_mut().drain(..).for_each(|mut st| st.write_out()));
 }
 
 /// The `fort.N` files written so far (kept open for the process).
@@ -150,6 +158,8 @@ unsafe fn begin(reading: bool, unit_no: i64, internal: Option<(*mut u8, usize)>,
         opts: Opts::default(),
         blank_zero: false,
         records: 0,
+        out: Vec::new(),
+        out_file: std::ptr::null_mut(),
         rec: Vec::new(),
         pos: 0,
         first_item: true,
@@ -169,7 +179,15 @@ unsafe fn begin(reading: bool, unit_no: i64, internal: Option<(*mut u8, usize)>,
             Err(e) => err = Some((iostat::BAD_FORMAT, e)),
         }
     }
-    STACK.with(|s| s.borrow_mut().push(st));
+    STACK.with(|s| {
+        let mut s = s.borrow_mut();
+        // a statement begun while an item of another is evaluated: what the
+        // outer one finished comes first, as its records came before
+        if let Some(outer) = s.last_mut() {
+            outer.write_out();
+        }
+        s.push(st)
+    });
     if let Some((code, msg)) = err {
         // the error waits for *_end, when it is known whether iostat= is there
         with_stmt(|st| st.pending(code, msg));
@@ -263,10 +281,22 @@ impl Stmt {
                     },
                     _ => unreachable!(),
                 };
-                // SAFETY: a FILE from libc; rec is initialised bytes
-                unsafe { libc::fwrite(rec.as_ptr() as *const libc::c_void, 1, rec.len(), f) };
+                if f != self.out_file {
+                    self.write_out();
+                    self.out_file = f;
+                }
+                self.out.extend_from_slice(&rec);
             }
         }
+    }
+
+    /// Writes the finished records in one `fwrite`.
+    fn write_out(&mut self) {
+        if !self.out.is_empty() && !self.out_file.is_null() {
+            // SAFETY: a FILE from libc; `out` is initialised bytes
+            unsafe { libc::fwrite(self.out.as_ptr() as *const libc::c_void, 1, self.out.len(), self.out_file) };
+        }
+        self.out.clear();
     }
 
     /// Applies a control edit on output.
@@ -904,6 +934,7 @@ fn end() -> i64 {
             st.emit_record(true);
         }
     }
+    st.write_out();
     let code = st.iostat;
     let msg = st.msg.take();
     if code != 0 && !st.wants_iostat {

@@ -3,6 +3,13 @@
 //! text (null for list-directed), one call per item in order (arrays
 //! element by element in column-major order, implied dos as loops), then
 //! `*_end`, whose result is the statement's `iostat`.
+//!
+//! In device code (a compute construct or an `acc routine`) `print` and
+//! `write` to a unit are accepted: the same calls run on the executing
+//! thread (host, multicore), or the nvidia back end logs them for the
+//! runtime to replay after the launch. What has no meaning there (`read`,
+//! `open`, `close`, `rewind`, `backspace`, `endfile`, `flush`, internal
+//! writes into a character variable) is refused at the statement.
 
 use super::cx::{Cx, Loc, Sym, R};
 use super::types::FType;
@@ -51,11 +58,19 @@ impl Cx<'_> {
         }
     }
 
+    /// Code that may run on an accelerator: a compute construct or an `acc routine`.
+    fn in_device_code(&self) -> bool {
+        self.region.is_some() || self.routine.is_some()
+    }
+
     fn unit_begin(&mut self, write: bool, unit: Option<&IoUnit>, fmt: Option<&FormatSpec>, sp: Span) -> R<()> {
         let (fp, fl) = self.format_arg(fmt, sp)?;
         let loc = self.loc_str(sp);
         match unit {
             Some(IoUnit::Expr(u)) if self.is_char_expr(u) => {
+                if self.in_device_code() {
+                    return Err(self.err(u.span, "an internal write (into a character variable) is not supported in device code"));
+                }
                 let (bp, bl) = self.char_val(u)?;
                 let name = if write { accjit_abi::F_WRITE_BEGIN_INTERNAL } else { accjit_abi::F_READ_BEGIN_INTERNAL };
                 let c = self.rt_call(name, vec![bp, bl, fp, fl, loc], sp);
@@ -74,10 +89,9 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// `print`/`write`.
-    /// (Inside a compute region the runtime calls run on the executing
-    /// thread, whose statement state is its own: host and multicore; the
-    /// nvidia device has no form of them and `lower` says so.)
+    /// `print`/`write`. (In device code the runtime calls run on the
+    /// executing thread, whose statement state is its own: host and
+    /// multicore; the nvidia back end logs them, `accjit_abi::device_io_log`.)
     pub fn write_stmt(&mut self, unit: Option<&IoUnit>, fmt: Option<&FormatSpec>, items: &[IoItem], specs: &[(ast::Name, ast::Expr)], sp: Span) -> R<()> {
         self.unit_begin(true, unit, fmt, sp)?;
         let specs = self.io_specs(specs, sp)?;
@@ -152,8 +166,8 @@ impl Cx<'_> {
 
     /// `open`, `close`, `rewind`, `backspace`, `endfile`, `flush` (runtime units.rs).
     pub fn file_op(&mut self, op: &str, control: &ast::IoControl, sp: Span) -> R<()> {
-        if self.region.is_some() {
-            return Err(self.err(sp, format!("`{op}` inside a compute construct")));
+        if self.in_device_code() {
+            return Err(self.err(sp, format!("`{op}` is not supported in device code (a compute construct or an acc routine)")));
         }
         let unit = match &control.unit {
             Some(IoUnit::Expr(u)) => self.int_i64(u)?,
@@ -316,8 +330,8 @@ impl Cx<'_> {
 
     /// `read`.
     pub fn read_stmt(&mut self, control: &ast::IoControl, items: &[IoItem], sp: Span) -> R<()> {
-        if self.region.is_some() {
-            return Err(self.err(sp, "I/O statements inside a compute construct are not supported"));
+        if self.in_device_code() {
+            return Err(self.err(sp, "`read` is not supported in device code (a compute construct or an acc routine)"));
         }
         self.unit_begin(false, control.unit.as_ref(), control.format.as_ref(), sp)?;
         let specs = self.io_specs(&control.specs, sp)?;
