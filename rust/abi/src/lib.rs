@@ -249,6 +249,51 @@ pub mod device_end {
     pub const ASSERT: u32 = 3;
 }
 
+/// How Fortran `print`/`write` in device code reaches the host from a
+/// discrete device (the GPU): each call of a logged entry point
+/// ([`LOGGED`](device_io_log::LOGGED)) appends a record to the module's
+/// global `SYMBOL` (its place claimed by an atomic add on the header's
+/// `USED`; a record that does not fit in `CAPACITY` bytes is dropped and
+/// counted in `DROPPED`), and the runtime, when the launch has completed,
+/// replays the records through the same entry points on the host, each
+/// statement (`*_begin` to its `*_end`) of one device thread together,
+/// so that the bytes are the host's. `*_end` returns 0 on the device (an
+/// error is known only at the replay). Layout (little endian):
+pub mod device_io_log {
+    /// The `.global` header, `HEADER_BYTES` long, zero-initialised.
+    pub const HEADER: &str = "__accjit_io_log_head";
+    pub const HEADER_BYTES: usize = 16;
+    /// u64: bytes claimed so far (may run past `CAPACITY`: those records were dropped).
+    pub const USED: usize = 0;
+    /// u64: records dropped for want of room.
+    pub const DROPPED: usize = 8;
+    /// The `.global` of the records, `CAPACITY` bytes.
+    pub const SYMBOL: &str = "__accjit_io_log";
+    pub const CAPACITY: usize = 4 << 20;
+    /// A record: u32 the entry (index in `LOGGED`), u32 the record's bytes
+    /// (a multiple of 8), u64 the device thread (linear block index << 32 |
+    /// linear thread index in the block); then per parameter of the entry
+    /// (`FORTRAN_ENTRY_POINTS`' signature): `I64`/`F64` 8 bytes of value
+    /// bits; `Ptr` (the bytes of the `I64` length after it) and `CStr` (up
+    /// to its NUL) a u64 byte count, then the bytes, zero-padded to 8.
+    pub const RECORD_HEAD: usize = 16;
+    /// Bytes of one text a record carries at most (longer ones are cut).
+    pub const MAX_TEXT: usize = 4096;
+    /// The entry points device code logs; a record's entry is an index in
+    /// this list (append only: cached PTX holds the indices).
+    pub const LOGGED: &[&str] = &[
+        super::F_WRITE_BEGIN,
+        super::F_WRITE_I64,
+        super::F_WRITE_F64,
+        super::F_WRITE_C64,
+        super::F_WRITE_LOGICAL,
+        super::F_WRITE_STR,
+        super::F_WRITE_END,
+        super::F_IO_NONADVANCING,
+        super::F_IO_IOSTAT,
+    ];
+}
+
 /// `__accjit_deep`'s `op`.
 pub mod deep_op {
     pub const ENTER: i64 = 0;

@@ -436,6 +436,7 @@ impl Compute for GpuCompute {
             events.end();
             match r {
                 Ok(()) if form.ends_program && end != 0 => {
+                    replay_io_log(dev, gpu, form, stream, &slot.name).map_err(|e| after_error(self.ordinal, name(e)))?;
                     program_end(gpu, end, stream, &form.module, dev.num, dev.generation()).map_err(|e| after_error(self.ordinal, name(e)))
                 }
                 r => r.map(|()| None),
@@ -623,6 +624,31 @@ fn program_end(gpu: &Gpu, end: usize, stream: usize, text: &PtxModuleText, ordin
     };
     gpu.sync_stream(stream)?;
     Ok(Some(outcome))
+}
+
+/// After a completed launch of a kernel whose module logs Fortran output
+/// (`accjit_abi::device_io_log`; the launch is synchronous): the records
+/// replayed on this thread through the Fortran runtime's entry points
+/// (`fortran::device_log`), the log emptied for the next launch.
+fn replay_io_log(dev: &'static Device, gpu: &Gpu, form: &PtxForm, stream: usize, kernel: &str) -> AccResult<()> {
+    use accjit_abi::device_io_log as log;
+    let module = module_on(dev, gpu, &form.module)?;
+    let Ok((head, _)) = module.global(log::HEADER) else { return Ok(()) };
+    let mut h = [0u8; log::HEADER_BYTES];
+    unsafe { gpu.copy_from_async(h.as_mut_ptr(), head, log::HEADER_BYTES, stream)? };
+    gpu.sync_stream(stream)?;
+    let u64_at = |o: usize| u64::from_le_bytes(std::array::from_fn(|i| h[o + i]));
+    let (used, dropped) = (u64_at(log::USED), u64_at(log::DROPPED));
+    if used == 0 {
+        return Ok(());
+    }
+    let (data, _) = module.global(log::SYMBOL)?;
+    let mut records = vec![0u8; (used as usize).min(log::CAPACITY)];
+    unsafe { gpu.copy_from_async(records.as_mut_ptr(), data, records.len(), stream)? };
+    unsafe { gpu.zero_async(head, log::HEADER_BYTES, stream)? };
+    gpu.sync_stream(stream)?;
+    crate::fortran::device_log::replay(&records, dropped, kernel);
+    Ok(())
 }
 
 /// A text a failed `assert` recorded by its device address `at`: the

@@ -8,7 +8,8 @@
 //! device; `exit`, `_Exit`, `_exit`, `abort` and a failed `assert` record
 //! the program's end in the module's `accjit_abi::device_end` global and
 //! end the calling thread (the runtime ends the program when the launch
-//! is complete). Any other external function has no device form: a
+//! is complete); Fortran `print`/`write` calls are logged (`iolog.rs`) for
+//! the runtime to replay after the launch. Any other external function has no device form: a
 //! diagnostic naming it.
 
 use accjit_ir::{Callee, Diagnostic, ExprId, FuncSig, Scalar, Span, Type};
@@ -98,6 +99,10 @@ impl FnCx<'_> {
                 }
                 if let Some(kind) = program_end(name) {
                     return self.lower_program_end(kind, args, span);
+                }
+                if let Some(id) = crate::iolog::logged_id(name) {
+                    self.uses.io_log = true;
+                    return self.lower_io_log(id, name, args, ret, span);
                 }
                 if matches!(name, "abs" | "labs" | "llabs") && args.len() == 1 {
                     let v = self.lower_expr(args[0])?;

@@ -48,6 +48,8 @@ pub struct Uses {
     /// The code may end the program (`exit`, `abort`, a failed `assert`:
     /// `accjit_abi::device_end`), directly, not counting the functions it calls.
     pub ends_program: bool,
+    /// The code logs Fortran output (`iolog.rs`), directly.
+    pub io_log: bool,
 }
 
 /// Where a local lives.

@@ -12,6 +12,7 @@
 //! - `func`: per-function state, where locals live; `value`: values,
 //!   loads/stores, conversions; `expr`: expressions and operators;
 //!   `call`: calls (functions, math, `acc_on_device`); `printf`: `vprintf`;
+//!   `iolog`: Fortran `print`/`write` as records for the runtime;
 //! - `stmt`: statements and the predication of single-mode side effects;
 //! - `kernel`: entry points, the execution model, `AccLoop` partitioning,
 //!   broadcasts; `reduce`: reductions; `private`: private copies;
@@ -30,6 +31,7 @@ mod expr;
 mod func;
 mod group;
 mod index;
+mod iolog;
 mod kernel;
 pub mod libm;
 mod pairs;
@@ -281,8 +283,10 @@ pub struct PtxKernel {
     /// per gang); None lets the runtime size the grid for the device.
     pub default_gangs: Option<u64>,
     /// The kernel, or a function it calls, may end the program (`exit`,
-    /// `abort`, a failed `assert`): the runtime reads the module's
-    /// `accjit_abi::device_end` record after each of its launches.
+    /// `abort`, a failed `assert`) or logs Fortran output: the runtime
+    /// reads the module's `accjit_abi::device_end` record and its
+    /// `accjit_abi::device_io_log` (when the module has one) after each of
+    /// its launches, which are synchronous.
     pub ends_program: bool,
 }
 
@@ -363,6 +367,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
         all.malloc |= u.malloc;
         all.heap_message |= u.heap_message;
         all.ends_program |= u.ends_program;
+        all.io_log |= u.io_log;
     };
     // Per kernel and per function: whether its own code ends the program, and what it calls.
     let mut kernel_calls: Vec<(bool, BTreeSet<u32>)> = vec![];
@@ -376,7 +381,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
                 entries.push_str(&out.text);
                 entries.push('\n');
                 kernels.push(out.info);
-                kernel_calls.push((out.uses.ends_program, out.uses.funcs.clone()));
+                kernel_calls.push((out.uses.ends_program || out.uses.io_log, out.uses.funcs.clone()));
                 merge(&mut uses_all, out.uses);
             }
             Err(d) => diags.push(d),
@@ -399,7 +404,7 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
                     protos.push_str(";\n");
                     funcs.push_str(&out.text);
                     funcs.push('\n');
-                    func_calls.insert(i, (out.uses.ends_program, out.uses.funcs.clone()));
+                    func_calls.insert(i, (out.uses.ends_program || out.uses.io_log, out.uses.funcs.clone()));
                     merge(&mut uses_all, out.uses);
                 }
                 Err(d) => diags.push(d),
@@ -443,8 +448,11 @@ pub fn compile(module: &Module, opts: &PtxOptions) -> Result<PtxModule, Diagnost
     if uses_all.lock {
         text.push_str(&format!(".global .align 4 .u32 {LOCK};\n"));
     }
-    if uses_all.ends_program {
+    if uses_all.ends_program || uses_all.io_log {
         text.push_str(&format!(".visible .global .align 8 .b8 {}[{}];\n", device_end::SYMBOL, device_end::BYTES));
+    }
+    if uses_all.io_log {
+        text.push_str(&iolog::declarations());
     }
     if uses_all.smem > 0 {
         text.push_str(&format!(".shared .align 16 .b8 {SMEM}[{}];\n", uses_all.smem));

@@ -7,10 +7,13 @@
 //!   `format.rs` (format specifications and their walk) and `edit.rs` (the
 //!   text of each edit descriptor, byte for byte as gfortran).
 //! - `units.rs`: `open`/`close`/`rewind`/`backspace`/`flush` of external files.
+//! - `device_log.rs`: `print`/`write` that nvidia device code logged,
+//!   replayed after the launch through the entry points of `io.rs`.
 //! - `stop.rs`: `stop` / `error stop`, run-time errors the program detects.
 //! - `intrinsics.rs`: `random_number`, `random_seed`, `cpu_time`, `system_clock`,
 //!   the command line.
 
+pub mod device_log;
 pub mod edit;
 pub mod format;
 pub mod intrinsics;
