@@ -41,7 +41,7 @@ fn u64_at(b: &[u8], at: usize) -> Option<u64> {
 fn record(b: &[u8]) -> Option<(u64, Call, usize)> {
     let entry = *log::LOGGED.get(u32_at(b, 0)? as usize)?;
     let size = u32_at(b, 4)? as usize;
-    if size < log::RECORD_HEAD || size % 8 != 0 || size > b.len() {
+    if size < log::RECORD_HEAD || !size.is_multiple_of(8) || size > b.len() {
         return None;
     }
     let thread = u64_at(b, 8)?;
