@@ -632,7 +632,10 @@ fn program_end(gpu: &Gpu, end: usize, stream: usize, text: &PtxModuleText, ordin
 /// (`fortran::device_log`), the log emptied for the next launch.
 fn replay_io_log(dev: &'static Device, gpu: &Gpu, form: &PtxForm, stream: usize, kernel: &str) -> AccResult<()> {
     use accjit_abi::device_io_log as log;
-    let module = module_on(dev, gpu, &form.module)?;
+    // the launch loaded it
+    let Some(module) = lock(&form.module.loaded).iter().find(|l| l.ordinal == dev.num && l.generation == dev.generation()).map(|l| l.module.clone()) else {
+        return Ok(());
+    };
     let Ok((head, _)) = module.global(log::HEADER) else { return Ok(()) };
     let mut h = [0u8; log::HEADER_BYTES];
     unsafe { gpu.copy_from_async(h.as_mut_ptr(), head, log::HEADER_BYTES, stream)? };
