@@ -303,9 +303,7 @@ def describe(res: RunResult) -> str:
 # runtime, each with its entry in the session's FBUGS list (owner: what fails). They run as usual
 # but are marked xfail(strict=False): a fix shows up as XPASS, and the entry should then go.
 # (State of main at 16:03 UTC; /work/wt/FBUGS.md has each with its smallest reproducer.)
-FORTRAN_KNOWN_FAILURES = {
-    "fortran/errors/023_collapse_too_deep.f90": "flower: collapse(2) over one loop reported at the do, not at the missing inner loop",
-}
+FORTRAN_KNOWN_FAILURES: Dict[str, str] = {}
 
 
 class _Results:

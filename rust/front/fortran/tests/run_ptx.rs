@@ -74,3 +74,28 @@ fn corpus_compute_regions_become_ptx() {
     assert!(checked > 50, "only {checked} programs with directives compiled");
     assert!(failures.is_empty(), "{} of {checked} programs fail:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// `print` in device code becomes log records (`accjit_abi::device_io_log`):
+/// the module declares the log, each call claims its record's place with an
+/// atomic add, and the kernel is marked for the runtime's end-of-launch read.
+#[test]
+fn print_in_device_code_logs_its_calls() {
+    let src = "program p\n  integer :: i\n  !$acc parallel loop\n  do i = 1, 4\n    print '(A, I3)', 'i =', i\n  end do\nend program\n";
+    let opts = accjit_driver::Options { device_type: "nvidia".into(), ..Default::default() };
+    let ptx = accjit_driver::ptx_text_fortran(&[("p.f90".into(), src.into())], &opts).expect("compiles for nvidia");
+    let log = accjit_abi::device_io_log::SYMBOL;
+    assert!(ptx.contains(&format!(".visible .global .align 8 .b8 {log}[{}]", accjit_abi::device_io_log::CAPACITY)), "{ptx}");
+    assert!(ptx.contains(accjit_abi::device_end::SYMBOL), "the end-of-launch record is there too");
+    // begin, the two items, end: one record each (the other atomic adds count dropped records)
+    let claims = ptx.lines().filter(|l| l.contains("atom.global.add.u64") && !l.contains(", 1;")).count();
+    assert_eq!(claims, 4, "{ptx}");
+    if let Some(ptxas) = ptxas() {
+        let dir = std::env::temp_dir().join(format!("accjit_fprint_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("p.ptx");
+        std::fs::write(&f, &ptx).unwrap();
+        let out = Command::new(ptxas).arg("-arch=sm_80").arg(&f).arg("-o").arg(dir.join("p.cubin")).output().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

@@ -70,3 +70,26 @@ fn intent_in_and_duplicates_are_rejected() {
     let src = "program p\n  integer :: i\n  !$acc parallel\n  !$acc loop seq gang\n  do i = 1, 2\n  end do\n  !$acc end parallel\nend program\n";
     expect(src, "`gang` and `seq` cannot both appear", 4, 18);
 }
+
+#[test]
+fn collapse_over_too_few_loops_points_where_the_inner_loop_should_start() {
+    let src = "program p\n  integer :: a(10), i\n  !$acc parallel loop collapse(2)\n  do i = 1, 10\n    a(i) = i\n  end do\nend program\n";
+    expect(src, "collapse(2) needs 2 nested do loops", 5, 5);
+    let src = "program p\n  integer :: a(4,4,4), i, j\n  !$acc parallel loop tile(2, 2, 2)\n  do i = 1, 4\n    do j = 1, 4\n      a(i, j, 1) = i\n    end do\n  end do\nend program\n";
+    expect(src, "tile with 3 sizes needs 3 nested do loops; found 2", 6, 7);
+    // a body with no statement: at the outer loop
+    let src = "program p\n  integer :: i\n  !$acc parallel loop collapse(2)\n  do i = 1, 10\n  end do\nend program\n";
+    expect(src, "collapse(2) needs 2 nested do loops", 4, 3);
+}
+
+#[test]
+fn device_code_refuses_what_has_no_meaning_there() {
+    let region = |stmt: &str| {
+        format!("program p\n  integer :: i, n\n  character(len=8) :: s\n  !$acc parallel loop\n  do i = 1, 4\n    {stmt}\n  end do\nend program\n")
+    };
+    expect(&region("read(*, *) n"), "`read` is not supported in device code", 6, 5);
+    expect(&region("rewind(10)"), "`rewind` is not supported in device code", 6, 5);
+    expect(&region("write(s, '(I3)') i"), "an internal write (into a character variable) is not supported in device code", 6, 11);
+    let routine = "subroutine r(n)\n  !$acc routine seq\n  integer :: n\n  open(unit=11, file='x')\nend subroutine\n";
+    expect(routine, "`open` is not supported in device code", 4, 3);
+}

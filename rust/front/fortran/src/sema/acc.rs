@@ -674,6 +674,7 @@ impl Cx<'_> {
         if matches!(control, ast::DoControl::While(_) | ast::DoControl::Forever) {
             return Err(self.err(s.span, "an acc loop must be a counted do loop (`do i = a, b`)"));
         }
+        self.check_nest_depth(d, s)?;
         if let Some(l) = s.label {
             let id = self.label(l);
             self.emit(StmtKind::Label(id), s.span);
@@ -681,6 +682,46 @@ impl Cx<'_> {
         self.do_loop(name.as_ref().map(|n| n.text.clone()), control, dbody, Some(Box::new(ld)), s.span)?;
         for rest in stmts {
             self.stmt(rest)?;
+        }
+        Ok(())
+    }
+
+    /// `collapse(n)`/`tile(...)` over fewer loops than they associate: the
+    /// error at the statement where the missing inner DO should start (as
+    /// for C; the body's end when it is empty). A nest with intervening
+    /// code is `lower`'s to judge.
+    fn check_nest_depth(&mut self, d: &ast::AccDirective, outer: &ast::Stmt) -> R<()> {
+        let mut depth = 1usize;
+        let mut what = String::new();
+        for cl in &d.clauses {
+            match &cl.kind {
+                C::Collapse { count, force } => {
+                    if let Some(n) = self.fold(count).and_then(|v| v.0.as_int()).filter(|&n| n as usize > depth) {
+                        depth = n as usize;
+                        what = format!("collapse({}{n})", if *force { "force:" } else { "" });
+                    }
+                }
+                C::Tile(v) if v.len() > depth => {
+                    depth = v.len();
+                    what = format!("tile with {} sizes", v.len());
+                }
+                _ => {}
+            }
+        }
+        let mut level = outer;
+        for found in 1..depth {
+            let ast::StmtKind::Do { body, .. } = &level.kind else { return Ok(()) };
+            let mut stmts = body.iter().filter(|s| !matches!(s.kind, ast::StmtKind::Continue) || s.label.is_some());
+            let inner = body
+                .iter()
+                .find(|s| matches!(&s.kind, ast::StmtKind::Do { control, .. } if !matches!(control, ast::DoControl::While(_) | ast::DoControl::Forever)));
+            match inner {
+                Some(s) => level = s,
+                None => {
+                    let at = stmts.next().map_or(level.span, |s| s.span);
+                    return Err(self.err(at, format!("{what} needs {depth} nested do loops; found {found}: the inner loop should start here")));
+                }
+            }
         }
         Ok(())
     }
