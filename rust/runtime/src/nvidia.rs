@@ -642,12 +642,14 @@ fn replay_io_log(dev: &'static Device, gpu: &Gpu, form: &PtxForm, stream: usize,
     gpu.sync_stream(stream)?;
     let u64_at = |o: usize| u64::from_le_bytes(std::array::from_fn(|i| h[o + i]));
     let (used, dropped) = (u64_at(log::USED), u64_at(log::DROPPED));
-    if used == 0 {
+    if used == 0 && dropped == 0 {
         return Ok(());
     }
     let (data, _) = module.global(log::SYMBOL)?;
     let mut records = vec![0u8; (used as usize).min(log::CAPACITY)];
-    unsafe { gpu.copy_from_async(records.as_mut_ptr(), data, records.len(), stream)? };
+    if !records.is_empty() {
+        unsafe { gpu.copy_from_async(records.as_mut_ptr(), data, records.len(), stream)? };
+    }
     unsafe { gpu.zero_async(head, log::HEADER_BYTES, stream)? };
     gpu.sync_stream(stream)?;
     crate::fortran::device_log::replay(&records, dropped, kernel);

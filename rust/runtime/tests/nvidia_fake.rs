@@ -1,11 +1,12 @@
 //! The nvidia device (`nvidia.rs`) over the fake libcuda of
 //! `tests/fake_cuda/libcuda.c` (host memory as device memory, kernels
-//! `saxpy`, `poke`, `bump_table`, `ends` emulated by name; see `cuda_fake.rs`), in
+//! `saxpy`, `poke`, `bump_table`, `ends`, `logs` emulated by name; see `cuda_fake.rs`), in
 //! a child process whose `LD_LIBRARY_PATH` finds it: discovery, the
 //! current device, data clauses on its memory, a launch of a slot's PTX
 //! form with translated arguments, the not-present error, a declared
 //! global bound to the module's symbol, properties and streams, a kernel
-//! that ends the program (exit, abort, assert in device code), and a
+//! that ends the program (exit, abort, assert in device code), Fortran
+//! output that device code logged, replayed after the launch, and a
 //! faulting kernel after which the device works again. Skipped when no C
 //! compiler runs.
 
@@ -44,8 +45,36 @@ fn nvidia_device_on_a_fake_driver() {
         .expect("cannot rerun the test binary");
     let _ = std::fs::remove_dir_all(&dir);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "the nvidia device over the fake driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the nvidia device over the fake driver failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("1 passed"), "{stdout}");
+    // The Fortran output the `logs` kernel logged, replayed once, each statement whole.
+    assert_eq!(stdout.matches("fake log  42\n").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches(" T           7\n").count(), 1, "{stdout}");
+    assert!(!stdout.contains("lost"), "{stdout}");
+    assert!(stderr.contains("kernel logs: Fortran output of device code lost: 3 calls did not fit"), "{stderr}");
+}
+
+/// One record of `accjit_abi::device_io_log` as device code writes it:
+/// `args` are value bits, or texts (`Err`) as a count and the bytes.
+fn log_record(out: &mut Vec<u8>, entry: &str, thread: u64, args: &[Result<u64, &[u8]>]) {
+    use accjit_abi::device_io_log as log;
+    let id = log::LOGGED.iter().position(|&n| n == entry).unwrap() as u32;
+    let mut body = vec![];
+    for a in args {
+        match a {
+            Ok(v) => body.extend_from_slice(&v.to_le_bytes()),
+            Err(t) => {
+                body.extend_from_slice(&(t.len() as u64).to_le_bytes());
+                body.extend_from_slice(t);
+                body.resize(body.len().div_ceil(8) * 8, 0);
+            }
+        }
+    }
+    out.extend_from_slice(&id.to_le_bytes());
+    out.extend_from_slice(&((log::RECORD_HEAD + body.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&thread.to_le_bytes());
+    out.extend_from_slice(&body);
 }
 
 /// A failed assert's expression and file, as the program's host globals.
@@ -268,6 +297,43 @@ fn fake_nvidia_child() {
     let (expr, file) = (c"y < 1", c"other.c");
     let o = hosted_launch([3, 0, expr.as_ptr() as u64, file.as_ptr() as u64], SYNC);
     assert_eq!(o, Some(hosted::Outcome::Abort("other.c:12: Assertion `y < 1' failed.".into())));
+
+    // Fortran print in device code (accjit_abi::device_io_log): the
+    // records two device threads logged, interleaved, are replayed after
+    // the launch through the Fortran runtime, each thread's statement
+    // whole; the log is emptied (a second launch replays nothing again)
+    // and dropped records are reported on stderr.
+    {
+        use accjit_abi::device_io_log as log;
+        use accjit_abi::{F_WRITE_BEGIN, F_WRITE_END, F_WRITE_I64, F_WRITE_LOGICAL, F_WRITE_STR};
+        let text = format!(
+            ".version 7.8\n.target sm_80\n.address_size 64\n.visible .global .align 8 .b8 {}[{}];\n.visible .global .align 8 .b8 {}[{}];\n.visible .global .align 8 .b8 {}[{}];\n.visible .entry logs(.param .u64 p0, .param .u64 p1, .param .u64 p2) {{ ret; }}\n",
+            accjit_abi::device_end::SYMBOL,
+            accjit_abi::device_end::BYTES,
+            log::HEADER,
+            log::HEADER_BYTES,
+            log::SYMBOL,
+            log::CAPACITY
+        );
+        let log_module = PtxModuleText::new(text, vec![]);
+        let logs: &'static KernelSlot = Box::leak(KernelSlot::new("logs".into(), vec![PARAM_VALUE; 3], None));
+        logs.set_ptx(form(&log_module, "logs", 3, 1).ending_program(true));
+        let mut rec = vec![];
+        let loc: &[u8] = b"fake.f90:3";
+        log_record(&mut rec, F_WRITE_BEGIN, 1, &[Ok(6), Err(b"(A,I4)"), Ok(6), Err(loc)]);
+        log_record(&mut rec, F_WRITE_BEGIN, 2 << 32, &[Ok(-1i64 as u64), Err(b""), Ok(0), Err(loc)]);
+        log_record(&mut rec, F_WRITE_STR, 1, &[Err(b"fake log"), Ok(8)]);
+        log_record(&mut rec, F_WRITE_LOGICAL, 2 << 32, &[Ok(1), Ok(4)]);
+        log_record(&mut rec, F_WRITE_I64, 1, &[Ok(42), Ok(4)]);
+        log_record(&mut rec, F_WRITE_I64, 2 << 32, &[Ok(7), Ok(4)]);
+        log_record(&mut rec, F_WRITE_END, 2 << 32, &[]);
+        log_record(&mut rec, F_WRITE_END, 1, &[]);
+        let mut a = [rec.as_ptr() as u64, rec.len() as u64, 0];
+        accjit_runtime::launch(logs, &mut a, &LaunchOpts::default()).unwrap();
+        let mut a = [rec.as_ptr() as u64, 0, 3];
+        accjit_runtime::launch(logs, &mut a, &LaunchOpts::default()).unwrap();
+        drop(log_module);
+    }
 
     // if(false)/self: the native form on the calling thread, host data.
     unsafe extern "C" fn twice(args: *const u64, _g: i64, _n: i64) {

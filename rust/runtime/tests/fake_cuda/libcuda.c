@@ -382,6 +382,28 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                     *(long long *)(r + 24) = 12;
                 }
             }
+    } else if (!strcmp(fn->name, "logs")) {
+        /* A kernel logging Fortran output (accjit_abi::device_io_log):
+           params the host address and byte count of records to append
+           (dropped if they do not fit, as the device does) and a count of
+           dropped records to add. */
+        unsigned char *head = 0, *log = 0;
+        size_t cap = 0;
+        for (int i = 0; i < fn->m->nglobals; i++) {
+            if (!strcmp(fn->m->globals[i].name, "__accjit_io_log_head")) head = fn->m->globals[i].p;
+            if (!strcmp(fn->m->globals[i].name, "__accjit_io_log")) { log = fn->m->globals[i].p; cap = fn->m->globals[i].n; }
+        }
+        if (head && log) {
+            const unsigned char *src = (const unsigned char *)(uintptr_t)*(unsigned long long *)params[0];
+            unsigned long long n = *(unsigned long long *)params[1], used, dropped;
+            memcpy(&used, head, 8);
+            memcpy(&dropped, head + 8, 8);
+            if (used + n <= cap) memcpy(log + used, src, n);
+            used += n;
+            dropped += *(unsigned long long *)params[2];
+            memcpy(head, &used, 8);
+            memcpy(head + 8, &dropped, 8);
+        }
     } else if (strcmp(fn->name, "empty") != 0 && !getenv("FAKE_CUDA_ANY_KERNEL")) {
         /* FAKE_CUDA_ANY_KERNEL set: any other kernel does nothing (to time
            the host side of real programs' launches). */
