@@ -652,6 +652,7 @@ fn replay_io_log(dev: &'static Device, gpu: &Gpu, form: &PtxForm, stream: usize,
     }
     unsafe { gpu.zero_async(head, log::HEADER_BYTES, stream)? };
     gpu.sync_stream(stream)?;
+    cuda::trace(|| format!("kernel {kernel}: replaying {} bytes of logged Fortran output ({dropped} calls dropped)", records.len()));
     crate::fortran::device_log::replay(&records, dropped, kernel);
     Ok(())
 }
