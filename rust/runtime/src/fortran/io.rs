@@ -1206,6 +1206,47 @@ mod tests {
     }
 
     #[test]
+    fn statements_of_threads_writing_at_once_stay_whole() {
+        use super::super::units::{__accjit_f_fileop_begin, __accjit_f_fileop_end, __accjit_f_fileop_spec};
+        let path = std::env::temp_dir().join(format!("accjit-io-threads-{}.txt", std::process::id()));
+        let file = path.to_str().unwrap().to_string();
+        let fileop = |op: &std::ffi::CStr, specs: &[(&std::ffi::CStr, &str)]| unsafe {
+            __accjit_f_fileop_begin(op.as_ptr(), 77, c"t.f90:9".as_ptr());
+            for (k, v) in specs {
+                __accjit_f_fileop_spec(k.as_ptr(), v.as_ptr(), v.len() as i64);
+            }
+            assert_eq!(__accjit_f_fileop_end(1), 0, "{op:?}");
+        };
+        fileop(c"open", &[(c"file", &file), (c"status", "replace")]);
+        // 8 threads, each statement three records (`/`): they must not mix
+        let (threads, per) = (8i64, 300i64);
+        std::thread::scope(|sc| {
+            for t in 0..threads {
+                sc.spawn(move || {
+                    let fmt = "(I9/I9/I9)";
+                    for k in 0..per {
+                        let v = (t * per + k) * 10;
+                        unsafe { __accjit_f_write_begin(77, fmt.as_ptr(), fmt.len() as i64, c"t.f90:10".as_ptr()) };
+                        (0..3).for_each(|d| __accjit_f_write_i64(v + d, 4));
+                        assert_eq!(__accjit_f_write_end(), 0);
+                    }
+                });
+            }
+        });
+        fileop(c"close", &[]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let values: Vec<i64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        assert_eq!(values.len() as i64, 3 * threads * per);
+        for st in values.chunks(3) {
+            assert_eq!(st, [st[0], st[0] + 1, st[0] + 2], "a statement's records were split");
+        }
+        let mut firsts: Vec<i64> = values.chunks(3).map(|st| st[0]).collect();
+        firsts.sort();
+        assert!(firsts.iter().enumerate().all(|(i, &v)| v == 10 * i as i64), "each statement exactly once");
+    }
+
+    #[test]
     fn errors_come_back_with_iostat() {
         let (_, code) = internal_write("(I5)", 10, || __accjit_f_write_f64(1.0, 8));
         assert_eq!(code, iostat::WRONG_TYPE);
