@@ -133,7 +133,13 @@ fn hash_options(h: &mut Hasher128, opts: &Options) {
     h.u64(opts.keep_clif as u64);
     let b = &opts.back_end;
     let t = &b.tuning;
-    h.u64(t.simd as u64).u64(t.avx512 as u64).u64(t.nontemporal_bytes.map_or(u64::MAX, |n| n as u64));
+    let nontemporal = match t.nontemporal_bytes {
+        accjit_back_clif::NonTemporal::Off => u64::MAX,
+        accjit_back_clif::NonTemporal::Bytes(n) => n as u64,
+        // Not resolved here: the cache size is measured only to generate code.
+        accjit_back_clif::NonTemporal::CacheSized => u64::MAX - 1,
+    };
+    h.u64(t.simd as u64).u64(t.avx512 as u64).u64(nontemporal);
     h.u64(b.clif_verify as u64).u64(b.disasm as u64);
 }
 

@@ -55,8 +55,10 @@ pub(crate) fn key(key: u128, sm: &SourceMap, opts: &Options, device: &str) -> Ca
 /// The identity of the engine's loaded code: the path, size and
 /// modification time of the object file this function is in (the Python
 /// extension, or the executable), which change with every build and
-/// install; a few microseconds, once per process. Empty when unknown, and
-/// then the version alone keys it.
+/// install; one `stat`, once per process. The path is the loader's, not
+/// made canonical (a `readlink` per component, ~20 µs of a first load
+/// from the disk cache): another spelling of the same file only keys its
+/// own entries. Empty when unknown, and then the version alone keys it.
 fn build_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
@@ -69,7 +71,6 @@ fn build_id() -> &'static str {
         }
         // SAFETY: dladdr's file name is a NUL-terminated string owned by the loader.
         let path = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_string_lossy().into_owned();
-        let path = std::fs::canonicalize(&path).map(|p| p.to_string_lossy().into_owned()).unwrap_or(path);
         let Ok(meta) = std::fs::metadata(&path) else { return path };
         let mtime = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
         format!("{path} {} {mtime}", meta.len())

@@ -133,10 +133,10 @@ impl BackEndOptions {
                 tuning.avx512 = false;
             }
             if let Some(n) = std::env::var("ACCJIT_NONTEMPORAL_BYTES").ok().and_then(|v| v.trim().parse::<i64>().ok()) {
-                tuning.nontemporal_bytes = Some(n);
+                tuning.nontemporal_bytes = accjit_back_clif::NonTemporal::Bytes(n);
             }
             if set("ACCJIT_NO_NONTEMPORAL") {
-                tuning.nontemporal_bytes = None;
+                tuning.nontemporal_bytes = accjit_back_clif::NonTemporal::Off;
             }
             if set("ACCJIT_NO_STREAMS") {
                 tuning.streams = false;

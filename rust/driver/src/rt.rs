@@ -85,11 +85,17 @@ pub fn preload(module: &std::sync::Arc<accjit_runtime::PtxModuleText>, kernels: 
 /// Runtime symbols (`__accjit_*`, `acc_*`) for the JIT linker, and the
 /// runtime's `exit`/`_Exit`/`_exit`/`abort`, which the linker must take
 /// ahead of libc's (`dlsym`): a program hosted by Python ends without ending
-/// the process.
-pub fn symbols() -> Vec<(String, usize)> {
-    let mut s = accjit_runtime::symbols();
-    s.extend(accjit_runtime::libc_overrides());
-    s
+/// the process. Built once per process (the addresses are fixed); each
+/// compilation shares it.
+pub fn symbols() -> accjit_back_clif::Symbols {
+    static TABLE: std::sync::OnceLock<accjit_back_clif::Symbols> = std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            let mut s = accjit_runtime::symbols();
+            s.extend(accjit_runtime::libc_overrides());
+            s.into()
+        })
+        .clone()
 }
 
 /// `main` returned: drain every async queue, emit the runtime-shutdown

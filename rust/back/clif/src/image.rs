@@ -21,8 +21,6 @@
 //! driver keys images by the engine version and checks them with a
 //! checksum); a byte string that does not decode is `None`, never a panic.
 
-use std::collections::HashMap;
-
 use accjit_ir::bytes::{ByteReader, ByteWriter};
 use accjit_ir::{Linkage as IrLinkage, Module};
 use cranelift_codegen::binemit::Reloc;
@@ -37,17 +35,33 @@ use crate::{ClifOptions, CompiledFunction, CompiledModule};
 /// The imported data symbol whose address is the runtime kernel slot of
 /// kernel `i` (bound from `ClifOptions::kernel_slots`).
 pub fn kernel_slot_symbol(i: usize) -> String {
-    format!("__accjit_kernel_slot.{i}")
+    format!("{KERNEL_SLOT_PREFIX}{i}")
 }
 
-/// The symbol table the JIT linker binds: `ClifOptions::symbols` and the
-/// kernel slots.
-pub(crate) fn symbol_table(opts: &ClifOptions) -> HashMap<String, usize> {
-    let mut table: HashMap<String, usize> = opts.symbols.iter().cloned().collect();
-    for (i, &slot) in opts.kernel_slots.iter().enumerate() {
-        table.insert(kernel_slot_symbol(i), slot);
+const KERNEL_SLOT_PREFIX: &str = "__accjit_kernel_slot.";
+
+/// The names the JIT linker binds ahead of `dlsym`: `ClifOptions::symbols`
+/// (shared, built once per process) and this module's kernel slots.
+#[derive(Clone)]
+pub(crate) struct SymbolTable {
+    symbols: crate::Symbols,
+    kernel_slots: Vec<usize>,
+}
+
+impl SymbolTable {
+    pub fn new(opts: &ClifOptions) -> SymbolTable {
+        SymbolTable { symbols: opts.symbols.clone(), kernel_slots: opts.kernel_slots.clone() }
     }
-    table
+
+    /// The address bound to `name`: a kernel slot's, else the table's.
+    pub fn get(&self, name: &str) -> Option<usize> {
+        if let Some(i) = name.strip_prefix(KERNEL_SLOT_PREFIX).and_then(|i| i.parse::<usize>().ok()) {
+            if kernel_slot_symbol(i) == name {
+                return self.kernel_slots.get(i).copied();
+            }
+        }
+        self.symbols.get(name)
+    }
 }
 
 /// A compiled module as data (see the module doc).
@@ -136,7 +150,7 @@ pub fn load(m: &Module, image: &Image, opts: &ClifOptions) -> Result<CompiledMod
     if image.exports.iter().any(|e| e.0 as usize >= m.functions.len()) {
         return Err("the image names a function the module does not have".into());
     }
-    let symbols = symbol_table(opts);
+    let symbols = SymbolTable::new(opts);
     for (name, _) in image.funcs.iter().filter(|f| f.1 == Linkage::Import) {
         if resolve(&symbols, name).is_none() {
             return Err(format!("undefined reference to '{name}'"));
@@ -155,7 +169,7 @@ pub fn load(m: &Module, image: &Image, opts: &ClifOptions) -> Result<CompiledMod
         builder.memory_provider(Box::new(arena));
     }
     let table = symbols.clone();
-    builder.symbol_lookup_fn(Box::new(move |name| table.get(name).map(|&a| a as *const u8)));
+    builder.symbol_lookup_fn(Box::new(move |name| table.get(name).map(|a| a as *const u8)));
     let mut jit = JITModule::new(builder);
     let replay = (|| -> Result<(), String> {
         let err = |e: cranelift_module::ModuleError| e.to_string();
@@ -504,14 +518,21 @@ impl Image {
 /// What the machine code depends on besides the module and the tuning: the
 /// target triple, Cranelift's shared settings and the CPU features
 /// `cranelift-native` detected (the driver folds it into its disk key, so
-/// an image made on another CPU is never loaded here).
+/// an image made on another CPU is never loaded here). The settings are
+/// hashed as Cranelift hashes them for its own caches (their bytes), not
+/// printed: the text of every setting took ~20 µs of a process's first
+/// load from the disk cache.
 pub fn host_fingerprint() -> String {
     static PRINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     PRINT
         .get_or_init(|| match isa(false) {
             Ok(isa) => {
-                let flags: Vec<String> = isa.isa_flags().iter().map(|v| v.to_string()).collect();
-                format!("{} {} [{}]", isa.triple(), isa.flags(), flags.join(" "))
+                use std::hash::{Hash, Hasher};
+                // SipHash with fixed keys: the same in every process of a build.
+                let mut h = std::hash::DefaultHasher::new();
+                isa.flags().hash(&mut h);
+                isa.isa_flags_hash_key().hash(&mut h);
+                format!("{} {:016x}", isa.triple(), h.finish())
             }
             Err(e) => e,
         })

@@ -71,12 +71,44 @@ mod vector;
 
 use accjit_ir::{Diagnostics, FuncSig, KernelId, Module};
 
+/// Names the JIT linker binds ahead of `dlsym`, with their addresses: a
+/// shared table (cloning it clones a pointer), so that a process builds
+/// its runtime's table once and every compilation and image load of the
+/// process looks names up in it (building it per compilation, ~400
+/// `String`s and a hash map, was ~30 µs of each load from the disk cache).
+#[derive(Clone, Debug, Default)]
+pub struct Symbols(std::sync::Arc<std::collections::HashMap<String, usize>>);
+
+impl Symbols {
+    /// The address bound to `name`, if the table has it.
+    pub fn get(&self, name: &str) -> Option<usize> {
+        self.0.get(name).copied()
+    }
+
+    /// Binds `name` to `addr` in this table (a copy of it when it is shared).
+    pub fn insert(&mut self, name: impl Into<String>, addr: usize) {
+        std::sync::Arc::make_mut(&mut self.0).insert(name.into(), addr);
+    }
+
+    /// Every (name, address), in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.0.iter().map(|(n, &a)| (n.as_str(), a))
+    }
+}
+
+impl From<Vec<(String, usize)>> for Symbols {
+    /// A later entry of a name wins over an earlier one.
+    fn from(list: Vec<(String, usize)>) -> Symbols {
+        Symbols(std::sync::Arc::new(list.into_iter().collect()))
+    }
+}
+
 /// What the JIT linker needs from outside the module.
 #[derive(Clone, Debug, Default)]
 pub struct ClifOptions {
     /// Runtime symbols (`__accjit_*`, `acc_*`) and their addresses; other
     /// extern names are resolved with `dlsym` in the process (libc, libm).
-    pub symbols: Vec<(String, usize)>,
+    pub symbols: Symbols,
     /// Address of the runtime's `KernelSlot` for each `Module::kernels` entry,
     /// passed by `Launch` code to `__accjit_launch`.
     pub kernel_slots: Vec<usize>,
@@ -170,8 +202,8 @@ pub struct Tuning {
     /// count on (glibc's memcpy streams past the same bound), so the output
     /// would not be in cache when next read anyway, and write-allocating it
     /// would evict the inputs. `ACCJIT_NONTEMPORAL_BYTES` sets it;
-    /// `ACCJIT_NO_NONTEMPORAL` turns the stores off (`None`).
-    pub nontemporal_bytes: Option<i64>,
+    /// `ACCJIT_NO_NONTEMPORAL` turns the stores off.
+    pub nontemporal_bytes: NonTemporal,
     /// Strength-reduce the address streams of loops whose iterations run
     /// in order (the `stream` module); on by default, off with the
     /// environment variable `ACCJIT_NO_STREAMS`.
@@ -180,9 +212,33 @@ pub struct Tuning {
 
 impl Default for Tuning {
     fn default() -> Self {
+        Tuning { simd: true, avx512: accjit_back_avx512::available(), nontemporal_bytes: NonTemporal::CacheSized, streams: true }
+    }
+}
+
+/// When AVX-512 loops store non-temporally ([`Tuning::nontemporal_bytes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NonTemporal {
+    /// Never.
+    Off,
+    /// When the loop nest stores at least this many bytes.
+    Bytes(i64),
+    /// When it stores at least 3/8 of this CPU's last-level cache: the
+    /// cache is measured (~10 `cpuid`s, each a VM exit on a virtual
+    /// machine: ~40 µs) when code is first generated, not when options are
+    /// made, so that a program loaded from the disk cache never pays it.
+    CacheSized,
+}
+
+impl NonTemporal {
+    /// The threshold in bytes, `None` when off.
+    pub fn bytes(self) -> Option<i64> {
         static LLC: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-        let nontemporal_bytes = Some(*LLC.get_or_init(|| last_level_cache_bytes() * 3 / 8));
-        Tuning { simd: true, avx512: accjit_back_avx512::available(), nontemporal_bytes, streams: true }
+        match self {
+            NonTemporal::Off => None,
+            NonTemporal::Bytes(n) => Some(n),
+            NonTemporal::CacheSized => Some(*LLC.get_or_init(|| last_level_cache_bytes() * 3 / 8)),
+        }
     }
 }
 

@@ -23,6 +23,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, DataDescription, DataId, FuncId, Module as _, ModuleError};
 
+use crate::image::SymbolTable;
 use crate::{abi, function, kernel, trampoline, ClifOptions, CompiledFunction, CompiledModule, Tuning};
 
 /// Owns the JIT memory of a compiled module; frees it on drop.
@@ -89,8 +90,8 @@ pub(crate) fn load_libm() {
 }
 
 /// The address of `name`: `symbols` first, then the process (`dlsym`).
-pub fn resolve(symbols: &HashMap<String, usize>, name: &str) -> Option<usize> {
-    if let Some(&a) = symbols.get(name) {
+pub(crate) fn resolve(symbols: &SymbolTable, name: &str) -> Option<usize> {
+    if let Some(a) = symbols.get(name) {
         return Some(a);
     }
     let c = CString::new(name).ok()?;
@@ -109,7 +110,7 @@ pub struct ModuleCx<'m> {
     pub ir: &'m Module,
     pub opts: &'m ClifOptions,
     pub cc: CallConv,
-    pub symbols: HashMap<String, usize>,
+    pub symbols: SymbolTable,
     /// Per IR function (None when its signature could not be lowered).
     pub funcs: Vec<Option<FuncId>>,
     pub kernels: Vec<FuncId>,
@@ -130,7 +131,7 @@ pub struct ModuleCx<'m> {
     pub simd: bool,
     /// Use AVX-512 code for vector loops where possible (`Tuning::avx512`).
     pub avx512: bool,
-    /// `Tuning::nontemporal_bytes`.
+    /// `Tuning::nontemporal_bytes`, resolved.
     pub nontemporal_bytes: Option<i64>,
     /// `Tuning::streams`.
     pub strength_reduce: bool,
@@ -386,7 +387,7 @@ impl<'m> ModuleCx<'m> {
             return Ok(d);
         }
         let name = crate::image::kernel_slot_symbol(k);
-        if !self.symbols.contains_key(&name) {
+        if self.symbols.get(&name).is_none() {
             return Err(Diagnostic::error(span, format!("no runtime kernel slot was given for kernel {k}")));
         }
         let d = self
@@ -482,13 +483,13 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
     let isa = isa(opts.verify).map_err(|e| Diagnostics::from(Diagnostic::error(Span::DUMMY, e)))?;
     load_libm();
     let cc = isa.default_call_conv();
-    let symbols = crate::image::symbol_table(opts);
+    let symbols = SymbolTable::new(opts);
     let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
     if let Some(arena) = module_arena(m) {
         builder.memory_provider(Box::new(arena));
     }
     let table = symbols.clone();
-    builder.symbol_lookup_fn(Box::new(move |name| table.get(name).map(|&a| a as *const u8)));
+    builder.symbol_lookup_fn(Box::new(move |name| table.get(name).map(|a| a as *const u8)));
     let jit = JITModule::new(builder);
     let mut cx = ModuleCx {
         jit,
@@ -508,7 +509,7 @@ fn compile_module_inner(m: &Module, opts: &ClifOptions, tuning: Tuning) -> Resul
         clif: String::new(),
         simd: tuning.simd,
         avx512: tuning.avx512,
-        nontemporal_bytes: tuning.nontemporal_bytes,
+        nontemporal_bytes: tuning.nontemporal_bytes.bytes(),
         strength_reduce: tuning.streams,
         natives: 0,
         vectorised: Vec::new(),

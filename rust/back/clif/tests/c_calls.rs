@@ -14,7 +14,7 @@ fn jit(src: &str) -> Result<CompiledModule, String> {
     accjit_lower::lower(&mut m, &accjit_lower::LowerOptions { device_type: "host".into() }).map_err(|d| d.render(&sm))?;
     let mut symbols = accjit_runtime::symbols();
     symbols.extend(accjit_runtime::libc_overrides());
-    let opts = ClifOptions { symbols, kernel_slots: vec![], keep_clif: false, ..Default::default() };
+    let opts = ClifOptions { symbols: symbols.into(), kernel_slots: vec![], keep_clif: false, ..Default::default() };
     compile(&m, &opts).map_err(|d| d.render(&sm))
 }
 

@@ -21,8 +21,12 @@ fn try_jit(src: &str) -> Result<Jit, String> {
         .iter()
         .map(|k| KernelSlot::new(k.name.clone(), k.params.iter().map(|p| (p.kind == ParamKind::DeviceAddr) as u8).collect(), k.max_gangs))
         .collect();
-    let opts =
-        ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: true, ..Default::default() };
+    let opts = ClifOptions {
+        symbols: accjit_runtime::symbols().into(),
+        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
+        keep_clif: true,
+        ..Default::default()
+    };
     let cm = compile(&m, &opts).map_err(|d| d.render(&sm))?;
     for (i, s) in slots.iter().enumerate() {
         s.set_host_fn(cm.kernels[i]);

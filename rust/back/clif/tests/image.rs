@@ -16,7 +16,7 @@ fn lowered(src: &str) -> Module {
 fn opts() -> ClifOptions {
     let mut symbols = accjit_runtime::symbols();
     symbols.extend(accjit_runtime::libc_overrides());
-    ClifOptions { symbols, ..Default::default() }
+    ClifOptions { symbols: symbols.into(), ..Default::default() }
 }
 
 fn call(cm: &CompiledModule, name: &str, args: &[u64]) -> u64 {
@@ -95,7 +95,7 @@ fn an_image_of_another_module_is_refused() {
 fn an_import_that_does_not_resolve_is_an_error() {
     let m = lowered("int __accjit_test_only_hook(int);\nint f(int x) { return __accjit_test_only_hook(x); }");
     let mut o = opts();
-    o.symbols.push(("__accjit_test_only_hook".into(), sq_addr()));
+    o.symbols.insert("__accjit_test_only_hook", sq_addr());
     let image = compile(&m, &o).expect("compiles").take_image().expect("image");
     let loaded = image::load(&m, &image, &o).expect("loads with the symbol");
     assert_eq!(call(&loaded, "f", &[6]), 36);

@@ -639,7 +639,7 @@ fn variadic_calls_go_through_shims() {
     fb.ret(c);
     m.functions.push(fb.finish());
     let mut o = opts();
-    o.symbols.push(("__accjit_va_probe".into(), shim as *const () as usize));
+    o.symbols.insert("__accjit_va_probe", shim as *const () as usize);
     let cm = accjit_back_clif::compile(&m, &o).map_err(|d| format!("{:?}", d.0)).unwrap();
     assert_eq!(call(&cm, "f", &[]), 7004);
 }
@@ -838,9 +838,9 @@ fn structs_by_value_to_c_functions() {
     fb.ret(acc);
     m.functions.push(fb.finish());
     let mut o = opts();
-    o.symbols.push(("ext_two".into(), ext_two as *const () as usize));
-    o.symbols.push(("ext_mix".into(), ext_mix as *const () as usize));
-    o.symbols.push(("ext_big".into(), ext_big as *const () as usize));
+    o.symbols.insert("ext_two", ext_two as *const () as usize);
+    o.symbols.insert("ext_mix", ext_mix as *const () as usize);
+    o.symbols.insert("ext_big", ext_big as *const () as usize);
     let cm = accjit_back_clif::compile(&m, &o).map_err(|d| format!("{:?}", d.0)).unwrap();
     let want = 6.0 + 3.5 * 10.0 + 4.0 * 100.0 + 0.5 * 1000.0 + 7.0 * 10000.0 + 11.0 * 1e5 + 20.0 * 1e6 + (-7.0) * 1e7;
     assert_eq!(f64_of(call(&cm, "f", &[])), want);

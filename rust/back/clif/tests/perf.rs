@@ -43,12 +43,18 @@ fn small_kernel_compiles_fast() {
     let (t_all, _) = best(10, || {
         let m = front(&src);
         let s = slots(&m);
-        let o = ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: s.iter().map(|s| s.addr()).collect(), keep_clif: false, ..Default::default() };
+        let o = ClifOptions {
+            symbols: accjit_runtime::symbols().into(),
+            kernel_slots: s.iter().map(|s| s.addr()).collect(),
+            keep_clif: false,
+            ..Default::default()
+        };
         (compile(&m, &o).map(|_| ()).is_ok(), s)
     });
     let m = front(&src);
     let s = slots(&m);
-    let o = ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: s.iter().map(|s| s.addr()).collect(), keep_clif: false, ..Default::default() };
+    let o =
+        ClifOptions { symbols: accjit_runtime::symbols().into(), kernel_slots: s.iter().map(|s| s.addr()).collect(), keep_clif: false, ..Default::default() };
     let (t_clif, ok) = best(10, || compile(&m, &o).is_ok());
     assert!(ok);
     eprintln!("saxpy: all passes {:?}, Cranelift {:?}", t_all, t_clif);
@@ -61,7 +67,8 @@ fn small_kernel_compiles_fast() {
 fn saxpy_and_jacobi_throughput() {
     let m = front(&(input("saxpy.c") + &input("jacobi.c")));
     let s = slots(&m);
-    let o = ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: s.iter().map(|s| s.addr()).collect(), keep_clif: false, ..Default::default() };
+    let o =
+        ClifOptions { symbols: accjit_runtime::symbols().into(), kernel_slots: s.iter().map(|s| s.addr()).collect(), keep_clif: false, ..Default::default() };
     let cm = compile(&m, &o).unwrap_or_else(|d| panic!("{:?}", d.0));
     for (i, sl) in s.iter().enumerate() {
         sl.set_host_fn(cm.kernels[i]);

@@ -5,7 +5,7 @@
 //! kernels were vectorised; tests check that the loops meant to be are, and
 //! that `seq` loops, plain loops, negative steps and unsafe bodies are not.
 
-use accjit_back_clif::{compile_tuned, ClifOptions, CompiledModule, Tuning};
+use accjit_back_clif::{compile_tuned, ClifOptions, CompiledModule, NonTemporal, Tuning};
 use accjit_ir::{ParamKind, SourceMap};
 use accjit_runtime::KernelSlot;
 
@@ -25,9 +25,13 @@ fn jit(src: &str, simd: bool, avx512: bool) -> Jit {
         .iter()
         .map(|k| KernelSlot::new(k.name.clone(), k.params.iter().map(|p| (p.kind == ParamKind::DeviceAddr) as u8).collect(), k.max_gangs))
         .collect();
-    let opts =
-        ClifOptions { symbols: accjit_runtime::symbols(), kernel_slots: slots.iter().map(|s| s.addr()).collect(), keep_clif: true, ..Default::default() };
-    let cm = compile_tuned(&m, &opts, Tuning { simd, avx512, nontemporal_bytes: avx512.then_some(0), streams: true })
+    let opts = ClifOptions {
+        symbols: accjit_runtime::symbols().into(),
+        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
+        keep_clif: true,
+        ..Default::default()
+    };
+    let cm = compile_tuned(&m, &opts, Tuning { simd, avx512, nontemporal_bytes: if avx512 { NonTemporal::Bytes(0) } else { NonTemporal::Off }, streams: true })
         .unwrap_or_else(|d| panic!("{}", d.render(&sm)));
     for (i, s) in slots.iter().enumerate() {
         s.set_host_fn(cm.kernels[i]);

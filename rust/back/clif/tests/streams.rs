@@ -26,7 +26,7 @@ fn jit(src: &str) -> Jit {
         .map(|k| KernelSlot::new(k.name.clone(), k.params.iter().map(|p| (p.kind == ParamKind::DeviceAddr) as u8).collect(), k.max_gangs))
         .collect();
     let opts = ClifOptions {
-        symbols: accjit_runtime::symbols(),
+        symbols: accjit_runtime::symbols().into(),
         kernel_slots: slots.iter().map(|s| s.addr()).collect(),
         keep_clif: true,
         verify: true,

@@ -244,7 +244,7 @@ pub mod rt {
 }
 
 pub fn opts() -> ClifOptions {
-    ClifOptions { symbols: rt::symbols(), kernel_slots: vec![], keep_clif: true, ..Default::default() }
+    ClifOptions { symbols: rt::symbols().into(), kernel_slots: vec![], keep_clif: true, ..Default::default() }
 }
 
 pub fn build(m: &Module) -> CompiledModule {
