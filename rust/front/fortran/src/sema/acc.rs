@@ -688,8 +688,8 @@ impl Cx<'_> {
 
     /// `collapse(n)`/`tile(...)` over fewer loops than they associate: the
     /// error at the statement where the missing inner DO should start (as
-    /// for C; the body's end when it is empty). A nest with intervening
-    /// code is `lower`'s to judge.
+    /// for C; at the last loop found when its body is empty). Whether a
+    /// nest with intervening code is allowed is `lower`'s to judge.
     fn check_nest_depth(&mut self, d: &ast::AccDirective, outer: &ast::Stmt) -> R<()> {
         let mut depth = 1usize;
         let mut what = String::new();
