@@ -35,7 +35,9 @@
 //! before it parks, the caller spins for [`CALLER_SPIN`] before it releases
 //! the GIL (only when the previous call was that short), and a worker
 //! returns itself to the idle list *before* it reports completion, so
-//! back-to-back calls reuse the same warm thread.
+//! back-to-back calls reuse the same warm thread. A child of `fork()`
+//! starts with no idle workers (the parent's threads do not exist there;
+//! see `accjit_runtime::fork`).
 //!
 //! While the call runs, the caller does not sleep: it lends itself to the
 //! kernel pool as a guest (`accjit_runtime::pool::Guest`) and runs gangs of
@@ -52,6 +54,7 @@
 //! in a hosted call, or no stack could be mapped): only then is the waiting
 //! thread a guest.
 
+use accjit_runtime::fork::PerProcess;
 use accjit_runtime::hosted::{self, AbandonHook, Outcome};
 use accjit_runtime::pool::{Assisted, Guest};
 use corosensei::stack::DefaultStack;
@@ -116,14 +119,16 @@ struct Worker {
     cv: Condvar,
 }
 
-static IDLE: Mutex<Vec<Arc<Worker>>> = Mutex::new(Vec::new());
+/// Idle workers of this process (a child of `fork()` starts with none: the
+/// parent's threads do not exist there; see `accjit_runtime::fork`).
+static IDLE: PerProcess<Mutex<Vec<Arc<Worker>>>> = PerProcess::new(|| Mutex::new(Vec::new()));
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn submit(job: Job) -> Result<(), String> {
-    let w = lock(&IDLE).pop();
+    let w = lock(IDLE.get()).pop();
     match w {
         Some(w) => {
             {
@@ -170,7 +175,7 @@ fn worker_loop(w: Arc<Worker>) {
         // Back on the idle list before the caller hears of completion, so
         // that its next call finds this (warm) thread.
         let keep = {
-            let mut idle = lock(&IDLE);
+            let mut idle = lock(IDLE.get());
             if idle.len() < MAX_IDLE {
                 idle.push(w.clone());
                 true

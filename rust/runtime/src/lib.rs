@@ -39,6 +39,7 @@ pub mod data;
 pub mod deep;
 pub mod device;
 pub mod error;
+pub mod fork;
 pub mod fortran;
 pub mod hosted;
 pub mod launch;

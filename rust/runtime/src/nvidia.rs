@@ -210,7 +210,11 @@ impl Memory for GpuMemory {
         self.held.store(0, std::sync::atomic::Ordering::Relaxed);
     }
     fn take_error(&self) -> Option<AccError> {
-        let e = cuda::gpu(self.ordinal).ok()?.take_error()?;
+        let e = match cuda::gpu(self.ordinal) {
+            Ok(g) => g.take_error()?,
+            // A child of fork() whose parent used the GPU: every copy failed.
+            Err(e) => return cuda::inherited().then_some(e),
+        };
         Some(after_error(self.ordinal, e))
     }
 }

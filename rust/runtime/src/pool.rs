@@ -52,7 +52,10 @@
 //!
 //! Thread count: `ACCJIT_NUM_THREADS`, else `ACC_NUM_CORES`, else all cores;
 //! [`set_num_threads`] changes it (the pool is rebuilt at the next launch).
+//! A child of `fork()` starts a pool of its own at its first launch: the
+//! parent's workers do not exist there (`fork.rs`).
 
+use crate::fork::PerProcess;
 use crate::hosted::Outcome;
 use std::cell::Cell;
 use std::ops::Deref;
@@ -616,7 +619,9 @@ fn futex_wake(_word: &AtomicU32, _count: i32) {}
 // --- the process-wide pool ---------------------------------------------------
 
 static THREADS: AtomicUsize = AtomicUsize::new(0);
-static GLOBAL: Mutex<Option<Arc<Pool>>> = Mutex::new(None);
+/// The pool of this process: a child of `fork()` starts its own (the
+/// parent's workers do not exist there; see `fork.rs`).
+static GLOBAL: PerProcess<Mutex<Option<Arc<Pool>>>> = PerProcess::new(|| Mutex::new(None));
 
 fn env_threads() -> usize {
     for var in ["ACCJIT_NUM_THREADS", "ACC_NUM_CORES"] {
@@ -647,14 +652,14 @@ pub fn num_threads() -> usize {
 /// Sets the thread count (≥ 1); the pool is rebuilt at the next launch.
 pub fn set_num_threads(n: usize) {
     THREADS.store(n.max(1), Relaxed);
-    let old = GLOBAL.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let old = GLOBAL.get().lock().unwrap_or_else(|p| p.into_inner()).take();
     drop(old);
 }
 
 /// The process-wide pool, started (or rebuilt) with [`num_threads`] threads.
 pub fn global() -> Arc<Pool> {
     let want = num_threads();
-    let mut g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut g = GLOBAL.get().lock().unwrap_or_else(|p| p.into_inner());
     match &*g {
         Some(p) if p.requested == want && !p.shared.retired.load(Acquire) => p.clone(),
         _ => {

@@ -22,11 +22,16 @@
 //! failed and counted done; a fresh thread serves the rest of the queue,
 //! and the next host wait on that queue returns the failure as an error
 //! (`acc_error_execution` for `exit`/`abort` in an async task).
+//!
+//! A child of `fork()` starts with empty queues: the parent's queue threads
+//! do not exist there, and work the parent had queued and not waited for
+//! does not run in the child (see `fork.rs`).
 
 use crate::compute::Streams;
 use crate::consts::*;
 use crate::device::{self, Device};
 use crate::error::{AccError, AccResult};
+use crate::fork::PerProcess;
 use crate::hosted::Outcome;
 use crate::prof::{self, Event};
 use std::cell::RefCell;
@@ -178,9 +183,15 @@ pub(crate) fn fail_task(o: Outcome) -> ! {
 /// The queues of one device.
 pub struct Queues {
     inline: bool,
-    map: Mutex<HashMap<i64, Arc<Queue>>>,
+    /// A child of `fork()` starts with no queues (their threads are gone;
+    /// see `fork.rs`).
+    map: PerProcess<Mutex<HashMap<i64, Arc<Queue>>>>,
     /// Hardware streams replace the threads (see the module docs).
     streams: Option<Box<dyn Streams>>,
+}
+
+fn no_queues() -> Mutex<HashMap<i64, Arc<Queue>>> {
+    Mutex::new(HashMap::new())
 }
 
 fn physical(v: i64) -> i64 {
@@ -194,12 +205,12 @@ fn physical(v: i64) -> i64 {
 impl Queues {
     /// `inline`: run submitted work at once on the caller (host device).
     pub fn new(inline: bool) -> Queues {
-        Queues { inline, map: Mutex::new(HashMap::new()), streams: None }
+        Queues { inline, map: PerProcess::new(no_queues), streams: None }
     }
 
     /// Queues served by hardware streams.
     pub fn with_streams(streams: Box<dyn Streams>) -> Queues {
-        Queues { inline: false, map: Mutex::new(HashMap::new()), streams: Some(streams) }
+        Queues { inline: false, map: PerProcess::new(no_queues), streams: Some(streams) }
     }
 
     /// The device's streams, when its queues are streams.
@@ -208,7 +219,7 @@ impl Queues {
     }
 
     fn map(&self) -> MutexGuard<'_, HashMap<i64, Arc<Queue>>> {
-        self.map.lock().unwrap_or_else(|p| p.into_inner())
+        self.map.get().lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The queue of async value `v` (a resolved value: ≥ 0 or noval).

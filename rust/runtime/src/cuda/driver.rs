@@ -5,12 +5,63 @@
 //!
 //! Every other file of the layer calls the driver through `cudarc::driver::sys`
 //! and turns its result into an `AccResult` with [`check`].
+//!
+//! The fork guard: a CUDA context does not survive `fork()`, and a child of
+//! a process that initialised the driver cannot initialise it again (the
+//! driver's state, and possibly a `cuInit` that a thread of the parent was
+//! still in, came along with the memory). [`note_use`] records the fork
+//! generation (`crate::fork`) in which the process first went into the
+//! driver; in a later generation — a child — [`initialised`] says no
+//! without touching the driver, and [`usable_here`] (checked by `gpu()` and
+//! by every context entry) is the error of [`forked_error`], as PyTorch and
+//! CuPy do. A child of a process that never went into the driver uses the
+//! GPU normally.
 
 use crate::consts::*;
 use crate::error::{AccError, AccResult};
 use cudarc::driver::sys::{self, CUresult};
 use std::ffi::CStr;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
+
+/// No process of this lineage went into the driver yet.
+const NEVER: u64 = u64::MAX;
+/// The fork generation in which the driver was first used (see the module docs).
+static DRIVER_GENERATION: AtomicU64 = AtomicU64::new(NEVER);
+
+/// Records that this process is about to go into the driver (`cuInit`, the
+/// prewarm threads): from now on a child of `fork()` keeps out of it.
+pub(crate) fn note_use() {
+    let _ = DRIVER_GENERATION.compare_exchange(NEVER, crate::fork::generation(), Relaxed, Relaxed);
+}
+
+/// The driver was initialised in a parent of this process before `fork()`
+/// (or its initialisation had begun there): CUDA cannot be used here.
+pub fn inherited() -> bool {
+    let g = DRIVER_GENERATION.load(Relaxed);
+    // A parent that found no driver left nothing behind.
+    g != NEVER && g != crate::fork::generation() && INIT.get() != Some(&false)
+}
+
+/// `Ok` unless the driver is [`inherited`].
+#[inline]
+pub fn usable_here() -> AccResult<()> {
+    if DRIVER_GENERATION.load(Relaxed) == NEVER || !inherited() {
+        Ok(())
+    } else {
+        Err(forked_error())
+    }
+}
+
+/// The error of any GPU use in a child of `fork()` whose parent initialised
+/// the driver.
+pub fn forked_error() -> AccError {
+    AccError::new(
+        acc_error_device_unavailable,
+        "the CUDA driver was initialised in the parent before fork(); CUDA cannot be used in a forked child: \
+         use multiprocessing's 'spawn' or 'forkserver' start method (host and multicore work in the child)",
+    )
+}
 
 /// libcuda can be loaded (checked once; cudarc's own loader panics when it
 /// cannot, so nothing may call into `sys` before this says yes). The
@@ -107,14 +158,20 @@ fn missing_symbols() -> Vec<&'static str> {
 static INIT: OnceLock<bool> = OnceLock::new();
 
 /// [`initialised`] when it has been asked already; `false` otherwise
-/// (never loads libcuda).
+/// (never loads libcuda), and in a child of fork() ([`inherited`]).
 pub fn initialised_already() -> bool {
-    INIT.get().copied().unwrap_or(false)
+    INIT.get().copied().unwrap_or(false) && !inherited()
 }
 
 /// libcuda is present with every function of [`REQUIRED`], and `cuInit(0)`
-/// succeeded (checked once).
+/// succeeded (checked once). False in a child of `fork()` whose parent
+/// initialised it ([`inherited`]).
 pub fn initialised() -> bool {
+    // Never waits for an initialisation a thread of the parent was in.
+    if inherited() {
+        return false;
+    }
+    note_use();
     *INIT.get_or_init(|| {
         let t0 = std::time::Instant::now();
         if !lib_present() {

@@ -36,7 +36,7 @@ mod stream;
 pub use alloc::PoolStats;
 pub use cache::{CacheKey, CacheUsage, DiskCache};
 pub use cudarc::driver::sys::CUdevice_attribute as Attr;
-pub use driver::{driver_version, init_timings};
+pub use driver::{driver_version, forked_error, inherited, init_timings};
 pub use launch::RECOVERY_STRATEGIES;
 pub use memory::GpuMemory;
 pub use module::{GpuFunction, GpuModule, LoadTimings, ModuleOrigin, RawFunction};
@@ -100,6 +100,7 @@ pub(crate) fn trace(line: impl FnOnce() -> String) {
 pub fn prewarm() {
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
+        driver::note_use();
         // The driver's PTX JIT lives in a library of its own, loaded at the
         // first compile (tens of ms); loading it beside cuInit and the
         // context makes the driver's own dlopen find it in memory.
@@ -172,6 +173,9 @@ impl Drop for PrewarmBusy {
 /// when no prewarm ever started.
 pub fn settle_before_exit(limit: std::time::Duration) {
     EXITING.store(true, Release);
+    if driver::inherited() {
+        return; // the prewarm threads counted were the parent's (fork)
+    }
     let n = PREWARM_BUSY.lock().unwrap_or_else(|p| p.into_inner());
     let _ = PREWARM_IDLE.wait_timeout_while(n, limit, |n| *n > 0);
 }
@@ -188,6 +192,9 @@ pub fn available() -> bool {
 /// The number of CUDA devices (0 when the driver is unavailable).
 pub fn device_count() -> usize {
     static COUNT: OnceLock<usize> = OnceLock::new();
+    if driver::inherited() {
+        return 0;
+    }
     *COUNT.get_or_init(|| {
         let mut n = 0;
         if available() && unsafe { sys::cuDeviceGetCount(&mut n) } == CUresult::CUDA_SUCCESS {
@@ -224,6 +231,7 @@ pub fn pointer_device(ptr: usize) -> Option<usize> {
 /// device, no driver, or the context cannot be created; a later call tries
 /// again).
 pub fn gpu(ordinal: usize) -> AccResult<&'static Gpu> {
+    driver::usable_here()?;
     if !WANTED.load(Relaxed) && std::thread::current().name() != Some("accjit-cuda-prewarm") {
         WANTED.store(true, Release);
     }
@@ -538,6 +546,7 @@ impl Gpu {
     /// on another GPU, may have changed the thread's context since).
     #[inline]
     pub(crate) fn enter(&self) -> AccResult<()> {
+        driver::usable_here()?;
         let want = (self.ctx.load(Acquire), self.generation.load(Acquire));
         if CURRENT.with(|c| c.get()) == want && self.lost.get().is_none() {
             return Ok(());
