@@ -214,6 +214,25 @@ def test_knob_turns_inline_calls_off():
     assert inline + worker == 100 and inline >= 90, r.stdout
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc")
+def test_the_first_call_finds_a_worker_started_at_import():
+    # caller::prestart: the worker thread of a process's first call is
+    # started when accjit is imported, and the first call uses it.
+    code = (
+        "import glob, accjit as acc\n"
+        "from accjit import _core\n"
+        "def workers():\n"
+        "    return sum(open(p).read().strip() == 'accjit-call' for p in glob.glob('/proc/self/task/*/comm'))\n"
+        "before = workers()\n"
+        "f = acc.c('int id(int v) { return v; }\\n', name='id.c')\n"
+        "assert f.id(5) == 5\n"
+        "print(before, workers(), _core.call_stats()['worker'])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1", "1", "1"], r.stdout
+
+
 def test_scalar_conversions_at_the_edges():
     lib = acc.c(
         "signed char c8(signed char v) { return v; }\n"

@@ -57,7 +57,7 @@
 use accjit_runtime::fork::PerProcess;
 use accjit_runtime::hosted::{self, AbandonHook, Outcome};
 use accjit_runtime::pool::{Assisted, Guest};
-use corosensei::stack::DefaultStack;
+use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use pyo3::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -141,18 +141,66 @@ fn submit(job: Job) -> Result<(), String> {
             }
             Ok(())
         }
-        None => spawn_worker(job),
+        None => spawn_worker(Some(job)),
     }
 }
 
-fn spawn_worker(first: Job) -> Result<(), String> {
-    let w = Arc::new(Worker { job: Mutex::new(Some(first)), has_job: AtomicBool::new(true), parked: AtomicBool::new(false), cv: Condvar::new() });
+/// Done once per process, ahead of the first call (at `_core`'s import),
+/// so that the first call does not pay for it: an idle worker thread (its
+/// spawn and start, ~0.1 ms on a virtual machine) and the importing
+/// thread's inline stack (a 64 MiB mapping). A child of `fork()` starts its
+/// worker at its first call.
+pub fn prestart() {
+    if lock(IDLE.get()).is_empty() {
+        let _ = spawn_worker(None);
+    }
+    if inline_enabled() {
+        INLINE_STACK.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.is_none() {
+                *s = DefaultStack::new(STACK_BYTES).ok().map(|stack| {
+                    let top = stack.base().get();
+                    // SAFETY: the top PREFAULT bytes of the fresh mapping, unused.
+                    unsafe { std::ptr::write_bytes((top - PREFAULT) as *mut u8, 0, PREFAULT) };
+                    Box::new(stack)
+                });
+            }
+        });
+    }
+}
+
+/// How much of a fresh stack [`prestart`] touches, so that the first call
+/// on it does not take a page fault per page (~1-2 µs each on a VM).
+const PREFAULT: usize = 64 << 10;
+
+/// Touches the top [`PREFAULT`] bytes of the calling thread's stack.
+#[inline(never)]
+fn prefault_stack() {
+    let mut block = [0u8; PREFAULT];
+    std::hint::black_box(&mut block);
+}
+
+/// Starts a worker thread running `first`, or an idle one (on the idle
+/// list as soon as it exists, so that a call can hand it a job before it
+/// has even started running).
+fn spawn_worker(first: Option<Job>) -> Result<(), String> {
+    let has_job = first.is_some();
+    let w = Arc::new(Worker { job: Mutex::new(first), has_job: AtomicBool::new(has_job), parked: AtomicBool::new(false), cv: Condvar::new() });
+    let w2 = w.clone();
     std::thread::Builder::new()
         .name("accjit-call".into())
         .stack_size(STACK_BYTES)
-        .spawn(move || worker_loop(w))
-        .map(|_| ())
-        .map_err(|e| format!("cannot start a thread for the call: {e}"))
+        .spawn(move || {
+            if !has_job {
+                prefault_stack();
+            }
+            worker_loop(w2)
+        })
+        .map_err(|e| format!("cannot start a thread for the call: {e}"))?;
+    if !has_job {
+        lock(IDLE.get()).push(w);
+    }
+    Ok(())
 }
 
 fn worker_loop(w: Arc<Worker>) {

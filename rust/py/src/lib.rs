@@ -201,5 +201,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pykernel::register(m)?;
     fortran::register(m)?;
     info::register(m)?;
+    caller::prestart();
     Ok(())
 }
