@@ -252,31 +252,41 @@ pub mod device_end {
 /// How Fortran `print`/`write` in device code reaches the host from a
 /// discrete device (the GPU): each call of a logged entry point
 /// ([`LOGGED`](device_io_log::LOGGED)) appends a record to the module's
-/// global `SYMBOL` (its place claimed by an atomic add on the header's
-/// `USED`; a record that does not fit in `CAPACITY` bytes is dropped and
-/// counted in `DROPPED`), and the runtime, when the launch has completed,
-/// replays the records through the same entry points on the host, each
-/// statement (`*_begin` to its `*_end`) of one device thread together,
-/// so that the bytes are the host's. `*_end` returns 0 on the device (an
-/// error is known only at the replay). Layout (little endian):
+/// global `SYMBOL`, and the runtime, when the launch has completed, replays
+/// the records through the same entry points on the host, each statement
+/// (`*_begin` to its `*_end`) of one device thread together, so that the
+/// bytes are the host's. A thread writes its records into a region of the
+/// log it claimed (an atomic add on the header's `USED`): a statement's
+/// `*_begin` claims a new one of `REGION` bytes (more for a larger record),
+/// a record that does not fit in the rest claims another; the unused rest
+/// of a region is a `PAD` record. A claim past `CAPACITY` fails: the
+/// statement is dropped (`DROPPED` counts the statements whose `*_begin`
+/// found no room; one cut later never has its `*_end`), so the statements
+/// that fit come out whole. `*_end` returns 0 on the device (an error is
+/// known only at the replay). Layout (little endian):
 pub mod device_io_log {
     /// The `.global` header, `HEADER_BYTES` long, zero-initialised.
     pub const HEADER: &str = "__accjit_io_log_head";
     pub const HEADER_BYTES: usize = 16;
-    /// u64: bytes claimed so far (may run past `CAPACITY`: those records were dropped).
+    /// u64: bytes claimed so far (runs past `CAPACITY` once a claim failed).
     pub const USED: usize = 0;
-    /// u64: records dropped for want of room.
+    /// u64: statements dropped for want of room.
     pub const DROPPED: usize = 8;
     /// The `.global` of the records, `CAPACITY` bytes.
     pub const SYMBOL: &str = "__accjit_io_log";
-    pub const CAPACITY: usize = 4 << 20;
-    /// A record: u32 the entry (index in `LOGGED`), u32 the record's bytes
-    /// (a multiple of 8), u64 the device thread (linear block index << 32 |
-    /// linear thread index in the block); then per parameter of the entry
-    /// (`FORTRAN_ENTRY_POINTS`' signature): `I64`/`F64` 8 bytes of value
-    /// bits; `Ptr` (the bytes of the `I64` length after it) and `CStr` (up
-    /// to its NUL) a u64 byte count, then the bytes, zero-padded to 8.
+    pub const CAPACITY: usize = 16 << 20;
+    /// Bytes a statement's first claim takes at least.
+    pub const REGION: usize = 256;
+    /// A record: u32 the entry (index in `LOGGED`, or `PAD`), u32 the
+    /// record's bytes (a multiple of 8; 0 ends the records), u64 the device
+    /// thread (linear block index << 32 | linear thread index in the
+    /// block); then per parameter of the entry (`FORTRAN_ENTRY_POINTS`'
+    /// signature): `I64`/`F64` 8 bytes of value bits; `Ptr` (the bytes of
+    /// the `I64` length after it) and `CStr` (up to its NUL) a u64 byte
+    /// count, then the bytes, zero-padded to 8. A `PAD` record is only its
+    /// entry and size (at least 8 bytes): skipped.
     pub const RECORD_HEAD: usize = 16;
+    pub const PAD: u32 = u32::MAX;
     /// Bytes of one text a record carries at most (longer ones are cut).
     pub const MAX_TEXT: usize = 4096;
     /// The entry points device code logs; a record's entry is an index in

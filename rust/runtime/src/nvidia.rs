@@ -649,15 +649,15 @@ fn replay_io_log(dev: &'static Device, gpu: &Gpu, form: &PtxForm, stream: usize,
     if used == 0 && dropped == 0 {
         return Ok(());
     }
-    let (data, _) = module.global(log::SYMBOL)?;
-    let mut records = vec![0u8; (used as usize).min(log::CAPACITY)];
+    let (data, capacity) = module.global(log::SYMBOL)?;
+    let mut records = vec![0u8; (used as usize).min(capacity)];
     if !records.is_empty() {
         unsafe { gpu.copy_from_async(records.as_mut_ptr(), data, records.len(), stream)? };
     }
     unsafe { gpu.zero_async(head, log::HEADER_BYTES, stream)? };
     gpu.sync_stream(stream)?;
-    cuda::trace(|| format!("kernel {kernel}: replaying {} bytes of logged Fortran output ({dropped} calls dropped)", records.len()));
-    crate::fortran::device_log::replay(&records, dropped, kernel);
+    cuda::trace(|| format!("kernel {kernel}: replaying {} bytes of logged Fortran output ({dropped} statements dropped)", records.len()));
+    crate::fortran::device_log::replay(&records, dropped, capacity, kernel);
     Ok(())
 }
 

@@ -135,6 +135,9 @@ pub struct FnCx<'m> {
     /// memory: the predicate its stores are guarded by (its call runs in
     /// every executor, its other effects in the single one).
     pub store_pred: Option<String>,
+    /// This function's region of the Fortran output log (`iolog.rs`): the
+    /// registers of the next record's address and the region's end.
+    pub io_region: Option<(String, String)>,
     /// Locals that statements with side effects write (set for kernels):
     /// only these can differ between the threads running single-mode code
     /// redundantly, so only these are broadcast.
@@ -272,6 +275,7 @@ impl<'m> FnCx<'m> {
             live: HashMap::new(),
             thread_ptrs: BTreeSet::new(),
             store_pred: None,
+            io_region: None,
             effect_written: BTreeSet::new(),
             copy_ptrs: BTreeSet::new(),
             uses_worker_groups: false,

@@ -2,10 +2,12 @@
 //! a call of a logged `__accjit_f_*` entry point appends one record of its
 //! arguments to the module's log (`.global`s the runtime reads after the
 //! launch and replays through the same entry points on the host). The
-//! record's place is claimed by one atomic add on the header's byte count;
-//! a record that does not fit is counted as dropped (and, when its place
-//! starts inside the log, leaves a zero record size there: the end of the
-//! records for the reader). Texts (a format, an item, the statement's
+//! records go into a region of the log the thread claims with one atomic
+//! add on the header's byte count: a new one at each statement's
+//! `*_begin`, another when a record does not fit in the rest (whose
+//! unused bytes are a pad record), so that the statements that fit come
+//! out whole when the log runs full (the others are dropped, counted).
+//! Texts (a format, an item, the statement's
 //! `file:line`) are copied into the record, wherever they live (module
 //! constants, the thread's frame, device arrays). `*_end` gives 0: an
 //! I/O error is known only at the replay.
@@ -94,27 +96,21 @@ impl FnCx<'_> {
                 self.e.line(&format!("add.s64 {size}, {size}, {padded};"));
             }
         }
-        // Its place.
-        let head = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("mov.u64 {head}, {};", log::HEADER));
-        let off = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("atom.global.add.u64 {off}, [{head}+{}], {size};", log::USED));
-        let end = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("add.s64 {end}, {off}, {size};"));
+        // Its place: the rest of the thread's region, or a new region.
+        let (cur, lim) = self.io_region();
+        let claimed = self.e.label();
+        if name != accjit_abi::F_WRITE_BEGIN {
+            let need = self.e.reg(PtxTy::B64);
+            self.e.line(&format!("add.s64 {need}, {cur}, {size};"));
+            let fits = self.e.reg(PtxTy::Pred);
+            self.e.line(&format!("setp.le.u64 {fits}, {need}, {lim};"));
+            self.e.line(&format!("@{fits} bra {claimed};"));
+        }
+        self.claim_region(&size, name == accjit_abi::F_WRITE_BEGIN, &skip);
+        self.e.place(&claimed);
         let base = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("mov.u64 {base}, {};", log::SYMBOL));
-        self.e.line(&format!("add.s64 {base}, {base}, {off};"));
-        let fits = self.e.reg(PtxTy::Pred);
-        self.e.line(&format!("setp.le.u64 {fits}, {end}, {};", log::CAPACITY));
-        let write = self.e.label();
-        self.e.line(&format!("@{fits} bra {write};"));
-        let dropped = self.e.reg(PtxTy::B64);
-        self.e.line(&format!("atom.global.add.u64 {dropped}, [{head}+{}], 1;", log::DROPPED));
-        let inside = self.e.reg(PtxTy::Pred);
-        self.e.line(&format!("setp.le.u64 {inside}, {off}, {};", log::CAPACITY - 8));
-        self.e.line(&format!("@{inside} st.global.u64 [{base}], 0;"));
-        self.e.line(&format!("bra {skip};"));
-        self.e.place(&write);
+        self.e.line(&format!("mov.u64 {base}, {cur};"));
+        self.e.line(&format!("add.s64 {cur}, {cur}, {size};"));
         // The head: entry, size, thread.
         let size32 = self.e.reg(PtxTy::B32);
         self.e.line(&format!("cvt.u32.u64 {size32}, {size};"));
@@ -153,11 +149,74 @@ impl FnCx<'_> {
                 }
             }
         }
+        // The rest of the region: a pad record.
+        let rest = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.lt.u64 {rest}, {cur}, {lim};"));
+        let padded = self.e.label();
+        self.e.line(&format!("@!{rest} bra {padded};"));
+        let gap = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("sub.s64 {gap}, {lim}, {cur};"));
+        let gap32 = self.e.reg(PtxTy::B32);
+        self.e.line(&format!("cvt.u32.u64 {gap32}, {gap};"));
+        self.e.line(&format!("st.global.u32 [{cur}], {};", log::PAD));
+        self.e.line(&format!("st.global.u32 [{cur}+4], {gap32};"));
+        self.e.place(&padded);
         self.e.place(&skip);
         Ok(match ret {
             Type::Void => Val::Void,
             _ => Val::S(self.iconst(crate::value::scalar_of(ret).unwrap_or(Scalar::I64), 0)),
         })
+    }
+
+    /// The registers holding this function's region of the log: the next
+    /// record's address and the region's end (set by each statement's
+    /// `*_begin`, which claims a region; a function's statements follow
+    /// one another, and a statement begun in a called function has that
+    /// function's registers).
+    fn io_region(&mut self) -> (String, String) {
+        if let Some(r) = &self.io_region {
+            return r.clone();
+        }
+        let r = (self.e.reg(PtxTy::B64), self.e.reg(PtxTy::B64));
+        self.io_region = Some(r.clone());
+        r
+    }
+
+    /// Claims a region of `max(size, REGION)` bytes for the next record
+    /// (`size` bytes) into the registers of [`io_region`]; where there is
+    /// no room, the statement is dropped (counted when `first`, its
+    /// `*_begin`: the later records of a statement that lost one find no
+    /// room either, as the claimed bytes only grow), the region left empty
+    /// and the call skipped (to `skip`). A claim starting inside the log
+    /// leaves a zero record size there: the end of the records.
+    fn claim_region(&mut self, size: &str, first: bool, skip: &str) {
+        let (cur, lim) = self.io_region();
+        let bytes = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("max.u64 {bytes}, {size}, {};", log::REGION));
+        let head = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("mov.u64 {head}, {};", log::HEADER));
+        let off = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("atom.global.add.u64 {off}, [{head}+{}], {bytes};", log::USED));
+        let end = self.e.reg(PtxTy::B64);
+        self.e.line(&format!("add.s64 {end}, {off}, {bytes};"));
+        self.e.line(&format!("mov.u64 {cur}, {};", log::SYMBOL));
+        self.e.line(&format!("add.s64 {cur}, {cur}, {off};"));
+        let fits = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.le.u64 {fits}, {end}, {};", log::CAPACITY));
+        let ok = self.e.label();
+        self.e.line(&format!("@{fits} bra {ok};"));
+        if first {
+            let dropped = self.e.reg(PtxTy::B64);
+            self.e.line(&format!("atom.global.add.u64 {dropped}, [{head}+{}], 1;", log::DROPPED));
+        }
+        let inside = self.e.reg(PtxTy::Pred);
+        self.e.line(&format!("setp.le.u64 {inside}, {off}, {};", log::CAPACITY - 8));
+        self.e.line(&format!("@{inside} st.global.u64 [{cur}], 0;"));
+        self.e.line(&format!("mov.u64 {cur}, 0;"));
+        self.e.line(&format!("mov.u64 {lim}, 0;"));
+        self.e.line(&format!("bra {skip};"));
+        self.e.place(&ok);
+        self.e.line(&format!("add.s64 {lim}, {cur}, {bytes};"));
     }
 
     /// The length of the NUL-terminated text at `p` (0 for null), at most `MAX_TEXT`.

@@ -6,9 +6,10 @@
 //! interleaved; each thread's statement (`*_begin` .. its `*_end`, nested
 //! ones within) is replayed whole when its end record is reached, so the
 //! statements come out in the order they ended on the device (threads
-//! running at once have no defined order, as on the CPU devices). A
+//! running at once have no defined order, as on the CPU devices); pad
+//! records (the unused rest of a thread's region) are skipped. A
 //! statement whose records did not all fit in the log is not replayed; a
-//! warning on stderr says how many records were dropped.
+//! warning on stderr says how many were lost.
 
 use super::io;
 use accjit_abi::device_io_log as log;
@@ -36,11 +37,16 @@ fn u64_at(b: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
 }
 
-/// The record at the start of `b`: (its thread, the call, its size), None
-/// at the end of the records (a zero size, a short or malformed record).
-fn record(b: &[u8]) -> Option<(u64, Call, usize)> {
-    let entry = *log::LOGGED.get(u32_at(b, 0)? as usize)?;
+/// The record at the start of `b`: (its thread and call, None for a pad
+/// record; its size), None at the end of the records (a zero size, a short
+/// or malformed record).
+fn record(b: &[u8]) -> Option<(Option<(u64, Call)>, usize)> {
+    let id = u32_at(b, 0)?;
     let size = u32_at(b, 4)? as usize;
+    if id == log::PAD && size >= 8 && size.is_multiple_of(8) && size <= b.len() {
+        return Some((None, size));
+    }
+    let entry = *log::LOGGED.get(id as usize)?;
     if size < log::RECORD_HEAD || !size.is_multiple_of(8) || size > b.len() {
         return None;
     }
@@ -61,7 +67,7 @@ fn record(b: &[u8]) -> Option<(u64, Call, usize)> {
             _ => Arg::Bits(v),
         });
     }
-    Some((thread, Call { entry, args }, size))
+    Some((Some((thread, Call { entry, args })), size))
 }
 
 impl Call {
@@ -126,8 +132,9 @@ fn statements(bytes: &[u8]) -> (Vec<Vec<Call>>, usize) {
     let mut open: HashMap<u64, (usize, Vec<Call>)> = HashMap::new();
     let mut done = vec![];
     let mut at = 0;
-    while let Some((thread, call, size)) = record(&bytes[at..]) {
+    while let Some((rec, size)) = record(&bytes[at..]) {
         at += size;
+        let Some((thread, call)) = rec else { continue };
         let (depth, calls) = open.entry(thread).or_default();
         if call.begins() {
             *depth += 1;
@@ -142,18 +149,19 @@ fn statements(bytes: &[u8]) -> (Vec<Vec<Call>>, usize) {
     (done, open.values().filter(|(d, _)| *d > 0).count())
 }
 
-/// Replays the log's records `bytes` (its first `min(used, CAPACITY)`
-/// bytes) after a launch of `kernel`, of which `dropped` did not fit.
-pub fn replay(bytes: &[u8], dropped: u64, kernel: &str) {
+/// Replays the log's records `bytes` (its first `min(used, capacity)`
+/// bytes) after a launch of `kernel`; `dropped` statements found no room.
+pub fn replay(bytes: &[u8], dropped: u64, capacity: usize, kernel: &str) {
     let (done, unfinished) = statements(bytes);
     for calls in &done {
         calls.iter().for_each(Call::run);
     }
-    if dropped > 0 || unfinished > 0 {
+    let lost = dropped + unfinished as u64;
+    if lost > 0 {
         crate::hosted::flush_c_stdio();
         eprintln!(
-            "accjit: warning: kernel {kernel}: Fortran output of device code lost: {dropped} calls did not fit in the device's log of {} bytes ({unfinished} statements not printed)",
-            log::CAPACITY
+            "accjit: warning: kernel {kernel}: {lost} Fortran output statements of device code lost: the device's log of {capacity} bytes was full ({} printed)",
+            done.len()
         );
     }
 }
@@ -189,10 +197,10 @@ mod tests {
         rec(&mut b, F_WRITE_BEGIN, 7, &[Arg::Bits(-1i64 as u64), Arg::Text(b"(I3)".to_vec()), Arg::Bits(4), Arg::Text(b"t.f90:3".to_vec())]);
         rec(&mut b, F_WRITE_F64, 7, &[Arg::Bits(2.5f64.to_bits()), Arg::Bits(8)]);
         b.extend_from_slice(&[0u8; 16]);
-        let (thread, c, size) = record(&b).unwrap();
+        let (Some((thread, c)), size) = record(&b).unwrap() else { panic!("a pad") };
         assert_eq!((thread, c.entry, c.bits(0) as i64, c.text(1), c.bits(2), c.text(3)), (7, F_WRITE_BEGIN, -1, &b"(I3)"[..], 4, &b"t.f90:3"[..]));
         assert_eq!(size, 16 + 8 + (8 + 8) + 8 + (8 + 8), "texts padded to 8 bytes");
-        let (_, c, size2) = record(&b[size..]).unwrap();
+        let (Some((_, c)), size2) = record(&b[size..]).unwrap() else { panic!("a pad") };
         assert_eq!((c.entry, f64::from_bits(c.bits(0)), c.bits(1)), (F_WRITE_F64, 2.5, 8));
         assert!(record(&b[size + size2..]).is_none(), "a zero size ends the records");
         assert!(record(&b[..size - 8]).is_none(), "a record cut short is not read");
@@ -206,6 +214,10 @@ mod tests {
         begin(&mut b, 1);
         begin(&mut b, 2);
         rec(&mut b, F_WRITE_I64, 2, &[Arg::Bits(20), Arg::Bits(4)]);
+        // the rest of a region: skipped
+        b.extend_from_slice(&log::PAD.to_le_bytes());
+        b.extend_from_slice(&24u32.to_le_bytes());
+        b.extend_from_slice(&[0xee; 16]);
         rec(&mut b, F_WRITE_I64, 1, &[Arg::Bits(10), Arg::Bits(4)]);
         begin(&mut b, 2); // nested in thread 2's statement (an item's function prints)
         rec(&mut b, F_WRITE_END, 2, &[]);
