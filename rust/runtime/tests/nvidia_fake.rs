@@ -323,6 +323,10 @@ fn fake_nvidia_child() {
         log_record(&mut rec, F_WRITE_BEGIN, 1, &[Ok(6), Err(b"(A,I4)"), Ok(6), Err(loc)]);
         log_record(&mut rec, F_WRITE_BEGIN, 2 << 32, &[Ok(-1i64 as u64), Err(b""), Ok(0), Err(loc)]);
         log_record(&mut rec, F_WRITE_STR, 1, &[Err(b"fake log"), Ok(8)]);
+        // the unused rest of a thread's region: a pad record
+        rec.extend_from_slice(&log::PAD.to_le_bytes());
+        rec.extend_from_slice(&16u32.to_le_bytes());
+        rec.extend_from_slice(&[0xee; 8]);
         log_record(&mut rec, F_WRITE_LOGICAL, 2 << 32, &[Ok(1), Ok(4)]);
         log_record(&mut rec, F_WRITE_I64, 1, &[Ok(42), Ok(4)]);
         log_record(&mut rec, F_WRITE_I64, 2 << 32, &[Ok(7), Ok(4)]);
