@@ -7,10 +7,10 @@
 //! `*_begin`, another when a record does not fit in the rest (whose
 //! unused bytes are a pad record), so that the statements that fit come
 //! out whole when the log runs full (the others are dropped, counted).
-//! Texts (a format, an item, the statement's
-//! `file:line`) are copied into the record, wherever they live (module
-//! constants, the thread's frame, device arrays). `*_end` gives 0: an
-//! I/O error is known only at the replay.
+//! Texts (a format, an item, the statement's `file:line`) are copied into
+//! the record, wherever they live (module constants, the thread's frame,
+//! device arrays). `*_end` gives 0: an I/O error is known only at the
+//! replay.
 
 use accjit_abi::device_io_log as log;
 use accjit_abi::AbiType;
