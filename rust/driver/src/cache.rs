@@ -207,6 +207,11 @@ pub(crate) fn insert(key: u128, program: Arc<Program>) {
     insert_with_sources(key, program, &[main.as_str()]);
 }
 
+/// Inserts a program that read no file but its main text.
+pub(crate) fn insert_without_deps(key: u128, program: Arc<Program>) {
+    lru().put(key, Entry { program, deps: Vec::new() });
+}
+
 /// Inserts a program compiled from the texts of the files named `given`
 /// (all in its key).
 pub(crate) fn insert_with_sources(key: u128, program: Arc<Program>, given: &[&str]) {

@@ -62,7 +62,7 @@ pub fn type_name(ty: &Type, structs: &[StructDef]) -> String {
 }
 
 /// One parameter of an exported function, as Python sees it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParamInfo {
     pub name: String,
     pub ty: Type,

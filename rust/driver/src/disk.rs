@@ -19,6 +19,10 @@
 //! eviction, one warning when the directory cannot be written,
 //! `ACCJIT_CACHE=0` turns it off). A file that does not decode, or an image
 //! that no longer loads (an import that does not resolve), is a miss.
+//!
+//! A C program that reads no header from disk also gets a direct entry
+//! (`direct.rs`), keyed by its source: the next process loads it without
+//! running the front end and `lower`.
 
 use crate::hash::Hasher128;
 use crate::Options;
@@ -32,7 +36,7 @@ use std::sync::OnceLock;
 /// The payload's own format (inside the cache file's header).
 const FORMAT: u32 = 1;
 
-fn cache() -> &'static DiskCache {
+pub(crate) fn cache() -> &'static DiskCache {
     static CACHE: OnceLock<DiskCache> = OnceLock::new();
     CACHE.get_or_init(|| DiskCache::from_env().programs())
 }
@@ -59,7 +63,7 @@ pub(crate) fn key(key: u128, sm: &SourceMap, opts: &Options, device: &str) -> Ca
 /// made canonical (a `readlink` per component, ~20 µs of a first load
 /// from the disk cache): another spelling of the same file only keys its
 /// own entries. Empty when unknown, and then the version alone keys it.
-fn build_id() -> &'static str {
+pub(crate) fn build_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         // SAFETY: Dl_info is plain data (pointers and integers); all zeros is valid.
@@ -83,24 +87,26 @@ pub(crate) struct Entry {
     pub ptx: Option<PtxModule>,
 }
 
-/// The entry stored under `key`, if it is there and decodes.
-pub(crate) fn load(key: &CacheKey) -> Option<Entry> {
+/// The entry stored under `key`, if it is there and decodes, with its bytes.
+pub(crate) fn load(key: &CacheKey) -> Option<(Entry, Vec<u8>)> {
     let c = cache();
     if !c.is_enabled() {
         return None;
     }
-    decode(&c.load(key)?)
+    let bytes = c.load(key)?;
+    Some((decode(&bytes)?, bytes))
 }
 
-/// Stores a program's entry (best effort).
-pub(crate) fn store(key: &CacheKey, image: &Image, ptx: Option<&PtxModule>) {
+/// Stores a program's entry, `encode`d (best effort).
+pub(crate) fn store(key: &CacheKey, bytes: &[u8]) {
     let c = cache();
     if c.is_enabled() && !c.is_read_only() && c.max_bytes() > 0 {
-        c.store(key, &encode(image, ptx));
+        c.store(key, bytes);
     }
 }
 
-fn encode(image: &Image, ptx: Option<&PtxModule>) -> Vec<u8> {
+/// A program's entry: its Cranelift image and, for nvidia, its PTX.
+pub(crate) fn encode(image: &Image, ptx: Option<&PtxModule>) -> Vec<u8> {
     let mut w = ByteWriter::default();
     w.u32(FORMAT);
     w.bytes(&image.encode());
@@ -135,7 +141,7 @@ fn encode(image: &Image, ptx: Option<&PtxModule>) -> Vec<u8> {
     w.0
 }
 
-fn decode(bytes: &[u8]) -> Option<Entry> {
+pub(crate) fn decode(bytes: &[u8]) -> Option<Entry> {
     let mut r = ByteReader(bytes);
     if r.u32()? != FORMAT {
         return None;

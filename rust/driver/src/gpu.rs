@@ -4,8 +4,9 @@
 //! device symbols (the Cranelift module's data, so that the runtime can
 //! make each `declare`d global's symbol its device copy).
 
+use crate::program::{Declare, GlobalFacts};
 use crate::rt;
-use accjit_ir::{DataClauseKind, Diagnostic, Diagnostics, Module, Span};
+use accjit_ir::{Diagnostic, Diagnostics, Module, Span};
 
 pub use accjit_back_ptx::PtxKernel;
 
@@ -14,11 +15,17 @@ pub fn compile_ptx(module: &Module, opts: &accjit_back_ptx::PtxOptions) -> Resul
     crate::guarded("the PTX back end", || accjit_back_ptx::compile(module, opts))
 }
 
-/// Gives every slot its PTX form from `ptx` (compiled from `module`, or
-/// its copy from the disk cache). `host_globals[i]`: the host address of IR
-/// global `i` (0: none). Returns each kernel's suggested block shape
-/// (vector lanes, workers), in `module.kernels` order, for the compile report.
-pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], ptx: accjit_back_ptx::PtxModule) -> Result<Vec<(u32, u32)>, Diagnostics> {
+/// Gives every slot its PTX form from `ptx` (compiled from a module whose
+/// globals are `globals`, or its copy from the disk cache). `host_globals[i]`:
+/// the host address of IR global `i` (0: none). Returns each kernel's
+/// suggested block shape (vector lanes, workers), in the module's kernel
+/// order, for the compile report.
+pub fn attach_ptx(
+    globals: &[GlobalFacts],
+    host_globals: &[usize],
+    slots: &[rt::Slot],
+    ptx: accjit_back_ptx::PtxModule,
+) -> Result<Vec<(u32, u32)>, Diagnostics> {
     if ptx.kernels.len() != slots.len() {
         return Err(Diagnostic::error(
             Span::DUMMY,
@@ -31,8 +38,8 @@ pub fn attach_ptx(module: &Module, host_globals: &[usize], slots: &[rt::Slot], p
         .iter()
         .map(|g| {
             let i = g.ir_global as usize;
-            let kind = module.globals.get(i).and_then(|ig| ig.declare.as_ref()).map(|d| d.kind);
-            let (declared, link) = (kind.is_some_and(|k| k != DataClauseKind::Link), kind == Some(DataClauseKind::Link));
+            let declare = globals.get(i).map_or(Declare::None, |f| f.declare);
+            let (declared, link) = (declare == Declare::Entered, declare == Declare::Link);
             rt::PtxGlobalRef { symbol: g.symbol.clone(), host: host_globals.get(i).copied().unwrap_or(0), bytes: g.bytes as usize, declared, link }
         })
         .collect();

@@ -5,6 +5,8 @@
 //! compile_c(name, text, opts)
 //!   ├─ cache::key(...)            128-bit hash of text, options, device, version
 //!   ├─ cache::lookup              hit: validated against the headers it read
+//!   ├─ direct::load               a program that reads no header from disk,
+//!   │                             from its direct disk entry: no front end, no lower
 //!   └─ miss → accjit_front_c::compile    (timed as `parse`)
 //!            checked_ir(Parsed)           (debug builds: the IR validator)
 //!            accjit_lower::lower          (`lower`)
@@ -12,7 +14,8 @@
 //!            rt::Slot per kernel          (runtime kernel slots, before codegen)
 //!            accjit_back_clif::compile    (`codegen`), then slot.set_host_fn
 //!            nvidia: runtime prewarm, accjit_back_ptx::compile, then slot.set_ptx (`gpu.rs`)
-//!   (disk.rs: an entry of the disk cache replaces Cranelift and the PTX back end)
+//!   (disk.rs: an entry of the disk cache replaces Cranelift and the PTX back end;
+//!    then direct::store keeps the program's direct entry)
 //! ```
 //!
 //! Fortran (`compile_fortran`, several files) and Python kernels
@@ -31,6 +34,7 @@
 
 mod cache;
 mod ctype;
+mod direct;
 mod disk;
 mod fortran;
 mod gpu;
@@ -253,6 +257,12 @@ pub fn compile_c_cached(name: &str, text: &str, opts: &Options) -> Result<(Arc<P
         return Ok((p, true));
     }
     cache::COMPILATIONS.fetch_add(1, Ordering::Relaxed);
+    if let Some(program) = direct::load(name, text, opts, &device, key) {
+        let program = Arc::new(program);
+        // It read no file from disk (`direct.rs`): nothing to revalidate.
+        cache::insert_without_deps(key, program.clone());
+        return Ok((program, false));
+    }
     let program = Arc::new(build(name, text, opts, &device, key)?);
     cache::insert(key, program.clone());
     Ok((program, false))
@@ -277,12 +287,54 @@ fn guarded<T>(stage: &str, f: impl FnOnce() -> Result<T, Diagnostics>) -> Result
 
 fn build(name: &str, text: &str, opts: &Options, device: &str, key: u128) -> Result<Program, CompileError> {
     let t0 = Instant::now();
+    let (sm, module) = parse_c(name, text, opts)?;
+    let (program, entry) = build_parsed_entry(name, sm, module, opts, device, t0, key)?;
+    if let Some(entry) = entry {
+        direct::store(text, opts, device, key, &program, &entry);
+    }
+    Ok(program)
+}
+
+/// The C front end.
+fn parse_c(name: &str, text: &str, opts: &Options) -> Result<(SourceMap, Module), CompileError> {
     let mut sm = SourceMap::new();
     let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
     let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
     let module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
     checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    build_parsed(name, sm, module, opts, device, t0, key)
+    Ok((sm, module))
+}
+
+/// The C front end and `lower`, with the compile report (less the PTX's
+/// thread blocks): what a program loaded without its IR makes again
+/// (`direct.rs`).
+fn lower_c(name: &str, text: &str, opts: &Options, device: &str) -> Result<(SourceMap, Module, Report), CompileError> {
+    let (sm, mut module) = parse_c(name, text, opts)?;
+    let written = lower_written(&sm, &mut module, device)?;
+    let report = written.finish(&module, &sm);
+    Ok((sm, module, report))
+}
+
+/// `lower` for `device`, with the first step of the report (what the front
+/// end wrote) read before it.
+fn lower_written(sm: &SourceMap, module: &mut Module, device: &str) -> Result<report::Written, CompileError> {
+    let written = report::Written::of(module, sm, device);
+    let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
+    // With the source map, runtime messages name `file.c:LINE`.
+    guarded("lower", || accjit_lower::lower_with_sources(module, &lower_opts, Some(sm))).map_err(|d| CompileError::from_diagnostics(&d, sm))?;
+    checked_ir(module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, sm))?;
+    Ok(written)
+}
+
+/// The Cranelift options of a compilation whose kernels have `slots`.
+fn clif_options(opts: &Options, slots: &[rt::Slot]) -> accjit_back_clif::ClifOptions {
+    accjit_back_clif::ClifOptions {
+        symbols: rt::symbols(),
+        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
+        keep_clif: opts.keep_clif,
+        disasm: opts.back_end.disasm,
+        verify: opts.back_end.clif_verify,
+    }
 }
 
 /// The stages after a front end, for every source language: `lower`, the
@@ -291,32 +343,35 @@ fn build(name: &str, text: &str, opts: &Options, device: &str, key: u128) -> Res
 /// the in-process cache key: with the source map's files it keys the disk
 /// cache, whose entry replaces the two back ends when it is there
 /// (`disk.rs`).
-fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, device: &str, t0: Instant, key: u128) -> Result<Program, CompileError> {
-    let t1 = Instant::now();
-    let written = report::Written::of(&module, &sm, device);
+fn build_parsed(name: &str, sm: SourceMap, module: Module, opts: &Options, device: &str, t0: Instant, key: u128) -> Result<Program, CompileError> {
+    build_parsed_entry(name, sm, module, opts, device, t0, key).map(|(p, _)| p)
+}
 
-    let lower_opts = accjit_lower::LowerOptions { device_type: device.to_string() };
-    // With the source map, runtime messages name `file.c:LINE`.
-    guarded("lower", || accjit_lower::lower_with_sources(&mut module, &lower_opts, Some(&sm))).map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    checked_ir(&module, Stage::Lowered, "lower").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+/// [`build_parsed`], also returning the program's entry of the disk cache
+/// (`disk::encode`d; `None` when the code has no image).
+fn build_parsed_entry(
+    name: &str,
+    sm: SourceMap,
+    mut module: Module,
+    opts: &Options,
+    device: &str,
+    t0: Instant,
+    key: u128,
+) -> Result<(Program, Option<Vec<u8>>), CompileError> {
+    let t1 = Instant::now();
+    let written = lower_written(&sm, &mut module, device)?;
     let t2 = Instant::now();
 
     let slots: Vec<rt::Slot> = module.kernels.iter().map(rt::Slot::for_kernel).collect();
-    let clif_opts = accjit_back_clif::ClifOptions {
-        symbols: rt::symbols(),
-        kernel_slots: slots.iter().map(|s| s.addr()).collect(),
-        keep_clif: opts.keep_clif,
-        disasm: opts.back_end.disasm,
-        verify: opts.back_end.clif_verify,
-    };
+    let clif_opts = clif_options(opts, &slots);
     let nvidia = device == "nvidia";
     let disk_key = disk::key(key, &sm, opts, device);
-    let cached = disk::load(&disk_key).filter(|e| e.ptx.is_some() == nvidia).and_then(|e| {
+    let cached = disk::load(&disk_key).filter(|(e, _)| e.ptx.is_some() == nvidia).and_then(|(e, bytes)| {
         let compiled = accjit_back_clif::image::load(&module, &e.image, &clif_opts).ok()?;
-        Some((compiled, e.ptx))
+        Some((compiled, e.ptx, Some(bytes)))
     });
     let from_disk = cached.is_some();
-    let (compiled, ptx) = match cached {
+    let (compiled, ptx, entry) = match cached {
         Some(c) => c,
         None => {
             let tuning = opts.back_end.tuning;
@@ -336,10 +391,11 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
             } else {
                 None
             };
-            if let Some(image) = compiled.take_image() {
-                disk::store(&disk_key, &image, ptx.as_ref());
+            let entry = compiled.take_image().map(|image| disk::encode(&image, ptx.as_ref()));
+            if let Some(entry) = &entry {
+                disk::store(&disk_key, entry);
             }
-            (compiled, ptx)
+            (compiled, ptx, entry)
         }
     };
     if compiled.kernels.len() != slots.len() {
@@ -353,7 +409,9 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
         slot.set_host_fn(addr, any);
     }
     let blocks = match ptx {
-        Some(ptx) => gpu::attach_ptx(&module, &compiled.globals, &slots, ptx).map_err(|d| CompileError::from_diagnostics(&d, &sm))?,
+        Some(ptx) => {
+            gpu::attach_ptx(&program::GlobalFacts::of(&module), &compiled.globals, &slots, ptx).map_err(|d| CompileError::from_diagnostics(&d, &sm))?
+        }
         None => vec![],
     };
     let t3 = Instant::now();
@@ -362,7 +420,7 @@ fn build_parsed(name: &str, sm: SourceMap, mut module: Module, opts: &Options, d
     report.add_blocks(&module, &blocks);
     let mut program = Program::new(name.to_string(), device.to_string(), sm, module, slots, compiled, timings);
     program.set_report(report);
-    Ok(program)
+    Ok((program, entry))
 }
 
 /// In debug builds, the IR validator between stages: a module that breaks
@@ -386,11 +444,7 @@ fn checked_ir(module: &Module, stage: Stage, producer: &str) -> Result<(), Diagn
 /// front end, `lower` for device type "nvidia", then the PTX back end.
 /// Nothing is loaded or run; no GPU is needed.
 pub fn ptx_text(name: &str, text: &str, opts: &Options) -> Result<String, CompileError> {
-    let mut sm = SourceMap::new();
-    let fe_opts = accjit_front_c::CompileOptions { defines: opts.defines.clone(), undefines: opts.undefines.clone(), include_dirs: opts.include_dirs.clone() };
-    let parsed = guarded("the C front end", || accjit_front_c::compile(&mut sm, name, text, &fe_opts));
-    let mut module = parsed.map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
-    checked_ir(&module, Stage::Parsed, "the C front end").map_err(|d| CompileError::from_diagnostics(&d, &sm))?;
+    let (sm, mut module) = parse_c(name, text, opts)?;
     lower_for_ptx(&mut module, &sm)?;
     module_ptx_with(&module, &sm, &opts.back_end)
 }

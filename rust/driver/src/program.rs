@@ -19,6 +19,7 @@ use accjit_back_clif::{CompiledModule, Trampoline};
 use accjit_ir::{FuncSig, Module, SourceMap};
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::*};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Wall time of each pipeline stage of one compilation.
@@ -61,20 +62,65 @@ pub struct Program {
     compiled: CompiledModule,
     slots: Vec<rt::Slot>,
     functions: Vec<FunctionInfo>,
-    module: Module,
-    sm: SourceMap,
+    /// The source map, the lowered IR and the report: made with the
+    /// program, or, for a program loaded from the disk cache without them
+    /// (`direct.rs`), made again from its source the first time one is
+    /// asked for.
+    lowered: OnceLock<Lowered>,
+    relower: Option<Box<crate::direct::Relower>>,
     name: String,
     device_type: String,
     timings: Timings,
-    declare: Declare,
+    declare: DeclaredGlobals,
     /// Fortran programs: the procedures' interfaces and the main program.
     fortran: Option<crate::FortranInfo>,
+}
+
+/// What a program keeps of its compilation besides the code.
+pub(crate) struct Lowered {
+    pub sm: SourceMap,
+    pub module: Module,
     /// What the compiler made of the compute regions and loops (`report.rs`).
-    report: crate::Report,
+    pub report: crate::Report,
+}
+
+/// What a program needs to know of an IR global once its code is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GlobalFacts {
+    pub declare: Declare,
+    /// Its size (`accjit_ir::size_of`).
+    pub bytes: u64,
+}
+
+/// A global's `declare` directive, as far as running the program goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Declare {
+    None,
+    /// `declare link`: the device copy is the global's device symbol.
+    Link,
+    /// Any other `declare` clause: entered by `__accjit_declare_init`.
+    Entered,
+}
+
+impl GlobalFacts {
+    /// The facts of every global of the lowered `m`.
+    pub fn of(m: &Module) -> Vec<GlobalFacts> {
+        m.globals
+            .iter()
+            .map(|g| GlobalFacts {
+                declare: match g.declare.as_ref().map(|d| d.kind) {
+                    None => Declare::None,
+                    Some(accjit_ir::DataClauseKind::Link) => Declare::Link,
+                    Some(_) => Declare::Entered,
+                },
+                bytes: accjit_ir::size_of(&g.ty, &m.structs),
+            })
+            .collect()
+    }
 }
 
 /// The `declare`d globals of a program and whether they were entered.
-struct Declare {
+struct DeclaredGlobals {
     init: Option<Trampoline>,
     /// 0 not entered, 1 entering, 2 entered.
     state: AtomicU8,
@@ -101,53 +147,60 @@ impl Program {
         compiled: CompiledModule,
         timings: Timings,
     ) -> Program {
-        let mut functions = Vec::new();
-        for cf in compiled.functions.iter().filter(|f| !f.name.starts_with("__accjit_")) {
-            let (params, ret) = match module.functions.iter().find(|f| f.name == cf.name) {
-                Some(f) => (ctype::params_of(f, &module.structs), ctype::type_name(&f.sig.ret, &module.structs)),
-                None => {
-                    let ps = cf
-                        .sig
-                        .params
-                        .iter()
-                        .enumerate()
-                        .map(|(i, t)| ParamInfo { name: format!("arg{i}"), ty: t.clone(), ctype: ctype::type_name(t, &module.structs), const_pointee: None })
-                        .collect();
-                    (ps, ctype::type_name(&cf.sig.ret, &module.structs))
-                }
-            };
-            functions.push(FunctionInfo { name: cf.name.clone(), sig: cf.sig.clone(), params, ret_ctype: ret, trampoline: cf.trampoline });
+        let functions = functions_of(&compiled, &module);
+        let declare = DeclaredGlobals::new(&compiled, &GlobalFacts::of(&module));
+        let lowered = OnceLock::from(Lowered { sm, module, report: crate::Report::default() });
+        Program { compiled, slots, functions, lowered, relower: None, name, device_type, timings, declare, fortran: None }
+    }
+
+    /// A program whose code was loaded without its IR (`direct.rs`): its
+    /// exported `functions`, and the `globals` of its module; `relower`
+    /// makes the source map, IR and report when they are asked for.
+    pub(crate) fn without_ir(
+        device_type: String,
+        slots: Vec<rt::Slot>,
+        compiled: CompiledModule,
+        timings: Timings,
+        functions: Vec<FunctionInfo>,
+        globals: &[GlobalFacts],
+        relower: crate::direct::Relower,
+    ) -> Program {
+        let declare = DeclaredGlobals::new(&compiled, globals);
+        Program {
+            compiled,
+            slots,
+            functions,
+            lowered: OnceLock::new(),
+            name: relower.name().to_string(),
+            relower: Some(Box::new(relower)),
+            device_type,
+            timings,
+            declare,
+            fortran: None,
         }
-        let declare = Declare {
-            init: compiled.function(accjit_lower::DECLARE_INIT).map(|f| f.trampoline),
-            state: AtomicU8::new(0),
-            device: AtomicUsize::new(0),
-            globals: module
-                .globals
-                .iter()
-                .enumerate()
-                .filter(|(_, g)| g.declare.as_ref().is_some_and(|d| d.kind != accjit_ir::DataClauseKind::Link))
-                .filter_map(|(i, g)| {
-                    let addr = compiled.globals.get(i).copied().filter(|a| *a != 0)?;
-                    Some((addr, accjit_ir::size_of(&g.ty, &module.structs) as usize))
-                })
-                .collect(),
-        };
-        Program { compiled, slots, functions, module, sm, name, device_type, timings, declare, fortran: None, report: crate::Report::default() }
+    }
+
+    fn lowered(&self) -> &Lowered {
+        self.lowered.get_or_init(|| crate::direct::relowered(self.relower.as_deref(), &self.device_type))
+    }
+
+    fn lowered_mut(&mut self) -> &mut Lowered {
+        self.lowered();
+        self.lowered.get_mut().expect("made by lowered()")
     }
 
     pub(crate) fn set_report(&mut self, report: crate::Report) {
-        self.report = report;
+        self.lowered_mut().report = report;
     }
 
     pub(crate) fn report_mut(&mut self) -> &mut crate::Report {
-        &mut self.report
+        &mut self.lowered_mut().report
     }
 
     /// The compile report: each compute region with its clauses (implicit
     /// ones with the reason), each loop with the levels it runs on and why.
     pub fn report(&self) -> &crate::Report {
-        &self.report
+        &self.lowered().report
     }
 
     pub(crate) fn set_fortran(&mut self, info: crate::FortranInfo) {
@@ -215,19 +268,63 @@ impl Program {
     }
     /// The lowered IR as text.
     pub fn ir_text(&self) -> String {
-        crate::ir_text(&self.module)
+        crate::ir_text(&self.lowered().module)
     }
     pub fn module(&self) -> &Module {
-        &self.module
+        &self.lowered().module
     }
     pub fn source_map(&self) -> &SourceMap {
-        &self.sm
+        &self.lowered().sm
     }
     pub fn timings(&self) -> Timings {
         self.timings
     }
     pub fn kernel_count(&self) -> usize {
         self.slots.len()
+    }
+}
+
+/// The exported functions of `compiled`, as callers see them (`module`'s
+/// parameter names and C types).
+fn functions_of(compiled: &CompiledModule, module: &Module) -> Vec<FunctionInfo> {
+    let mut functions = Vec::new();
+    for cf in compiled.functions.iter().filter(|f| !f.name.starts_with("__accjit_")) {
+        let (params, ret) = match module.functions.iter().find(|f| f.name == cf.name) {
+            Some(f) => (ctype::params_of(f, &module.structs), ctype::type_name(&f.sig.ret, &module.structs)),
+            None => {
+                let ps = cf
+                    .sig
+                    .params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| ParamInfo { name: format!("arg{i}"), ty: t.clone(), ctype: ctype::type_name(t, &module.structs), const_pointee: None })
+                    .collect();
+                (ps, ctype::type_name(&cf.sig.ret, &module.structs))
+            }
+        };
+        functions.push(FunctionInfo { name: cf.name.clone(), sig: cf.sig.clone(), params, ret_ctype: ret, trampoline: cf.trampoline });
+    }
+    functions
+}
+
+impl DeclaredGlobals {
+    /// The globals of `globals` (facts of each IR global) that a `declare`
+    /// enters, at their addresses in `compiled`.
+    fn new(compiled: &CompiledModule, globals: &[GlobalFacts]) -> DeclaredGlobals {
+        DeclaredGlobals {
+            init: compiled.function(accjit_lower::DECLARE_INIT).map(|f| f.trampoline),
+            state: AtomicU8::new(0),
+            device: AtomicUsize::new(0),
+            globals: globals
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| g.declare == Declare::Entered)
+                .filter_map(|(i, g)| {
+                    let addr = compiled.globals.get(i).copied().filter(|a| *a != 0)?;
+                    Some((addr, g.bytes as usize))
+                })
+                .collect(),
+        }
     }
 }
 

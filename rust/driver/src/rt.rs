@@ -12,10 +12,24 @@ pub struct Slot {
     inner: Box<accjit_runtime::KernelSlot>,
 }
 
-impl Slot {
-    /// A slot for `kernel`, created before code generation.
-    pub fn for_kernel(kernel: &Kernel) -> Slot {
-        let kinds: Vec<u8> = kernel
+/// What a kernel's runtime slot is made from: the kernel's name, the kind
+/// (`accjit_runtime::PARAM_*`) and name of each parameter, its `num_gangs`
+/// bound, whether only gang loops partition it and its construct
+/// (`acc_construct_*`). Read off the lowered IR, or kept on disk beside the
+/// program's code (`direct.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelSpec {
+    pub name: String,
+    pub kinds: Vec<u8>,
+    pub param_names: Vec<String>,
+    pub max_gangs: Option<u64>,
+    pub splittable: bool,
+    pub construct: i32,
+}
+
+impl KernelSpec {
+    pub fn of(kernel: &Kernel) -> KernelSpec {
+        let kinds = kernel
             .params
             .iter()
             .map(|p| match p.kind {
@@ -24,14 +38,33 @@ impl Slot {
                 ParamKind::Snapshot => accjit_runtime::PARAM_SNAPSHOT,
             })
             .collect();
-        let inner = accjit_runtime::KernelSlot::new(kernel.name.clone(), kinds, kernel.max_gangs);
-        inner.set_param_names(kernel.params.iter().map(|p| p.name.clone()).collect());
-        inner.set_splittable(kernel.only_gang_loops());
-        inner.set_construct(match kernel.construct {
-            ComputeKind::Kernels => consts::acc_construct_kernels,
-            ComputeKind::Parallel => consts::acc_construct_parallel,
-            ComputeKind::Serial => consts::acc_construct_serial,
-        });
+        KernelSpec {
+            name: kernel.name.clone(),
+            kinds,
+            param_names: kernel.params.iter().map(|p| p.name.clone()).collect(),
+            max_gangs: kernel.max_gangs,
+            splittable: kernel.only_gang_loops(),
+            construct: match kernel.construct {
+                ComputeKind::Kernels => consts::acc_construct_kernels,
+                ComputeKind::Parallel => consts::acc_construct_parallel,
+                ComputeKind::Serial => consts::acc_construct_serial,
+            },
+        }
+    }
+}
+
+impl Slot {
+    /// A slot for `kernel`, created before code generation.
+    pub fn for_kernel(kernel: &Kernel) -> Slot {
+        Slot::new(&KernelSpec::of(kernel))
+    }
+
+    /// A slot made from `spec`.
+    pub fn new(spec: &KernelSpec) -> Slot {
+        let inner = accjit_runtime::KernelSlot::new(spec.name.clone(), spec.kinds.clone(), spec.max_gangs);
+        inner.set_param_names(spec.param_names.clone());
+        inner.set_splittable(spec.splittable);
+        inner.set_construct(spec.construct);
         Slot { inner }
     }
 

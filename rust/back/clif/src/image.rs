@@ -22,14 +22,14 @@
 //! checksum); a byte string that does not decode is `None`, never a panic.
 
 use accjit_ir::bytes::{ByteReader, ByteWriter};
-use accjit_ir::{Linkage as IrLinkage, Module};
+use accjit_ir::{FuncSig, Linkage as IrLinkage, Module};
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::{self, KnownSymbol, LibCall, Signature};
 use cranelift_codegen::Context;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, DataDescription, DataId, FuncId, Init, Linkage, Module as _, ModuleReloc, ModuleRelocTarget};
 
-use crate::module::{isa, load_libm, module_arena, resolve, CodeMemory};
+use crate::module::{arena_data_bytes, arena_of, isa, load_libm, resolve, CodeMemory};
 use crate::{ClifOptions, CompiledFunction, CompiledModule};
 
 /// The imported data symbol whose address is the runtime kernel slot of
@@ -139,12 +139,44 @@ impl Recorder {
     }
 }
 
+/// What loading an image needs of the lowered module it was compiled from:
+/// the name and signature of each function (by IR index; only exported
+/// ones are read), the name of each global and whether it is an import,
+/// the number of kernels and the bytes of data the module defines (the
+/// code arena's size). [`ImageShape::of`] reads it off a module; the
+/// driver keeps it beside an image to load the image without the IR.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImageShape {
+    pub functions: Vec<(String, FuncSig)>,
+    pub globals: Vec<(String, bool)>,
+    pub kernels: usize,
+    /// `None`: no arena (data too large or too aligned for one).
+    pub arena_data: Option<u64>,
+}
+
+impl ImageShape {
+    /// The shape of the lowered `m`.
+    pub fn of(m: &Module) -> ImageShape {
+        ImageShape {
+            functions: m.functions.iter().map(|f| (f.name.clone(), f.sig.clone())).collect(),
+            globals: m.globals.iter().map(|g| (g.name.clone(), g.linkage == IrLinkage::Import)).collect(),
+            kernels: m.kernels.len(),
+            arena_data: arena_data_bytes(m),
+        }
+    }
+}
+
 /// Loads `image`, compiled from the lowered `m`, binding its imports with
 /// `opts` (symbols and kernel slots of this process). `Err` says why it
 /// cannot be used (an import that no longer resolves, an image that does
 /// not fit `m`); the caller then compiles instead.
 pub fn load(m: &Module, image: &Image, opts: &ClifOptions) -> Result<CompiledModule, String> {
-    if image.kernels.len() != m.kernels.len() || image.globals.len() != m.globals.len() || image.kernel_any_thread.len() != m.kernels.len() {
+    load_shaped(&ImageShape::of(m), image, opts)
+}
+
+/// [`load`] for a module known by its [`ImageShape`] only.
+pub fn load_shaped(m: &ImageShape, image: &Image, opts: &ClifOptions) -> Result<CompiledModule, String> {
+    if image.kernels.len() != m.kernels || image.globals.len() != m.globals.len() || image.kernel_any_thread.len() != m.kernels {
         return Err("the image does not match the module".into());
     }
     if image.exports.iter().any(|e| e.0 as usize >= m.functions.len()) {
@@ -165,7 +197,7 @@ pub fn load(m: &Module, image: &Image, opts: &ClifOptions) -> Result<CompiledMod
     load_libm();
     let cc = isa.default_call_conv();
     let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
-    if let Some(arena) = module_arena(m) {
+    if let Some(arena) = m.arena_data.and_then(arena_of) {
         builder.memory_provider(Box::new(arena));
     }
     let table = symbols.clone();
@@ -225,12 +257,12 @@ pub fn load(m: &Module, image: &Image, opts: &ClifOptions) -> Result<CompiledMod
             unsafe { jit.free_memory() };
             return Err("an exported function has no code".into());
         }
-        let f = &m.functions[fi as usize];
+        let (name, sig) = &m.functions[fi as usize];
         let addr = jit.get_finalized_function(FuncId::from_u32(id)) as usize;
         let taddr = jit.get_finalized_function(FuncId::from_u32(tramp));
         // SAFETY: the trampoline was compiled with the trampoline signature.
         let trampoline = unsafe { std::mem::transmute::<*const u8, crate::Trampoline>(taddr) };
-        functions.push(CompiledFunction { name: f.name.clone(), sig: f.sig.clone(), trampoline, address: addr });
+        functions.push(CompiledFunction { name: name.clone(), sig: sig.clone(), trampoline, address: addr });
     }
     if !image.kernels.iter().all(|&k| defined(k)) {
         // SAFETY: as above.
@@ -239,10 +271,10 @@ pub fn load(m: &Module, image: &Image, opts: &ClifOptions) -> Result<CompiledMod
     }
     let kernels = image.kernels.iter().map(|&k| jit.get_finalized_function(FuncId::from_u32(k)) as usize).collect();
     let mut globals = Vec::new();
-    for (g, d) in m.globals.iter().zip(&image.globals) {
+    for ((name, import), d) in m.globals.iter().zip(&image.globals) {
         let a = match d {
-            Some(d) if g.linkage != IrLinkage::Import && *d < image.data.len() as u32 => jit.get_finalized_data(DataId::from_u32(*d)).0 as usize,
-            _ => resolve(&symbols, &g.name).unwrap_or(0),
+            Some(d) if !import && *d < image.data.len() as u32 => jit.get_finalized_data(DataId::from_u32(*d)).0 as usize,
+            _ => resolve(&symbols, name).unwrap_or(0),
         };
         globals.push(a);
     }

@@ -54,7 +54,7 @@ mod complex;
 mod expr;
 mod function;
 pub mod image;
-pub use image::{host_fingerprint, Image};
+pub use image::{host_fingerprint, Image, ImageShape};
 mod kernel;
 mod module;
 mod native;

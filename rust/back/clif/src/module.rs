@@ -462,8 +462,12 @@ fn with_scalar_fallback(
 /// used) and is released with the module. `None` (the default provider)
 /// when the module cannot fit: globals over ~1.5 GiB, or aligned beyond a page.
 pub(crate) fn module_arena(m: &Module) -> Option<cranelift_jit::ArenaMemoryProvider> {
-    const CODE_BUDGET: u64 = 256 << 20;
-    const LIMIT: u64 = (2 << 30) - (64 << 20);
+    arena_of(arena_data_bytes(m)?)
+}
+
+/// The bytes `m`'s globals take in the arena (with their alignment);
+/// `None` when one is aligned beyond a page.
+pub(crate) fn arena_data_bytes(m: &Module) -> Option<u64> {
     let mut data = 0u64;
     for g in m.globals.iter().filter(|g| g.linkage != Linkage::Import) {
         let align = align_of(&g.ty, &m.structs).max(1);
@@ -472,6 +476,13 @@ pub(crate) fn module_arena(m: &Module) -> Option<cranelift_jit::ArenaMemoryProvi
         }
         data = data.saturating_add(size_of(&g.ty, &m.structs).max(1).saturating_add(align));
     }
+    Some(data)
+}
+
+/// The arena for a module whose globals take `data` bytes.
+pub(crate) fn arena_of(data: u64) -> Option<cranelift_jit::ArenaMemoryProvider> {
+    const CODE_BUDGET: u64 = 256 << 20;
+    const LIMIT: u64 = (2 << 30) - (64 << 20);
     let size = CODE_BUDGET.saturating_add(data);
     if size > LIMIT {
         return None;
