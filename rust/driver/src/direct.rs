@@ -93,7 +93,7 @@ fn entry_key(key: u128, opts: &Options, device: &str) -> CacheKey {
     let mut h = Hasher128::new();
     h.str("accjit direct entry").u64((key >> 64) as u64).u64(key as u64).str(device);
     h.str(&accjit_back_clif::host_fingerprint());
-    h.str(&format!("{:?}", opts.back_end));
+    h.str(&crate::back_end_text(&opts.back_end));
     h.str(disk::build_id());
     CacheKey(h.finish().to_le_bytes())
 }

@@ -51,7 +51,7 @@ pub(crate) fn key(key: u128, sm: &SourceMap, opts: &Options, device: &str) -> Ca
         h.str(&f.name).str(&f.text);
     }
     h.str(&accjit_back_clif::host_fingerprint());
-    h.str(&format!("{:?}", opts.back_end));
+    h.str(&crate::back_end_text(&opts.back_end));
     h.str(build_id());
     CacheKey(h.finish().to_le_bytes())
 }

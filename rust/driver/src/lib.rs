@@ -240,6 +240,37 @@ pub fn normalize_device_type(dev: &str) -> Result<String, CompileError> {
     Ok(d.to_string())
 }
 
+/// Makes what every compilation and every load from the disk cache of the
+/// process needs and is the same for all of them: the host's Cranelift
+/// ISA and its fingerprint (the `cpuid`s of CPU feature detection, each a
+/// VM exit on a virtual machine), the engine's build id and the runtime's
+/// symbol table. The Python extension calls it when it is imported (~0.1
+/// ms there, on an import of ~0.2 s), so that the first `acc.c` does not
+/// pay it; calling it again costs nothing. It starts no thread and holds
+/// no lock afterwards (a later `fork` is safe), and reads no environment
+/// variable (the back-end options are read at the first compilation, as
+/// before).
+pub fn warm_up() {
+    let _ = accjit_back_clif::host_fingerprint();
+    let _ = disk::build_id();
+    let _ = rt::symbols();
+}
+
+/// The `Debug` text of back-end options, which the disk keys hash: made
+/// once for the options every compilation of a process normally has.
+pub(crate) fn back_end_text(b: &BackEndOptions) -> std::borrow::Cow<'static, str> {
+    static USUAL: std::sync::OnceLock<(BackEndOptions, String)> = std::sync::OnceLock::new();
+    let (usual, text) = USUAL.get_or_init(|| {
+        let b = BackEndOptions::from_env();
+        (b, format!("{b:?}"))
+    });
+    if b == usual {
+        std::borrow::Cow::Borrowed(text.as_str())
+    } else {
+        std::borrow::Cow::Owned(format!("{b:?}"))
+    }
+}
+
 /// Compile `text` (shown as `name` in diagnostics) or fetch it from the cache.
 pub fn compile_c(name: &str, text: &str, opts: &Options) -> Result<Arc<Program>, CompileError> {
     compile_c_cached(name, text, opts).map(|(p, _)| p)

@@ -201,6 +201,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pykernel::register(m)?;
     fortran::register(m)?;
     info::register(m)?;
+    accjit_driver::warm_up();
     caller::prestart();
     Ok(())
 }
