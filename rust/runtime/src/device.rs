@@ -363,8 +363,8 @@ pub fn current_device() -> AccResult<&'static Device> {
 pub fn device_checked(ty: DeviceType, num: usize) -> AccResult<&'static Device> {
     let n = num_devices(ty);
     if n == 0 {
-        if ty == DeviceType::Nvidia && crate::cuda::inherited() {
-            return Err(crate::cuda::forked_error());
+        if let Some(e) = (ty == DeviceType::Nvidia).then(crate::cuda::fork_error).flatten() {
+            return Err(e);
         }
         return Err(AccError::new(
             acc_error_device_type_unavailable,

@@ -5,7 +5,9 @@
 //! inherited driver — while host and multicore keep working there (the
 //! multicore pool started over); a child of a process that never went into
 //! the driver uses the GPU normally; a fork while the CUDA prewarm threads
-//! are starting the driver neither hangs the child nor delays its exit.
+//! are starting the driver neither hangs the child nor delays its exit; a
+//! child whose `cuInit` fails (its parent initialised CUDA through another
+//! library) is told why.
 //! Each case runs in a fresh process (the test binary again, with the fake
 //! libcuda on `LD_LIBRARY_PATH`), which forks. Skipped when no C compiler runs.
 
@@ -219,4 +221,30 @@ fn fork_during_prewarm_child() {
     });
     r.unwrap();
     assert!(cuda::gpu(0).is_ok(), "the parent's prewarm opened the device");
+}
+
+#[test]
+fn a_child_whose_cuinit_fails_is_told_about_fork() {
+    run_over_fake_driver("cuinit_fails_in_child");
+}
+
+#[test]
+#[ignore = "child of a_child_whose_cuinit_fails_is_told_about_fork"]
+fn cuinit_fails_in_child() {
+    assert!(std::env::var_os(CHILD_ENV).is_some());
+    multicore_works().unwrap();
+    let r = in_forked_child(|| {
+        // What a real driver does here when the parent initialised it
+        // through another library (PyTorch, CuPy): accjit never did.
+        std::env::set_var("FAKE_CUDA_INIT_FAILS", "1");
+        if cuda::available() || cuda::inherited() {
+            return Err("cuInit did not fail, or the driver counts as accjit's".into());
+        }
+        match api::set_device_type(acc_device_nvidia) {
+            Err(e) if e.code == acc_error_device_unavailable && e.message.contains("fork") && e.message.contains("cuInit failed") => {}
+            other => return Err(format!("expected the cuInit-in-a-child error, got {other:?}")),
+        }
+        multicore_works()
+    });
+    r.unwrap();
 }

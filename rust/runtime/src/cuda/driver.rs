@@ -53,6 +53,30 @@ pub fn usable_here() -> AccResult<()> {
     }
 }
 
+/// `cuInit` failed in a child of `fork()` (the error), where the parent —
+/// through another library: PyTorch, CuPy — may have initialised the driver.
+static CHILD_INIT_ERROR: OnceLock<CUresult> = OnceLock::new();
+
+/// Why the GPU cannot be used in this child of `fork()`, if that is the
+/// case: the driver is [`inherited`], or `cuInit` failed here although
+/// libcuda is present (the parent may have initialised it through another
+/// library). For the "no nvidia device" error.
+pub fn fork_error() -> Option<AccError> {
+    if inherited() {
+        return Some(forked_error());
+    }
+    CHILD_INIT_ERROR.get().map(|r| {
+        AccError::new(
+            acc_error_device_unavailable,
+            format!(
+                "cuInit failed ({}) in a child of fork(): if the parent initialised CUDA (accjit, PyTorch, CuPy, ...), \
+                 CUDA cannot be used in a forked child: use multiprocessing's 'spawn' or 'forkserver' start method",
+                error_name(*r)
+            ),
+        )
+    })
+}
+
 /// The error of any GPU use in a child of `fork()` whose parent initialised
 /// the driver.
 pub fn forked_error() -> AccError {
@@ -184,9 +208,12 @@ pub fn initialised() -> bool {
                 return false;
             }
             let t2 = std::time::Instant::now();
-            let ok = unsafe { sys::cuInit(0) } == CUresult::CUDA_SUCCESS;
+            let r = unsafe { sys::cuInit(0) };
             let _ = INIT_TIMES.set((t1 - t0, t2 - t1, t2.elapsed()));
-            ok
+            if r != CUresult::CUDA_SUCCESS && crate::fork::generation() > 0 {
+                let _ = CHILD_INIT_ERROR.set(r);
+            }
+            r == CUresult::CUDA_SUCCESS
         });
         ok.unwrap_or(false)
     })

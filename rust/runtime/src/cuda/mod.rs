@@ -36,7 +36,7 @@ mod stream;
 pub use alloc::PoolStats;
 pub use cache::{CacheKey, CacheUsage, DiskCache};
 pub use cudarc::driver::sys::CUdevice_attribute as Attr;
-pub use driver::{driver_version, forked_error, inherited, init_timings};
+pub use driver::{driver_version, fork_error, forked_error, inherited, init_timings};
 pub use launch::RECOVERY_STRATEGIES;
 pub use memory::GpuMemory;
 pub use module::{GpuFunction, GpuModule, LoadTimings, ModuleOrigin, RawFunction};

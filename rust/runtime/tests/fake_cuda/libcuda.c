@@ -74,6 +74,9 @@ CUresult cuInit(unsigned flags) { CALLED();
     (void)flags;
     const char *u = getenv("FAKE_CUDA_UNRECOVERABLE");
     unrecoverable = u && *u && *u != '0';
+    /* As a real driver in a child of fork() whose parent initialised it. */
+    const char *f = getenv("FAKE_CUDA_INIT_FAILS");
+    if (f && *f && *f != '0') return NOT_INITIALIZED;
     initialised = 1;
     return OK;
 }
