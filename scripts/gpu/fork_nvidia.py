@@ -9,7 +9,10 @@ Cases, each child under a timeout (a hang is a row "HUNG", not a stuck script):
   3. parent used nvidia, a 'spawn' child uses nvidia: correct results;
   4. a fresh process that never touched CUDA forks, and the child uses nvidia:
      correct results (the guard only refuses an inherited driver);
-  5. the parent keeps using nvidia after its children: correct results.
+  5. a parent in which CuPy (or PyTorch) initialised CUDA, never accjit, forks, and
+     the child calls an nvidia function: AccError naming fork (cuInit fails
+     there), no hang;
+  6. the parent keeps using nvidia after its children: correct results.
 
     python scripts/gpu/fork_nvidia.py
 
@@ -106,6 +109,26 @@ FRESH = textwrap.dedent(
 )
 
 
+OTHER_LIB = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, {here!r})
+    import fork_nvidia as t
+    try:
+        import cupy as cp
+        float(cp.arange(4).sum())
+    except Exception:
+        try:
+            import torch
+            float(torch.arange(4, device="cuda").sum())
+        except Exception:
+            print("RESULT SKIP")
+            sys.exit(0)
+    print("RESULT", t.in_child("fork", t.nvidia_in_child))
+    """
+)
+
+
 def main():
     rows = []
     if acc.get_num_devices("nvidia") == 0:
@@ -131,6 +154,14 @@ def main():
     code = FRESH.format(here=here)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=2 * TIMEOUT)
     rows.append(("no CUDA in parent, fork child uses nvidia", "ok" if "RESULT ('ok', True)" in r.stdout else f"WRONG {r.stdout[-200:]} {r.stderr[-300:]}"))
+
+    # CUDA initialised in the parent by another library, never by accjit.
+    code = OTHER_LIB.format(here=here)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=2 * TIMEOUT)
+    line = ([ln for ln in r.stdout.splitlines() if ln.startswith("RESULT")] or [f"no result: {r.stderr[-300:]}"])[-1]
+    good = "('ok', 'AccError" in line and "fork" in line or line.endswith("SKIP")
+    rows.append(("other lib's CUDA in parent, fork child nvidia", "ok" if good else line[:300]))
+    print("(other library's CUDA, child's nvidia call:)", line[:400])
 
     ok = nvidia_works()
     rows.append(("parent still uses nvidia", "ok" if ok else "WRONG"))
