@@ -259,8 +259,9 @@ fn write_sig(w: &mut ByteWriter, sig: &FuncSig) {
 }
 
 fn read_sig(r: &mut ByteReader, depth: u32) -> Option<FuncSig> {
-    let mut params = Vec::new();
-    for _ in 0..r.count(1)? {
+    let n = r.count(1)?;
+    let mut params = Vec::with_capacity(n);
+    for _ in 0..n {
         params.push(read_type(r, depth)?);
     }
     Some(FuncSig { params, ret: read_type(r, depth)?, variadic: r.bool()? })
@@ -331,12 +332,14 @@ fn decode(bytes: &[u8]) -> Option<(&[u8], Facts)> {
         return None;
     }
     let payload = r.bytes()?;
-    let mut functions = Vec::new();
-    for _ in 0..r.count(8)? {
+    let n = r.count(8)?;
+    let mut functions = Vec::with_capacity(n);
+    for _ in 0..n {
         let name = r.string()?;
         let sig = read_sig(&mut r, 0)?;
-        let mut params = Vec::new();
-        for _ in 0..r.count(8)? {
+        let n = r.count(8)?;
+        let mut params = Vec::with_capacity(n);
+        for _ in 0..n {
             let (name, ty, ctype) = (r.string()?, read_type(&mut r, 0)?, r.string()?);
             let const_pointee = match r.u8()? {
                 0 => None,
@@ -349,16 +352,21 @@ fn decode(bytes: &[u8]) -> Option<(&[u8], Facts)> {
         functions.push(FunctionFacts { name, sig, params, ret_ctype: r.string()? });
     }
     let mut shape = ImageShape::default();
-    for _ in 0..r.count(8)? {
+    let n = r.count(8)?;
+    shape.functions.reserve_exact(n);
+    for _ in 0..n {
         shape.functions.push((r.string()?, read_sig(&mut r, 0)?));
     }
-    for _ in 0..r.count(9)? {
+    let n = r.count(9)?;
+    shape.globals.reserve_exact(n);
+    for _ in 0..n {
         shape.globals.push((r.string()?, r.bool()?));
     }
     shape.kernels = usize::try_from(r.u64()?).ok()?;
     shape.arena_data = r.opt()?;
-    let mut globals = Vec::new();
-    for _ in 0..r.count(9)? {
+    let n = r.count(9)?;
+    let mut globals = Vec::with_capacity(n);
+    for _ in 0..n {
         let declare = match r.u8()? {
             0 => Declare::None,
             1 => Declare::Link,
@@ -367,11 +375,13 @@ fn decode(bytes: &[u8]) -> Option<(&[u8], Facts)> {
         };
         globals.push(GlobalFacts { declare, bytes: r.u64()? });
     }
-    let mut kernels = Vec::new();
-    for _ in 0..r.count(8)? {
+    let n = r.count(8)?;
+    let mut kernels = Vec::with_capacity(n);
+    for _ in 0..n {
         let (name, kinds) = (r.string()?, r.bytes()?.to_vec());
-        let mut param_names = Vec::new();
-        for _ in 0..r.count(8)? {
+        let n = r.count(8)?;
+        let mut param_names = Vec::with_capacity(n);
+        for _ in 0..n {
             param_names.push(r.string()?);
         }
         kernels.push(KernelSpec { name, kinds, param_names, max_gangs: r.opt()?, splittable: r.bool()?, construct: r.u32()? as i32 });

