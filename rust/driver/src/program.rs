@@ -1,5 +1,8 @@
 //! A compiled program: the source map, the lowered IR, the runtime's kernel
-//! slots and the native code, kept alive together; plus `run_main`.
+//! slots and the native code, kept alive together; plus `run_main`. A
+//! program loaded from a direct entry of the disk cache (`direct.rs`) has
+//! its code, slots and exported functions at once, and makes its source
+//! map, IR and report from its source when one is first asked for.
 //!
 //! Field order is drop order: the compiled code goes first, then the kernel
 //! slots its launch sites point at, then the IR.
