@@ -130,6 +130,8 @@ pub(crate) fn load(name: &str, text: &str, opts: &Options, device: &str, key: u1
     if entry.ptx.is_some() != (device == "nvidia") || facts.shape.kernels != facts.kernels.len() {
         return None;
     }
+    // The GPU module loads (on the CUDA layer's thread) while the image does.
+    let ptx = entry.ptx.map(gpu::early);
     let slots: Vec<rt::Slot> = facts.kernels.iter().map(rt::Slot::new).collect();
     let clif_opts = crate::clif_options(opts, &slots);
     let compiled = accjit_back_clif::image::load_shaped(&facts.shape, &entry.image, &clif_opts).ok()?;
@@ -145,7 +147,7 @@ pub(crate) fn load(name: &str, text: &str, opts: &Options, device: &str, key: u1
     for ((slot, &addr), &any) in slots.iter().zip(&compiled.kernels).zip(&compiled.kernel_any_thread) {
         slot.set_host_fn(addr, any);
     }
-    let blocks = match entry.ptx {
+    let blocks = match ptx {
         Some(ptx) => gpu::attach_ptx(&facts.globals, &compiled.globals, &slots, ptx).ok()?,
         None => vec![],
     };

@@ -398,8 +398,10 @@ fn build_parsed_entry(
     let nvidia = device == "nvidia";
     let disk_key = disk::key(key, &sm, opts, device);
     let cached = disk::load(&disk_key).filter(|(e, _)| e.ptx.is_some() == nvidia).and_then(|(e, bytes)| {
+        // The GPU module loads (on the CUDA layer's thread) while the image does.
+        let ptx = e.ptx.map(gpu::early);
         let compiled = accjit_back_clif::image::load(&module, &e.image, &clif_opts).ok()?;
-        Some((compiled, e.ptx, Some(bytes)))
+        Some((compiled, ptx, Some(bytes)))
     });
     let from_disk = cached.is_some();
     let (compiled, ptx, entry) = match cached {
@@ -426,7 +428,7 @@ fn build_parsed_entry(
             if let Some(entry) = &entry {
                 disk::store(&disk_key, entry);
             }
-            (compiled, ptx, entry)
+            (compiled, ptx.map(gpu::early), entry)
         }
     };
     if compiled.kernels.len() != slots.len() {
