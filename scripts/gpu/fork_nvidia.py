@@ -73,11 +73,13 @@ def _child_main(q, target):
 
 def nvidia_in_child():
     """'AccError: ...' when the nvidia call raised, else whether it computed right."""
-    acc.set_device_type("nvidia")
-    lib = acc.c(SRC, name="fork_nv.c", device_type="nvidia")
     x = np.random.default_rng(1).random(N, dtype=np.float32)
     want = expected(x, 2.0)
     try:
+        # Raises already here when the child has no usable nvidia device
+        # (DeviceTypeUnavailableError, an AccError: sitting V).
+        acc.set_device_type("nvidia")
+        lib = acc.c(SRC, name="fork_nv.c", device_type="nvidia")
         lib.scale(N, 2.0, x)
     except acc.AccError as e:
         return f"AccError: {e}"
