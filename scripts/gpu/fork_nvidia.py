@@ -19,6 +19,7 @@ Cases, each child under a timeout (a hang is a row "HUNG", not a stuck script):
 The table is printed last; every row should say "ok".
 """
 
+import ast
 import multiprocessing as mp
 import queue
 import subprocess
@@ -170,7 +171,12 @@ def main():
     # it lets the child start CUDA afresh (then the results must be right):
     # accjit's own state in that child is fresh; what must not happen is a
     # hang, a crash or a wrong result.
-    good = ("('ok', 'AccError" in line and "fork" in line) or "results correct" in line or line.endswith("SKIP")
+    # (The tuple's repr quotes a message holding ' with ": read it back.)
+    try:
+        status, what = ast.literal_eval(line[len("RESULT "):]) if line.startswith("RESULT (") else ("", line)
+    except (ValueError, SyntaxError):
+        status, what = "", line
+    good = (status == "ok" and str(what).startswith("AccError") and "fork" in str(what)) or "results correct" in str(what) or line.endswith("SKIP")
     rows.append(("other lib's CUDA in parent, fork child nvidia", "ok" if good else line))
     print("(other library's CUDA, child's nvidia call:)", line)
 
