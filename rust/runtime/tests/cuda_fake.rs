@@ -15,6 +15,8 @@ mod selftest;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod fake_cuda;
+
 const CHILD_ENV: &str = "ACCJIT_FAKE_CUDA_CHILD";
 
 /// Builds the fake libcuda (with extra C flags) into a fresh directory;
@@ -24,14 +26,7 @@ fn build_fake(flags: &[&str]) -> Option<PathBuf> {
     // One directory per call: tests run in parallel and each removes its own.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_cuda_{}_{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let out =
-        Command::new(cc).args(flags).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).output().ok()?;
-    assert!(out.status.success(), "the fake libcuda does not compile:\n{}", String::from_utf8_lossy(&out.stderr));
-    Some(dir)
+    fake_cuda::build(&format!("cuda_{n}"), flags)
 }
 
 /// This test binary again, running only test `name` with the fake driver.

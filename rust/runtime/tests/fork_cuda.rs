@@ -14,22 +14,19 @@
 use accjit_runtime::api;
 use accjit_runtime::consts::*;
 use accjit_runtime::{cuda, pool};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
+
+mod fake_cuda;
 
 const CHILD_ENV: &str = "ACCJIT_FORK_CUDA_CHILD";
 const SYNC: i64 = acc_async_sync;
 
 /// Builds the fake libcuda in a directory of its own for `case` (the tests run in parallel).
 fn build_fake(case: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_fork_{}_{case}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let ok = Command::new(cc).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).status().ok()?.success();
-    ok.then_some(dir)
+    fake_cuda::build(&format!("fork_{case}"), &[])
 }
 
 /// Runs the ignored test `child` in a fresh process over the fake driver.

@@ -20,10 +20,12 @@ use accjit_runtime::consts::*;
 use accjit_runtime::cuda;
 use accjit_runtime::{device, KernelSlot, LaunchOpts, PtxForm, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_VALUE};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+mod fake_cuda;
 
 /// Counts heap allocations (every thread).
 struct Counting;
@@ -50,13 +52,7 @@ static GLOBAL: Counting = Counting;
 const CHILD_ENV: &str = "ACCJIT_LAUNCH_COST_CHILD";
 
 fn build_fake() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_launch_cost_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let out = Command::new(cc).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).output().ok()?;
-    assert!(out.status.success(), "the fake libcuda does not compile:\n{}", String::from_utf8_lossy(&out.stderr));
-    Some(dir)
+    fake_cuda::build("launch_cost", &[])
 }
 
 #[test]

@@ -13,19 +13,16 @@
 use accjit_runtime::api::{self, flags::*};
 use accjit_runtime::consts::*;
 use accjit_runtime::{data, device, hosted, Clause, KernelSlot, LaunchOpts, PtxForm, PtxGlobalRef, PtxModuleText, PARAM_DEVICE_ADDR, PARAM_VALUE};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+
+mod fake_cuda;
 
 const CHILD_ENV: &str = "ACCJIT_FAKE_NVIDIA_CHILD";
 const SYNC: i64 = acc_async_sync;
 
 fn build_fake() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fake_nvidia_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_cuda/libcuda.c");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let ok = Command::new(cc).args(["-shared", "-fPIC", "-O1", "-o"]).arg(dir.join("libcuda.so")).arg(&src).args(["-lpthread", "-lm"]).status().ok()?.success();
-    ok.then_some(dir)
+    fake_cuda::build("nvidia", &[])
 }
 
 #[test]
