@@ -18,7 +18,7 @@
 //! multi-threaded process must be); everything else starts over lazily, on
 //! first use. Host memory — the present tables of host and multicore, the
 //! arrays — is copied by fork and stays valid. A CUDA context does not
-//! survive fork: `cuda/fork_guard.rs` turns any use of the GPU in a child
+//! survive fork: the guard in `cuda/driver.rs` turns any use of the GPU in a child
 //! of a process that initialised the driver into an error.
 //!
 //! Why `pthread_atfork` rather than Python's `os.register_at_fork`: it sees

@@ -268,8 +268,8 @@ pub(crate) type AheadJob = Box<dyn FnOnce() + Send>;
 /// the program's thread, not a thread spawn (tens of µs on a VM), which
 /// would land in the first call it is meant to shorten. `None` when the
 /// thread could not be started.
-fn ahead_queue() -> Option<&'static Mutex<std::sync::mpsc::Sender<AheadJob>>> {
-    static QUEUE: OnceLock<Option<Mutex<std::sync::mpsc::Sender<AheadJob>>>> = OnceLock::new();
+fn ahead_queue() -> Option<&'static std::sync::mpsc::Sender<AheadJob>> {
+    static QUEUE: OnceLock<Option<std::sync::mpsc::Sender<AheadJob>>> = OnceLock::new();
     QUEUE
         .get_or_init(|| {
             let (tx, rx) = std::sync::mpsc::channel::<AheadJob>();
@@ -278,7 +278,7 @@ fn ahead_queue() -> Option<&'static Mutex<std::sync::mpsc::Sender<AheadJob>>> {
                     job();
                 }
             });
-            spawned.ok().map(|_| Mutex::new(tx))
+            spawned.ok().map(|_| tx)
         })
         .as_ref()
 }
@@ -296,7 +296,7 @@ pub(crate) fn ahead(job: AheadJob) -> bool {
             job();
         }
     });
-    q.lock().unwrap_or_else(|p| p.into_inner()).send(job).is_ok()
+    q.send(job).is_ok()
 }
 
 /// The opened devices, by ordinal ([`gpu`] opens them).
